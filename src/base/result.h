@@ -1,0 +1,65 @@
+// Errors as values: every fallible call in rtagent returns Result<T>.
+#pragma once
+
+#include <cerrno>
+#include <string>
+#include <utility>
+#include <variant>
+
+namespace rtagent {
+
+/// A failure: a message that names the path, the value and the errno, plus the errno itself
+/// (0 when the failure did not come from the kernel) so callers can tell EIO from ENOENT.
+struct Error {
+  std::string message;
+  int err = 0;
+};
+
+/// Builds an Error from a message and an errno, appending strerror when err != 0.
+Error MakeError(std::string message, int err = 0);
+
+/// Either a value or an Error. Callers test with ok() (or bool) and return early on failure.
+template <typename T>
+class [[nodiscard]] Result {
+ public:
+  Result(T value) : v_(std::in_place_index<0>, std::move(value)) {}  // NOLINT: implicit on purpose
+  Result(Error error) : v_(std::in_place_index<1>, std::move(error)) {}  // NOLINT
+
+  bool ok() const { return v_.index() == 0; }
+  explicit operator bool() const { return ok(); }
+
+  T& value() & { return std::get<0>(v_); }
+  const T& value() const& { return std::get<0>(v_); }
+  T&& value() && { return std::get<0>(std::move(v_)); }
+  T& operator*() & { return value(); }
+  const T& operator*() const& { return value(); }
+  T* operator->() { return &value(); }
+  const T* operator->() const { return &value(); }
+
+  const Error& error() const { return std::get<1>(v_); }
+  /// The value, or `fallback` when this holds an error.
+  T value_or(T fallback) const { return ok() ? value() : std::move(fallback); }
+
+ private:
+  std::variant<T, Error> v_;
+};
+
+/// Result of an operation that has no value to return.
+template <>
+class [[nodiscard]] Result<void> {
+ public:
+  Result() = default;
+  Result(Error error) : error_(std::move(error)), ok_(false) {}  // NOLINT
+  bool ok() const { return ok_; }
+  explicit operator bool() const { return ok_; }
+  const Error& error() const { return error_; }
+
+ private:
+  Error error_;
+  bool ok_ = true;
+};
+
+/// Success value for Result<void>.
+inline Result<void> Ok() { return {}; }
+
+}  // namespace rtagent

@@ -1,0 +1,132 @@
+#include "base/sysroot.h"
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <charconv>
+
+namespace rtagent {
+namespace {
+
+std::string StripWs(std::string s) {
+  size_t b = s.find_first_not_of(" \t\r\n");
+  if (b == std::string::npos) return {};
+  size_t e = s.find_last_not_of(" \t\r\n");
+  return s.substr(b, e - b + 1);
+}
+
+}  // namespace
+
+Result<std::string> SysRoot::ReadTrimmed(const std::string& path) const {
+  auto r = Read(path);
+  if (!r) return r.error();
+  return StripWs(std::move(*r));
+}
+
+Result<long long> SysRoot::ReadInt(const std::string& path) const {
+  auto r = ReadTrimmed(path);
+  if (!r) return r.error();
+  long long v = 0;
+  const std::string& s = *r;
+  auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+  if (ec != std::errc() || ptr != s.data() + s.size()) {
+    return MakeError(Dir() + " " + path + ": expected an integer, read \"" + s + "\"", EINVAL);
+  }
+  return v;
+}
+
+FsRoot::FsRoot(std::string dir) : dir_(std::move(dir)) {
+  while (dir_.size() > 1 && dir_.back() == '/') dir_.pop_back();
+  if (dir_.empty()) dir_ = "/";
+}
+
+std::string FsRoot::HostPath(const std::string& path) const {
+  std::string rel = path;
+  while (!rel.empty() && rel.front() == '/') rel.erase(0, 1);
+  if (dir_ == "/") return "/" + rel;
+  return dir_ + "/" + rel;
+}
+
+Result<std::string> FsRoot::Read(const std::string& path) const {
+  std::string host = HostPath(path);
+  int fd = ::open(host.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return MakeError("cannot open " + host, errno);
+  std::string out;
+  char buf[65536];
+  for (;;) {
+    ssize_t n = ::read(fd, buf, sizeof buf);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      int e = errno;
+      ::close(fd);
+      return MakeError("cannot read " + host, e);
+    }
+    if (n == 0) break;
+    out.append(buf, static_cast<size_t>(n));
+  }
+  ::close(fd);
+  return out;
+}
+
+Result<std::vector<std::string>> FsRoot::List(const std::string& path) const {
+  std::string host = HostPath(path);
+  DIR* d = ::opendir(host.c_str());
+  if (!d) return MakeError("cannot list " + host, errno);
+  std::vector<std::string> names;
+  while (dirent* e = ::readdir(d)) {
+    std::string n = e->d_name;
+    if (n != "." && n != "..") names.push_back(std::move(n));
+  }
+  ::closedir(d);
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+Result<std::string> FsRoot::ReadLink(const std::string& path) const {
+  std::string host = HostPath(path);
+  char buf[4096];
+  ssize_t n = ::readlink(host.c_str(), buf, sizeof buf - 1);
+  if (n < 0) return MakeError("cannot read link " + host, errno);
+  return std::string(buf, static_cast<size_t>(n));
+}
+
+bool FsRoot::Exists(const std::string& path) const {
+  struct stat st;
+  return ::stat(HostPath(path).c_str(), &st) == 0;
+}
+
+bool FsRoot::IsDir(const std::string& path) const {
+  struct stat st;
+  return ::stat(HostPath(path).c_str(), &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+Result<void> FsRoot::Write(const std::string& path, const std::string& value) {
+  std::string host = HostPath(path);
+  // Kernel attribute files take one write(2); O_TRUNC matters only for fixture trees,
+  // where the file is a plain file and must not keep a longer old value's tail.
+  int flags = O_WRONLY | O_CLOEXEC | (IsLive() ? 0 : O_TRUNC);
+  int fd = ::open(host.c_str(), flags);
+  if (fd < 0) return MakeError("cannot open " + host + " for writing", errno);
+  ssize_t n;
+  do {
+    n = ::write(fd, value.data(), value.size());
+  } while (n < 0 && errno == EINTR);
+  int e = errno;
+  ::close(fd);
+  if (n < 0) return MakeError("cannot write \"" + value + "\" to " + host, e);
+  if (static_cast<size_t>(n) != value.size()) return MakeError("short write of \"" + value + "\" to " + host, EIO);
+  return Ok();
+}
+
+Result<std::unique_ptr<SysRoot>> OpenRoot(const std::string& dir) {
+  struct stat st;
+  if (::stat(dir.c_str(), &st) != 0) return MakeError("--root " + dir + " does not exist", errno);
+  if (!S_ISDIR(st.st_mode)) return MakeError("--root " + dir + " is not a directory", ENOTDIR);
+  return std::unique_ptr<SysRoot>(std::make_unique<FsRoot>(dir));
+}
+
+}  // namespace rtagent

@@ -1,0 +1,67 @@
+// The one door to the kernel: every read and write of /proc, /sys, /dev, tracefs and /run.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "base/result.h"
+
+namespace rtagent {
+
+/// Access to the system's kernel interfaces under a root directory (`--root DIR`, "/" on a
+/// live system). Paths given to it are relative to that root ("proc/cmdline"), and are built
+/// only by the helpers in base/kernel_paths.h, so no other code spells a kernel path.
+/// Tests use a fixture tree under tests/sysroots/ or a subclass that injects errors.
+class SysRoot {
+ public:
+  virtual ~SysRoot() = default;
+
+  /// Whole contents of a file. ENOENT when missing; the errno of the read otherwise.
+  virtual Result<std::string> Read(const std::string& path) const = 0;
+  /// Names in a directory, sorted, without "." and "..".
+  virtual Result<std::vector<std::string>> List(const std::string& path) const = 0;
+  /// Target of a symbolic link.
+  virtual Result<std::string> ReadLink(const std::string& path) const = 0;
+  virtual bool Exists(const std::string& path) const = 0;
+  virtual bool IsDir(const std::string& path) const = 0;
+  /// Writes `value` to an existing file as the kernel expects: one write(2) call, no
+  /// truncation games, the kernel's errno returned (EIO for an IRQ that cannot move).
+  virtual Result<void> Write(const std::string& path, const std::string& value) = 0;
+
+  /// The directory this root stands for ("/" when live).
+  virtual std::string Dir() const = 0;
+  /// True when this is the running system, so syscalls (sched_setattr, ...) may reach it.
+  /// Under --root DIR it is false and nothing may touch live processes.
+  virtual bool IsLive() const = 0;
+
+  /// Read() with surrounding whitespace and the trailing newline removed.
+  Result<std::string> ReadTrimmed(const std::string& path) const;
+  /// Read() of a file holding one integer.
+  Result<long long> ReadInt(const std::string& path) const;
+};
+
+/// SysRoot over a directory of the local file system.
+class FsRoot : public SysRoot {
+ public:
+  explicit FsRoot(std::string dir);
+  Result<std::string> Read(const std::string& path) const override;
+  Result<std::vector<std::string>> List(const std::string& path) const override;
+  Result<std::string> ReadLink(const std::string& path) const override;
+  bool Exists(const std::string& path) const override;
+  bool IsDir(const std::string& path) const override;
+  Result<void> Write(const std::string& path, const std::string& value) override;
+  std::string Dir() const override { return dir_; }
+  bool IsLive() const override { return dir_ == "/"; }
+
+  /// The host path of a root-relative path.
+  std::string HostPath(const std::string& path) const;
+
+ private:
+  std::string dir_;
+};
+
+/// Opens the root named by --root (an existing directory), or the live system for "/".
+Result<std::unique_ptr<SysRoot>> OpenRoot(const std::string& dir);
+
+}  // namespace rtagent
