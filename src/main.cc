@@ -1,2 +1,57 @@
-// placeholder, replaced below
-int main() { return 0; }
+// rtagent: tunes a real-time Linux target from one YAML profile, verifies the tuning and
+// proves it with a loaded latency test. This file is the subcommand table only.
+#include <unistd.h>
+
+#include <CLI/CLI.hpp>
+#include <cstdlib>
+#include <iostream>
+
+#include "base/exit_codes.h"
+#include "cli/commands.h"
+
+int main(int argc, char** argv) {
+  using namespace rtagent;
+  CLI::App app{"rtagent: tune, verify and prove a real-time Linux target from one YAML profile"};
+  app.set_version_flag("--version", std::string("rtagent ") + RTAGENT_VERSION);
+  app.require_subcommand(1);
+  app.fallthrough();  // global options (--root) may follow the subcommand: `rtagent inspect --root DIR`
+
+  GlobalOptions g;
+  g.color = ::isatty(STDOUT_FILENO) && std::getenv("NO_COLOR") == nullptr;
+  app.add_option("--root", g.root, "Read every kernel interface (/proc, /sys, /dev, tracefs, /run) under DIR")
+      ->option_text("DIR")
+      ->check(CLI::ExistingDirectory);
+
+  ValidateOptions validate;
+  auto* v = app.add_subcommand("validate", "Check a profile against the schema and this system; exit 2 on any problem");
+  v->add_option("profile", validate.profile, "Profile YAML (default: the built-in default profile)");
+  v->add_flag("--json", validate.json, "Print the problems as JSON");
+
+  InspectOptions inspect;
+  auto* i = app.add_subcommand("inspect", "Show the real-time state of the system");
+  i->add_flag("--json", inspect.json, "Print JSON for a program instead of tables");
+  i->add_option("--section", inspect.section, "Only one section: kernel, cmdline, cpus, irqs, threads, memory, power, cgroups, clock");
+
+  CaptureOptions capture;
+  auto* c = app.add_subcommand("capture", "Copy every file rtagent reads into DIR, a tree that --root accepts");
+  c->add_option("-o,--output", capture.out_dir, "Output directory")->required();
+  c->add_flag("--force", capture.force, "Write into a directory that is not empty");
+
+  CommissionOptions commission;
+  auto* m = app.add_subcommand("commission", "Run the whole loop on a board: validate, inspect, plan (more as it lands)");
+  m->add_option("profile", commission.profile, "Profile YAML (default: the built-in default profile)");
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    int rc = app.exit(e);
+    // CLI11 returns 0 for --help/--version; every real usage error is exit 2 (PRODUCT.md).
+    return rc == 0 ? kExitOk : kExitBadInput;
+  }
+
+  if (*v) return CmdValidate(g, validate);
+  if (*i) return CmdInspect(g, inspect);
+  if (*c) return CmdCapture(g, capture);
+  if (*m) return CmdCommission(g, commission);
+  return kExitBadInput;
+}

@@ -1,0 +1,42 @@
+// The subcommands' entry points. main.cc parses the command line (CLI11) and calls these;
+// each returns an ExitCode (base/exit_codes.h). Only this layer turns errors into exit codes.
+#pragma once
+
+#include <string>
+
+namespace rtagent {
+
+/// Options every subcommand shares.
+struct GlobalOptions {
+  std::string root = "/";  ///< --root DIR: every kernel interface is read under DIR
+  bool color = false;      ///< stdout is a terminal and NO_COLOR is unset
+};
+
+struct ValidateOptions {
+  std::string profile;  ///< path, or empty for the built-in default
+  bool json = false;
+};
+/// `rtagent validate PROFILE`: 0 when valid, 2 with every problem as file:line:column.
+int CmdValidate(const GlobalOptions& g, const ValidateOptions& o);
+
+struct InspectOptions {
+  bool json = false;
+  std::string section;  ///< optional: only this section (kernel, cpus, irqs, threads, ...)
+};
+/// `rtagent inspect [--json]`: the real-time state of the system.
+int CmdInspect(const GlobalOptions& g, const InspectOptions& o);
+
+struct CaptureOptions {
+  std::string out_dir;
+  bool force = false;  ///< allow a non-empty output directory
+};
+/// `rtagent capture -o DIR`: copies every file rtagent reads into a tree --root accepts.
+int CmdCapture(const GlobalOptions& g, const CaptureOptions& o);
+
+struct CommissionOptions {
+  std::string profile;  ///< path, or empty for the built-in default
+};
+/// `rtagent commission [PROFILE]`: the whole loop, as far as it is built.
+int CmdCommission(const GlobalOptions& g, const CommissionOptions& o);
+
+}  // namespace rtagent

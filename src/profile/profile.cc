@@ -1,0 +1,2 @@
+#include "base/result.h"
+namespace rtagent {}
