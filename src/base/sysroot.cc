@@ -39,6 +39,14 @@ Result<long long> SysRoot::ReadInt(const std::string& path) const {
   return v;
 }
 
+Result<void> SysRoot::WriteDurable(const std::string& path, const std::string&) {
+  return MakeError("this root cannot store " + path, ENOTSUP);
+}
+
+Result<void> SysRoot::Remove(const std::string& path) {
+  return MakeError("this root cannot remove " + path, ENOTSUP);
+}
+
 FsRoot::FsRoot(std::string dir) : dir_(std::move(dir)) {
   while (dir_.size() > 1 && dir_.back() == '/') dir_.pop_back();
   if (dir_.empty()) dir_ = "/";
@@ -119,6 +127,72 @@ Result<void> FsRoot::Write(const std::string& path, const std::string& value) {
   ::close(fd);
   if (n < 0) return MakeError("cannot write \"" + value + "\" to " + host, e);
   if (static_cast<size_t>(n) != value.size()) return MakeError("short write of \"" + value + "\" to " + host, EIO);
+  return Ok();
+}
+
+namespace {
+
+Result<void> MakeDirs(const std::string& dir) {
+  if (dir.empty() || dir == "/") return Ok();
+  struct stat st;
+  if (::stat(dir.c_str(), &st) == 0) {
+    if (S_ISDIR(st.st_mode)) return Ok();
+    return MakeError("cannot create directory " + dir + ": a file is in the way", ENOTDIR);
+  }
+  size_t slash = dir.find_last_of('/');
+  if (slash != std::string::npos && slash > 0) {
+    auto r = MakeDirs(dir.substr(0, slash));
+    if (!r) return r;
+  }
+  if (::mkdir(dir.c_str(), 0755) != 0 && errno != EEXIST) return MakeError("cannot create directory " + dir, errno);
+  return Ok();
+}
+
+}  // namespace
+
+Result<void> FsRoot::WriteDurable(const std::string& path, const std::string& contents) {
+  std::string host = HostPath(path);
+  std::string dir = host.substr(0, host.find_last_of('/'));
+  if (auto r = MakeDirs(dir); !r) return r;
+  std::string tmp = host + ".tmp";
+  int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd < 0) return MakeError("cannot create " + tmp, errno);
+  size_t done = 0;
+  while (done < contents.size()) {
+    ssize_t n = ::write(fd, contents.data() + done, contents.size() - done);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      int e = errno;
+      ::close(fd);
+      ::unlink(tmp.c_str());
+      return MakeError("cannot write " + tmp, e);
+    }
+    done += static_cast<size_t>(n);
+  }
+  if (::fsync(fd) != 0) {
+    int e = errno;
+    ::close(fd);
+    ::unlink(tmp.c_str());
+    return MakeError("cannot fsync " + tmp, e);
+  }
+  ::close(fd);
+  if (::rename(tmp.c_str(), host.c_str()) != 0) {
+    int e = errno;
+    ::unlink(tmp.c_str());
+    return MakeError("cannot rename " + tmp + " to " + host, e);
+  }
+  // The rename is durable only once the directory entry is on disk.
+  int dfd = ::open(dir.empty() ? "/" : dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (dfd >= 0) {
+    ::fsync(dfd);
+    ::close(dfd);
+  }
+  return Ok();
+}
+
+Result<void> FsRoot::Remove(const std::string& path) {
+  std::string host = HostPath(path);
+  if (::unlink(host.c_str()) != 0 && errno != ENOENT) return MakeError("cannot remove " + host, errno);
   return Ok();
 }
 

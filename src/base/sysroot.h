@@ -29,6 +29,13 @@ class SysRoot {
   /// truncation games, the kernel's errno returned (EIO for an IRQ that cannot move).
   virtual Result<void> Write(const std::string& path, const std::string& value) = 0;
 
+  /// Writes a whole file of rtagent's own (a journal, a state file) durably: parent
+  /// directories created, contents written to a temporary file, fsync, rename over the
+  /// target, fsync of the directory. A crash leaves either the old or the new file.
+  virtual Result<void> WriteDurable(const std::string& path, const std::string& contents);
+  /// Removes a file of rtagent's own; a missing file is not an error.
+  virtual Result<void> Remove(const std::string& path);
+
   /// The directory this root stands for ("/" when live).
   virtual std::string Dir() const = 0;
   /// True when this is the running system, so syscalls (sched_setattr, ...) may reach it.
@@ -51,6 +58,8 @@ class FsRoot : public SysRoot {
   bool Exists(const std::string& path) const override;
   bool IsDir(const std::string& path) const override;
   Result<void> Write(const std::string& path, const std::string& value) override;
+  Result<void> WriteDurable(const std::string& path, const std::string& contents) override;
+  Result<void> Remove(const std::string& path) override;
   std::string Dir() const override { return dir_; }
   bool IsLive() const override { return dir_ == "/"; }
 

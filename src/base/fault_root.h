@@ -1,0 +1,63 @@
+// A test double for the one door: a directory tree that records every write and fails
+// chosen paths with a chosen errno, as the kernel does (EIO for a per-CPU IRQ, EBUSY for a
+// partition, EINVAL for a CPU outside a cgroup's cpuset).
+#pragma once
+
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "base/sysroot.h"
+
+namespace rtagent {
+
+/// FsRoot over a scratch directory, with errno injection and a write log. Never live:
+/// IsLive() is false even for "/", so no code under test reaches real processes.
+class FaultRoot : public FsRoot {
+ public:
+  explicit FaultRoot(std::string dir) : FsRoot(std::move(dir)) {}
+
+  /// Every later Write() to `path` fails with `err` (after `after_ok` successful writes).
+  void FailWrites(const std::string& path, int err, int after_ok = 0);
+  /// Every later Read() of `path` fails with `err`.
+  void FailReads(const std::string& path, int err);
+  /// Writes that reached the tree, in order: (path, value).
+  const std::vector<std::pair<std::string, std::string>>& writes() const { return writes_; }
+
+  Result<std::string> Read(const std::string& path) const override;
+  Result<void> Write(const std::string& path, const std::string& value) override;
+  bool IsLive() const override { return false; }
+
+ private:
+  struct WriteFault {
+    int err;
+    int ok_left;
+  };
+  std::map<std::string, WriteFault> write_faults_;
+  std::map<std::string, int> read_faults_;
+  std::vector<std::pair<std::string, std::string>> writes_;
+};
+
+/// A scratch directory removed (recursively) on destruction; optionally a copy of a tree.
+class TempTree {
+ public:
+  /// An empty scratch directory.
+  TempTree();
+  /// A scratch copy of `source` (a fixture under tests/sysroots/).
+  explicit TempTree(const std::string& source);
+  ~TempTree();
+  TempTree(const TempTree&) = delete;
+  TempTree& operator=(const TempTree&) = delete;
+
+  const std::string& dir() const { return dir_; }
+  /// Creates parent directories and writes `contents` to dir()/rel.
+  void Put(const std::string& rel, const std::string& contents) const;
+  /// Contents of dir()/rel ("" when missing).
+  std::string Get(const std::string& rel) const;
+
+ private:
+  std::string dir_;
+};
+
+}  // namespace rtagent
