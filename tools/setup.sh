@@ -1,14 +1,21 @@
 #!/usr/bin/env bash
 # Installs rtagent's build dependencies from Debian's packages and builds build/rtagent.
 # Run as root on Debian 12 (bookworm). Safe to run again: apt and cmake only do what is missing.
+#   --test   also install what the test suite uses (QEMU and busybox for the end-to-end boots
+#            of Debian's PREEMPT_RT and stock kernels, rt-tests' cyclictest, stress-ng)
 set -euo pipefail
 cd "$(dirname "$0")/.."
+with_tests=0
+[ "${1:-}" = "--test" ] && with_tests=1
 
 packages=(
   build-essential cmake pkg-config python3
   libyaml-cpp-dev libcli11-dev libspdlog-dev libfmt-dev nlohmann-json3-dev libcgroup-dev catch2
   libsystemd-dev
 )
+if ((with_tests)); then
+  packages+=(qemu-system-x86 busybox-static rt-tests stress-ng xz-utils)
+fi
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -1,0 +1,113 @@
+#!/bin/bash
+# Get Debian's PREEMPT_RT and stock amd64 kernels without installing them.
+#
+#   tests/qemu/fetch-kernels.sh            # ensure tools + both kernels are in the cache
+#   tests/qemu/fetch-kernels.sh --tools    # only ensure qemu-system-x86 / busybox-static
+#
+# The kernels are the packages that linux-image-rt-amd64 and linux-image-amd64 depend on
+# (linux-image-6.1.0-NN-rt-amd64, linux-image-6.1.0-NN-amd64). They are fetched with
+# `apt-get download` and unpacked with `dpkg-deb -x` into
+#   $RTAGENT_QEMU_CACHE (default /var/cache/rtagent-qemu)/<package>/
+# and reused on later runs. On success it prints, one per line:
+#   rt <dir>
+#   stock <dir>
+# Exit codes: 0 ok, 77 qemu or the kernels cannot be obtained (reason on stderr).
+set -euo pipefail
+
+CACHE="${RTAGENT_QEMU_CACHE:-/var/cache/rtagent-qemu}"
+log() { echo "fetch-kernels: $*" >&2; }
+unavailable() { log "UNAVAILABLE: $*"; exit 77; }
+
+apt_updated=0
+apt_update_once() {
+  [ "$apt_updated" = 1 ] && return 0
+  apt_updated=1
+  log "apt-get update"
+  apt-get update -qq >&2 || log "apt-get update failed (continuing with the lists we have)"
+}
+
+as_root() {
+  if [ "$(id -u)" = 0 ]; then "$@"; elif command -v sudo >/dev/null; then sudo -n "$@"; else return 1; fi
+}
+
+ensure_tools() {
+  local missing=()
+  command -v qemu-system-x86_64 >/dev/null || missing+=(qemu-system-x86)
+  [ -x /bin/busybox ] && /bin/busybox --list 2>/dev/null | grep -qx cpio || missing+=(busybox-static)
+  # busybox-static and busybox (dynamic) conflict; only the static one can go into an initramfs.
+  if [ -x /bin/busybox ] && ldd /bin/busybox >/dev/null 2>&1; then missing+=(busybox-static); fi
+  command -v dpkg-deb >/dev/null || unavailable "dpkg-deb not found (not a Debian system?)"
+  command -v apt-get >/dev/null || unavailable "apt-get not found (not a Debian system?)"
+  [ ${#missing[@]} = 0 ] && return 0
+  log "installing ${missing[*]}"
+  if [ "$(id -u)" != 0 ]; then unavailable "need root to install ${missing[*]}"; fi
+  # Install only when the archive has them (apt-cache policy shows a candidate).
+  if ! apt-cache policy "${missing[@]}" 2>/dev/null | grep -q 'Candidate: [0-9]'; then apt_update_once; fi
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2 \
+    || { apt_update_once; DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2; } \
+    || unavailable "apt-get install ${missing[*]} failed"
+  command -v qemu-system-x86_64 >/dev/null || unavailable "qemu-system-x86_64 still missing"
+  /bin/busybox --list | grep -qx cpio || unavailable "busybox-static still missing"
+}
+
+# The concrete kernel package a metapackage depends on (linux-image-6.1.0-NN-...), in $RESOLVED.
+# (Not called in $(...): apt_update_once must remember it ran.)
+resolve() {
+  local meta=$1 dep
+  dep=$(apt-cache depends "$meta" 2>/dev/null | sed -n 's/^ *Depends: \(linux-image-[0-9][^ ]*\)$/\1/p' | head -1)
+  if [ -z "$dep" ]; then
+    apt_update_once
+    dep=$(apt-cache depends "$meta" 2>/dev/null | sed -n 's/^ *Depends: \(linux-image-[0-9][^ ]*\)$/\1/p' | head -1)
+  fi
+  if [ -z "$dep" ]; then
+    # Offline with no lists: the newest kernel of that flavour already in the cache will do.
+    local glob='linux-image-[0-9]*-amd64'
+    [ "$meta" = linux-image-rt-amd64 ] && glob='linux-image-[0-9]*-rt-amd64'
+    dep=$(cd "$CACHE" 2>/dev/null && for d in $glob; do
+            case $d in *-rt-amd64) [ "$meta" = linux-image-rt-amd64 ] || continue ;; esac
+            [ -f "$d/.complete" ] && echo "$d"; done | sort -V | tail -1)
+    [ -n "$dep" ] || unavailable "cannot resolve the kernel package behind $meta (apt-cache depends $meta) and none is cached in $CACHE"
+    log "cannot resolve $meta; using the cached $dep"
+  fi
+  RESOLVED=$dep
+}
+
+fetch_one() {
+  local pkg=$1 dir="$CACHE/$1"
+  if [ -f "$dir/.complete" ] && ls "$dir"/boot/vmlinuz-* >/dev/null 2>&1; then
+    log "$pkg: cached in $dir"; return 0
+  fi
+  as_root mkdir -p "$CACHE" 2>/dev/null || mkdir -p "$CACHE" || unavailable "cannot create $CACHE"
+  local tmp; tmp=$(mktemp -d "$CACHE/.dl.XXXXXX")
+  chmod 755 "$tmp"   # apt's _apt user writes the download
+  log "$pkg: apt-get download"
+  if ! (cd "$tmp" && apt-get download -qq "$pkg" >&2); then
+    apt_update_once
+    (cd "$tmp" && apt-get download -qq "$pkg" >&2) || { rm -rf "$tmp"; unavailable "apt-get download $pkg failed"; }
+  fi
+  rm -rf "$dir"; mkdir -p "$dir"
+  dpkg-deb -x "$tmp"/*.deb "$dir" || { rm -rf "$tmp" "$dir"; unavailable "dpkg-deb -x $pkg failed"; }
+  dpkg-deb -f "$tmp"/*.deb Version > "$dir/.version"
+  rm -rf "$tmp"
+  ls "$dir"/boot/vmlinuz-* >/dev/null 2>&1 || unavailable "$pkg has no /boot/vmlinuz-*"
+  touch "$dir/.complete"
+  log "$pkg: unpacked into $dir ($(cat "$dir/.version"))"
+}
+
+ensure_tools
+[ "${1:-}" = "--tools" ] && exit 0
+
+# Lists missing altogether (fresh container): update first.
+ls /var/lib/apt/lists/*_Packages* >/dev/null 2>&1 || apt_update_once
+
+resolve linux-image-rt-amd64; rt_pkg=$RESOLVED
+resolve linux-image-amd64; stock_pkg=$RESOLVED
+fetch_one "$rt_pkg"
+fetch_one "$stock_pkg"
+# Drop kernels of older ABIs (each unpacked kernel is about 400 MB).
+for d in "$CACHE"/linux-image-*; do
+  [ -d "$d" ] || continue
+  case ${d##*/} in "$rt_pkg"|"$stock_pkg") ;; *) log "removing the older ${d##*/}"; rm -rf "$d" ;; esac
+done
+echo "rt $CACHE/$rt_pkg"
+echo "stock $CACHE/$stock_pkg"

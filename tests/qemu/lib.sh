@@ -1,0 +1,159 @@
+# Helpers for the scenarios that run inside the QEMU guest (busybox sh).
+# Sourced by /rtagent/scenarios/*.sh. Every result is one line on the console:
+#   PASS <check>
+#   FAIL <check>: <why>
+#   SKIP <check>: <why>        (an rtagent command that is not built yet, a file this kernel lacks)
+#   FACT <key>: <value>        (what the kernel exposes; run.sh collects these)
+#   STEP <name>: rtagent ARGS -> exit N
+# `finish` prints "RESULT pass=N fail=M skip=K" and exits 1 when anything failed.
+# rtagent.strict=1 on the kernel command line turns "not built yet" into FAIL.
+
+RESULTS=/tmp/rtagent-results
+OUT=/tmp/out            # rtagent's outputs, one file per step
+mkdir -p "$OUT"
+: >> "$RESULTS"
+STRICT=0
+grep -qw rtagent.strict=1 /proc/cmdline && STRICT=1
+
+pass() { echo "PASS $1"; echo PASS >> "$RESULTS"; }
+fail() { echo "FAIL $1: $2"; echo FAIL >> "$RESULTS"; }
+skip() { echo "SKIP $1: $2"; echo SKIP >> "$RESULTS"; }
+fact() { k=$1; shift; echo "FACT $k: $*"; }
+info() { echo "INFO $*"; }
+
+# expect_eq CHECK ACTUAL EXPECTED
+expect_eq() {
+  if [ "$2" = "$3" ]; then pass "$1 ($2)"; else fail "$1" "got '$2', expected '$3'"; fi
+}
+# expect_file CHECK FILE EXPECTED: the file reads back EXPECTED
+expect_file() {
+  if [ ! -e "$2" ]; then fail "$1" "$2 does not exist"; return; fi
+  expect_eq "$1" "$(cat "$2" 2>&1)" "$3"
+}
+# expect_grep CHECK PATTERN FILE...: grep -E finds PATTERN
+expect_grep() {
+  c=$1 p=$2; shift 2
+  if grep -Eq -- "$p" "$@" 2>/dev/null; then pass "$c"; else fail "$c" "/$p/ not found in $*"; fi
+}
+# file_fact KEY FILE: the file's content as a fact, or "absent"
+file_fact() {
+  if [ -e "$2" ]; then fact "$1" "$(cat "$2" 2>&1 | tr '\n' ' ' | sed 's/ *$//')"; else fact "$1" "absent ($2)"; fi
+}
+# exists_fact KEY PATH
+exists_fact() { if [ -e "$2" ]; then fact "$1" "present ($2)"; else fact "$1" "absent ($2)"; fi; }
+
+# rt STEP ARGS...: run rtagent, stdout to $OUT/STEP.out, stderr to $OUT/STEP.err.
+# Returns 0 when it exited 0, 2 when the command is not built yet (reported SKIP), 1 otherwise
+# (reported FAIL with the first lines of stderr). The exit code is left in $RT_RC.
+rt() {
+  step=$1; shift
+  rtagent "$@" > "$OUT/$step.out" 2> "$OUT/$step.err"
+  RT_RC=$?
+  echo "STEP $step: rtagent $* -> exit $RT_RC ($(wc -c < "$OUT/$step.out") bytes out)"
+  if [ $RT_RC = 0 ]; then pass "$step exits 0"; return 0; fi
+  if [ $RT_RC = 3 ] && grep -q "not built yet" "$OUT/$step.err"; then
+    if [ $STRICT = 1 ]; then fail "$step" "rtagent $1 is not built yet"; return 1; fi
+    skip "$step" "rtagent $1 is not built yet (exit 3)"; return 2
+  fi
+  fail "$step" "exit $RT_RC: $(head -5 "$OUT/$step.err" | tr '\n' '|')"
+  return 1
+}
+# rt_expect STEP RC ARGS...: run rtagent and expect exit code RC (a FAIL verdict is exit 1).
+rt_expect() {
+  step=$1 want=$2; shift 2
+  rtagent "$@" > "$OUT/$step.out" 2> "$OUT/$step.err"
+  RT_RC=$?
+  echo "STEP $step: rtagent $* -> exit $RT_RC (want $want)"
+  if [ $RT_RC = "$want" ]; then pass "$step exits $want"; return 0; fi
+  if [ $RT_RC = 3 ] && grep -q "not built yet" "$OUT/$step.err"; then
+    if [ $STRICT = 1 ]; then fail "$step" "rtagent $1 is not built yet"; return 1; fi
+    skip "$step" "rtagent $1 is not built yet (exit 3)"; return 2
+  fi
+  fail "$step" "exit $RT_RC, expected $want: $(head -5 "$OUT/$step.err" | tr '\n' '|')"
+  return 1
+}
+
+# rt_verdict STEP ARGS...: a command that ends in a verdict (commission, verify, accept):
+# exit 0 (PASS) or 1 (FAIL, e.g. on an emulated machine) both count as "ran"; 2, 3 (other than
+# "not built yet"), 4 or a crash fail. Tighten per scenario once the verdict is known.
+rt_verdict() {
+  step=$1; shift
+  rtagent "$@" > "$OUT/$step.out" 2> "$OUT/$step.err"
+  RT_RC=$?
+  echo "STEP $step: rtagent $* -> exit $RT_RC"
+  case $RT_RC in
+    0|1) pass "$step ran to a verdict (exit $RT_RC)"; return 0 ;;
+    3) if grep -q "not built yet" "$OUT/$step.err"; then
+         if [ $STRICT = 1 ]; then fail "$step" "rtagent $1 is not built yet"; return 1; fi
+         skip "$step" "rtagent $1 is not built yet (exit 3)"; return 2
+       fi ;;
+  esac
+  fail "$step" "exit $RT_RC: $(head -5 "$OUT/$step.err" | tr '\n' '|')"
+  return 1
+}
+
+# json_value FILE KEY: the first value of "KEY" anywhere in FILE ("" when absent): a string
+# (unquoted), a number or boolean, or a flat array with its spaces removed ("[2,3]").
+# Good enough for flat facts until the guest has a JSON tool; the first match wins, so pick
+# keys that are unique in inspect's output or tighten with a more specific pattern.
+json_value() {
+  tr -d '\n' < "$1" | grep -o "\"$2\"[[:space:]]*:[[:space:]]*\(\"[^\"]*\"\|\[[^]]*\]\|[^],}[:space:]]*\)" | head -1 \
+    | sed "s/^\"$2\"[[:space:]]*:[[:space:]]*//; s/^\"//; s/\"\$//; /^\[/s/[[:space:]]//g"
+}
+# json_check CHECK FILE KEY EXPECTED[|ALTERNATIVE...]: when KEY is in the JSON, its value must be
+# one of the alternatives (e.g. "2-3|[2,3]" for a CPU set printed as a list or as an array);
+# when it is not (inspect's format is not final), SKIP so the lead can tighten the key name.
+json_check() {
+  v=$(json_value "$2" "$3")
+  if [ -z "$v" ] && ! grep -q "\"$3\"" "$2"; then skip "$1" "no \"$3\" key in $(basename "$2")"; return; fi
+  case $v in "{"*) skip "$1" "\"$3\" is an object in $(basename "$2"): tighten this check"; return ;; esac
+  old_ifs=$IFS; IFS='|'
+  for want in $4; do
+    if [ "$v" = "$want" ]; then IFS=$old_ifs; pass "$1 ($v)"; return; fi
+  done
+  IFS=$old_ifs
+  fail "$1" "got '$v', expected '$4'"
+}
+
+# load_modules NAME...: insmod each module after its dependencies (modules.deps from mkinitramfs).
+load_module() {
+  local m=$1 dir=/lib/modules/$(uname -r) d err
+  grep -q "^$m\$" /tmp/.loaded 2>/dev/null && return 0
+  [ -d "/sys/module/$m" ] && { echo "$m" >> /tmp/.loaded; return 0; }
+  for d in $(sed -n "s/^$m: *//p" "$dir/modules.deps"); do load_module "$(echo "$d" | tr - _)" || return 1; done
+  if [ ! -f "$dir/$m.ko" ]; then echo "INFO module $m: not in the initramfs"; return 1; fi
+  if err=$(insmod "$dir/$m.ko" 2>&1); then echo "$m" >> /tmp/.loaded; echo "INFO insmod $m: ok"; return 0; fi
+  echo "INFO insmod $m: $err"; return 1
+}
+load_modules() {
+  local ok=1 mod
+  for mod in "$@"; do load_module "$mod" || ok=0; done
+  if [ $ok = 1 ]; then pass "modules loaded ($*)"; else fail "modules loaded" "see INFO lines above"; fi
+}
+
+# threads: "pid tid comm policy rt_priority" for every task (policy 1 = FIFO, 2 = RR, 6 = DEADLINE)
+threads() {
+  for f in /proc/[0-9]*/task/[0-9]*/stat; do
+    [ -r "$f" ] || continue
+    line=$(cat "$f" 2>/dev/null) || continue
+    comm=${line#*(}; comm=${comm%)*}
+    rest=${line##*) }
+    tid=${f%/stat}; tid=${tid##*/}
+    pid=${f#/proc/}; pid=${pid%%/*}
+    set -- $rest
+    shift 37
+    echo "$pid $tid $comm $2 $1"
+  done
+}
+
+# affinity_write_errno IRQ MASK: try to write /proc/irq/IRQ/smp_affinity; prints "ok" or the error
+affinity_write_errno() {
+  if err=$(sh -c "echo $2 > /proc/irq/$1/smp_affinity" 2>&1); then echo ok; else echo "${err##*: }"; fi
+}
+
+finish() {
+  np=$(grep -c PASS "$RESULTS"); nf=$(grep -c FAIL "$RESULTS"); ns=$(grep -c SKIP "$RESULTS")
+  echo "RESULT pass=$np fail=$nf skip=$ns"
+  [ "$nf" = 0 ]
+  exit $?
+}

@@ -1,0 +1,94 @@
+#!/bin/bash
+# Build a cpio (newc) initramfs that runs rtagent's QEMU scenarios.
+#
+#   tests/qemu/mkinitramfs.sh -k KERNEL_DIR -r RTAGENT_BINARY -o OUT.cpio [-m "mod1 mod2"]
+#
+# KERNEL_DIR is an unpacked linux-image package (fetch-kernels.sh). The image holds:
+#   /bin/busybox + one symlink per applet (busybox-static; never over "busybox" itself)
+#   /usr/bin/rtagent (debug info stripped) and every library ldd names, at the same paths,
+#     plus the dynamic loader
+#   /lib/modules/<release>/<name>.ko for the modules asked for and their dependencies
+#     (decompressed when the package ships .ko.xz/.ko.zst/.ko.gz), and modules.deps
+#     ("name: dep dep") so the guest loads them in order
+#   /rtagent/lib.sh, /rtagent/scenarios/*.sh (tests/qemu/), /rtagent/profiles (profiles/)
+#   /init (tests/qemu/init.sh)
+# The scenario to run is chosen on the kernel command line: rtagent.scenario=NAME.
+set -euo pipefail
+
+HERE=$(cd "$(dirname "$0")" && pwd)
+REPO=$(cd "$HERE/../.." && pwd)
+KDIR= RTAGENT= OUT=
+MODULES="virtio_ring virtio virtio_pci_modern_dev virtio_pci_legacy_dev virtio_pci virtio_blk"
+while getopts "k:r:o:m:" opt; do
+  case $opt in
+    k) KDIR=$OPTARG ;; r) RTAGENT=$OPTARG ;; o) OUT=$OPTARG ;; m) MODULES=$OPTARG ;;
+    *) echo "usage: $0 -k KERNEL_DIR -r RTAGENT -o OUT.cpio [-m MODULES]" >&2; exit 2 ;;
+  esac
+done
+[ -n "$KDIR" ] && [ -n "$RTAGENT" ] && [ -n "$OUT" ] || { echo "usage: $0 -k KERNEL_DIR -r RTAGENT -o OUT.cpio [-m MODULES]" >&2; exit 2; }
+[ -x "$RTAGENT" ] || { echo "mkinitramfs: $RTAGENT is not an executable" >&2; exit 2; }
+BUSYBOX=/bin/busybox
+[ -x "$BUSYBOX" ] || { echo "mkinitramfs: $BUSYBOX missing (apt-get install busybox-static)" >&2; exit 3; }
+if ldd "$BUSYBOX" >/dev/null 2>&1; then echo "mkinitramfs: $BUSYBOX is not static (install busybox-static)" >&2; exit 3; fi
+
+STAGE=$(mktemp -d)
+trap 'rm -rf "$STAGE"' EXIT
+cd "$STAGE"
+mkdir -p bin sbin usr/bin usr/sbin proc sys dev run tmp etc root rtagent/scenarios lib64
+
+# busybox and its applets
+cp "$BUSYBOX" bin/busybox
+for applet in $("$BUSYBOX" --list); do
+  [ "$applet" = busybox ] && continue
+  [ -e "bin/$applet" ] || ln -s busybox "bin/$applet"
+done
+
+# rtagent and the libraries ldd names, at the same paths
+strip --strip-debug -o usr/bin/rtagent "$RTAGENT" 2>/dev/null || cp "$RTAGENT" usr/bin/rtagent
+chmod 755 usr/bin/rtagent
+{ ldd "$RTAGENT" 2>/dev/null || true; } | awk '/=> \//{print $3} /^[[:space:]]*\//{print $1}' | sort -u | while read -r lib; do
+  mkdir -p ".$(dirname "$lib")"
+  cp -L "$lib" ".$lib"
+done
+
+# kernel modules, with their dependencies from each module's .modinfo "depends=" field
+MODROOT=$(ls -d "$KDIR"/lib/modules/*/ 2>/dev/null | head -1)
+KREL=$(basename "${MODROOT%/}")
+mkdir -p "lib/modules/$KREL"
+: > "lib/modules/$KREL/modules.deps"
+add_module() {
+  local name=$1 f deps d
+  [ -e "lib/modules/$KREL/$name.ko" ] && return 0
+  f=$(find "$MODROOT" \( -name "$name.ko" -o -name "$name.ko.*" -o -name "${name//_/-}.ko" -o -name "${name//_/-}.ko.*" \) | head -1)
+  if [ -z "$f" ]; then
+    if grep -q "/$name.ko" "$MODROOT/modules.builtin" 2>/dev/null; then return 0; fi
+    echo "mkinitramfs: module $name not found in $MODROOT (skipped)" >&2; return 0
+  fi
+  case $f in
+    *.ko.xz) xz -dc "$f" > "lib/modules/$KREL/$name.ko" ;;
+    *.ko.zst) zstd -qdc "$f" > "lib/modules/$KREL/$name.ko" ;;
+    *.ko.gz) gzip -dc "$f" > "lib/modules/$KREL/$name.ko" ;;
+    *) cp "$f" "lib/modules/$KREL/$name.ko" ;;
+  esac
+  deps=$(tr '\0' '\n' < "lib/modules/$KREL/$name.ko" | sed -n 's/^depends=//p' | head -1 | tr ',' ' ')
+  echo "$name: $deps" >> "lib/modules/$KREL/modules.deps"
+  for d in $deps; do add_module "${d//-/_}"; done
+}
+if [ -n "$MODROOT" ]; then
+  for m in $MODULES; do add_module "$m"; done
+fi
+
+# harness files
+cp "$HERE/init.sh" init
+cp "$HERE/lib.sh" rtagent/lib.sh
+cp "$HERE"/scenarios/*.sh rtagent/scenarios/
+[ -d "$REPO/profiles" ] && cp -r "$REPO/profiles" rtagent/profiles
+[ -d "$HERE/profiles" ] && cp -r "$HERE/profiles" rtagent/qemu-profiles
+chmod 755 init rtagent/scenarios/*.sh
+echo "root:x:0:0:root:/root:/bin/sh" > etc/passwd
+echo "root:x:0:" > etc/group
+
+mkdir -p "$(dirname "$OUT")"
+OUT_ABS=$(cd "$(dirname "$OUT")" && pwd)/$(basename "$OUT")
+find . -mindepth 1 | sed "s|^\./||" | LC_ALL=C sort | "$BUSYBOX" cpio -o -H newc > "$OUT_ABS" 2>/dev/null
+echo "mkinitramfs: $OUT_ABS ($(du -h "$OUT_ABS" | cut -f1), modules for $KREL: $(cut -d: -f1 "lib/modules/$KREL/modules.deps" | tr '\n' ' '))" >&2

@@ -1,0 +1,104 @@
+#!/bin/bash
+# Run rtagent's end-to-end scenarios on Debian's PREEMPT_RT and stock kernels under QEMU.
+#
+#   tests/qemu/run.sh [--rtagent PATH] [--out DIR] [--strict] [scenario...]
+#
+# With no scenario names it runs every tests/qemu/scenarios/*.sh. Each scenario's header says
+# which kernel it boots and what it needs:
+#   # kernel: rt | stock
+#   # disk: SIZE                 a raw image at @WORK@/disk.img (truncate -s SIZE)
+#   # qemu: ARGS                 extra QEMU arguments (@WORK@ is the scenario's work folder)
+#   # append: ARGS               extra kernel arguments
+# rtagent: --rtagent, else $RTAGENT_BIN, else build/rtagent. --strict (or RTAGENT_QEMU_STRICT=1)
+# makes an rtagent command that is still a stub ("not built yet") a failure instead of a SKIP.
+# Logs (full console per scenario, facts.txt) stay in --out (default a fresh /tmp folder).
+# Prints one summary line per scenario and then "N passed, M failed".
+# Exit: 0 all passed, 1 a scenario failed, 2 usage, 77 qemu or the kernels cannot be obtained.
+set -uo pipefail
+
+HERE=$(cd "$(dirname "$0")" && pwd)
+REPO=$(cd "$HERE/../.." && pwd)
+RTAGENT=${RTAGENT_BIN:-$REPO/build/rtagent}
+OUTDIR=${RTAGENT_QEMU_OUT:-}
+STRICT=${RTAGENT_QEMU_STRICT:-0}
+SCENARIOS=()
+while [ $# -gt 0 ]; do
+  case $1 in
+    --rtagent) RTAGENT=$2; shift 2 ;;
+    --out) OUTDIR=$2; shift 2 ;;
+    --strict) STRICT=1; shift ;;
+    -h|--help) sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -*) echo "run.sh: unknown option $1" >&2; exit 2 ;;
+    *) SCENARIOS+=("${1%.sh}"); shift ;;
+  esac
+done
+if [ ${#SCENARIOS[@]} = 0 ]; then
+  for f in "$HERE"/scenarios/*.sh; do SCENARIOS+=("$(basename "$f" .sh)"); done
+fi
+for s in "${SCENARIOS[@]}"; do
+  [ -f "$HERE/scenarios/$s.sh" ] || { echo "run.sh: no scenario $s (tests/qemu/scenarios/$s.sh)" >&2; exit 2; }
+done
+[ -x "$RTAGENT" ] || { echo "run.sh: no rtagent binary at $RTAGENT (build it, or pass --rtagent PATH)" >&2; exit 2; }
+RTAGENT=$(cd "$(dirname "$RTAGENT")" && pwd)/$(basename "$RTAGENT")
+[ -n "$OUTDIR" ] || OUTDIR=$(mktemp -d "${TMPDIR:-/tmp}/rtagent-qemu.XXXXXX")
+mkdir -p "$OUTDIR"
+T0=$(date +%s)
+
+# 1. qemu, busybox-static and the two kernels
+KOUT=$("$HERE/fetch-kernels.sh") ; frc=$?
+if [ $frc != 0 ]; then
+  if [ $frc = 77 ]; then echo "run.sh: SKIPPED: qemu or Debian's kernels cannot be obtained (see above)"; exit 77; fi
+  echo "run.sh: fetch-kernels.sh failed (exit $frc)"; exit 1
+fi
+declare -A KDIR INITRD
+while read -r flavour dir; do KDIR[$flavour]=$dir; done <<< "$KOUT"
+
+header() { sed -n "s/^# $2: *//p" "$HERE/scenarios/$1.sh" | head -1; }
+
+passed=0 failed=0 skipped=0 summary=()
+: > "$OUTDIR/facts.txt"
+for s in "${SCENARIOS[@]}"; do
+  flavour=$(header "$s" kernel); flavour=${flavour:-rt}
+  if [ -z "${KDIR[$flavour]:-}" ]; then
+    summary+=("FAIL $s: unknown kernel '$flavour' (rt or stock)"); failed=$((failed+1)); continue
+  fi
+  # 2. one initramfs per kernel (modules differ), built once per run
+  if [ -z "${INITRD[$flavour]:-}" ]; then
+    if "$HERE/mkinitramfs.sh" -k "${KDIR[$flavour]}" -r "$RTAGENT" -o "$OUTDIR/initramfs-$flavour.cpio"; then
+      INITRD[$flavour]=$OUTDIR/initramfs-$flavour.cpio
+    else
+      summary+=("FAIL $s: mkinitramfs failed"); failed=$((failed+1)); continue
+    fi
+  fi
+  # 3. boot
+  work=$OUTDIR/$s; rm -rf "$work"; mkdir -p "$work"
+  disk=$(header "$s" disk)
+  [ -n "$disk" ] && truncate -s "$disk" "$work/disk.img"
+  qargs=$(header "$s" qemu); qargs=${qargs//@WORK@/$work}
+  append=$(header "$s" append)
+  [ "$STRICT" = 1 ] && append="$append rtagent.strict=1"
+  echo "--- $s (kernel $flavour: $(basename "${KDIR[$flavour]}"))"
+  t=$(date +%s.%N)
+  "$HERE/boot.sh" -k "${KDIR[$flavour]}" -i "${INITRD[$flavour]}" -s "$s" -l "$work/console.log" \
+      -a "$append" -q "$qargs" > "$work/result.txt"
+  rc=$?
+  secs=$(awk -v a="$t" -v b="$(date +%s.%N)" 'BEGIN{printf "%.1f", b-a}')
+  cat "$work/result.txt"
+  sed -n "s/^FACT /$s /p" "$work/result.txt" >> "$OUTDIR/facts.txt"
+  np=$(grep -c '^PASS ' "$work/result.txt"); nf=$(grep -c '^FAIL ' "$work/result.txt"); ns=$(grep -c '^SKIP ' "$work/result.txt")
+  if [ $rc = 0 ] && [ "$nf" = 0 ] && [ "$np" -gt 0 ]; then
+    summary+=("PASS $s: $np checks passed, $ns skipped (${secs}s)"); passed=$((passed+1))
+  elif [ $rc = 0 ] && [ "$nf" = 0 ] && [ "$ns" -gt 0 ]; then
+    summary+=("SKIP $s: every check is pending ($ns skipped: rtagent commands not built yet) (${secs}s)"); skipped=$((skipped+1))
+  elif [ $rc = 124 ]; then
+    summary+=("FAIL $s: no end marker: hang, panic or timeout (${secs}s; $work/console.log)"); failed=$((failed+1))
+  else
+    summary+=("FAIL $s: rc=$rc, $nf checks failed: $(grep '^FAIL ' "$work/result.txt" | head -3 | cut -c6- | tr '\n' ';') ($work/console.log)"); failed=$((failed+1))
+  fi
+done
+
+echo
+echo "=== QEMU scenarios ($(( $(date +%s) - T0 ))s, logs in $OUTDIR)"
+printf '%s\n' "${summary[@]}"
+echo "$passed passed, $failed failed, $skipped skipped"
+[ $failed = 0 ]
