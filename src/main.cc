@@ -37,6 +37,27 @@ int main(int argc, char** argv) {
   c->add_option("-o,--output", capture.out_dir, "Output directory")->required();
   c->add_flag("--force", capture.force, "Write into a directory that is not empty");
 
+  PlanOptions plan;
+  auto* pl = app.add_subcommand("plan", "Show every change the profile needs, before -> after; writes nothing");
+  pl->add_option("profile", plan.profile, "Profile YAML (default: the built-in default profile)");
+  pl->add_flag("--json", plan.json, "Print JSON");
+
+  PlanOptions apply;
+  auto* ap = app.add_subcommand("apply", "Apply the profile: journal each value, write, roll back on failure");
+  ap->add_option("profile", apply.profile, "Profile YAML (default: the built-in default profile)");
+  ap->add_flag("--json", apply.json, "Print JSON");
+
+  VerifyOptions verify;
+  auto* ve = app.add_subcommand("verify", "Check that the system matches the profile");
+  ve->add_option("profile", verify.profile, "Profile YAML (default: the built-in default profile)");
+  ve->add_flag("--json", verify.json, "Print JSON");
+  ve->add_option("--suite", verify.suite, "Check suite: commission, boot or ci");
+  ve->add_option("--junit", verify.junit, "Also write JUnit XML to FILE")->option_text("FILE");
+
+  RevertOptions revert;
+  auto* re = app.add_subcommand("revert", "Put back every value rtagent changed (from the journal in /run/rtagent)");
+  re->add_flag("--json", revert.json, "Print JSON");
+
   CommissionOptions commission;
   auto* m = app.add_subcommand("commission", "Run the whole loop on a board: validate, inspect, plan (more as it lands)");
   m->add_option("profile", commission.profile, "Profile YAML (default: the built-in default profile)");
@@ -52,6 +73,10 @@ int main(int argc, char** argv) {
   if (*v) return CmdValidate(g, validate);
   if (*i) return CmdInspect(g, inspect);
   if (*c) return CmdCapture(g, capture);
+  if (*pl) return CmdPlan(g, plan);
+  if (*ap) return CmdApply(g, apply);
+  if (*ve) return CmdVerify(g, verify);
+  if (*re) return CmdRevert(g, revert);
   if (*m) return CmdCommission(g, commission);
   return kExitBadInput;
 }

@@ -18,6 +18,8 @@ inline const std::string kTimerMigration = "proc/sys/kernel/timer_migration";
 inline const std::string kDebugFs = "sys/kernel/debug";
 inline const std::string kFairServerDir = "sys/kernel/debug/sched/fair_server";  // 6.12+ deadline server
 inline std::string FairServerRuntime(int cpu) { return kFairServerDir + "/cpu" + std::to_string(cpu) + "/runtime"; }
+inline std::string FairServerPeriod(int cpu) { return kFairServerDir + "/cpu" + std::to_string(cpu) + "/period"; }
+inline const std::string kSchedPreempt = "sys/kernel/debug/sched/preempt";  // PREEMPT_DYNAMIC: "none voluntary (full)"
 inline std::string Sysctl(const std::string& dotted) {
   std::string p = "proc/sys/";
   for (char c : dotted) p += (c == '.') ? '/' : c;
@@ -37,6 +39,32 @@ inline std::string CpuIdleState(int cpu, int state) { return CpuIdleDir(cpu) + "
 inline std::string CpuFreqDir(int cpu) { return Cpu(cpu) + "/cpufreq"; }
 inline std::string CpuResumeLatency(int cpu) { return Cpu(cpu) + "/power/pm_qos_resume_latency_us"; }
 inline const std::string kCpuIdleDriver = "sys/devices/system/cpu/cpuidle/current_driver";
+inline const std::string kCpuIdleGovernor = "sys/devices/system/cpu/cpuidle/current_governor";
+inline const std::string kCpuIdleGovernorRo = "sys/devices/system/cpu/cpuidle/current_governor_ro";
+inline const std::string kCpuIdleAvailableGovernors = "sys/devices/system/cpu/cpuidle/available_governors";
+/// One attribute of a cpuidle state: name, desc, latency, residency, disable, ...
+inline std::string CpuIdleStateFile(int cpu, int state, const std::string& file) { return CpuIdleState(cpu, state) + "/" + file; }
+/// One cpufreq attribute of a CPU: scaling_governor, scaling_driver, scaling_available_governors, ...
+inline std::string CpuFreqFile(int cpu, const std::string& file) { return CpuFreqDir(cpu) + "/" + file; }
+// cpufreq attributes (Documentation/admin-guide/pm/cpufreq.rst), for CpuFreqFile().
+inline const std::string kScalingGovernor = "scaling_governor";
+inline const std::string kScalingDriver = "scaling_driver";
+inline const std::string kScalingAvailableGovernors = "scaling_available_governors";
+inline const std::string kScalingCurFreq = "scaling_cur_freq";  // kHz
+inline const std::string kScalingMinFreq = "scaling_min_freq";  // kHz
+inline const std::string kScalingMaxFreq = "scaling_max_freq";  // kHz
+// cpuidle state attributes (Documentation/admin-guide/pm/cpuidle.rst), for CpuIdleStateFile().
+inline const std::string kIdleStateName = "name";
+inline const std::string kIdleStateDesc = "desc";
+inline const std::string kIdleStateLatency = "latency";      // exit latency, us
+inline const std::string kIdleStateResidency = "residency";  // target residency, us
+inline const std::string kIdleStateDisable = "disable";      // 1 = not entered
+/// A CPU's caches (Documentation/ABI/testing/sysfs-devices-system-cpu, "cache/index*").
+inline std::string CpuCacheDir(int cpu) { return Cpu(cpu) + "/cache"; }
+/// One attribute of a cache index: level, type (Data, Instruction, Unified), size ("2048K").
+inline std::string CpuCacheFile(int cpu, const std::string& index, const std::string& file) {
+  return CpuCacheDir(cpu) + "/" + index + "/" + file;
+}
 inline const std::string kCpuInfo = "proc/cpuinfo";
 
 // --- interrupts (Documentation/core-api/irq/irq-affinity.rst, ABI sysfs-kernel-irq) ---
@@ -47,11 +75,32 @@ inline const std::string kDefaultSmpAffinity = "proc/irq/default_smp_affinity";
 inline std::string ProcIrq(int irq) { return kProcIrqDir + "/" + std::to_string(irq); }
 inline const std::string kSysIrqDir = "sys/kernel/irq";
 inline std::string SysIrq(int irq) { return kSysIrqDir + "/" + std::to_string(irq); }
+/// /proc/irq/N/<file>: smp_affinity_list, effective_affinity_list, node, ...
+inline std::string ProcIrqFile(int irq, const std::string& file) { return ProcIrq(irq) + "/" + file; }
+/// /sys/kernel/irq/N/<file>: actions, chip_name, hwirq, type, name, per_cpu_count (CONFIG_SPARSE_IRQ).
+inline std::string SysIrqFile(int irq, const std::string& file) { return SysIrq(irq) + "/" + file; }
+// Files of /proc/irq/N (ProcIrqFile) and /sys/kernel/irq/N (SysIrqFile).
+inline const std::string kIrqSmpAffinityList = "smp_affinity_list";
+inline const std::string kIrqEffectiveAffinityList = "effective_affinity_list";  // GENERIC_IRQ_EFFECTIVE_AFF_MASK
+inline const std::string kSysIrqActions = "actions";     // handler names, comma-separated
+inline const std::string kSysIrqChipName = "chip_name";
+inline const std::string kSysIrqHwirq = "hwirq";
+inline const std::string kSysIrqType = "type";           // edge | level
 
 // --- processes and threads (Documentation/filesystems/proc.rst) ---
 inline const std::string kProc = "proc";
 inline std::string Pid(int pid) { return "proc/" + std::to_string(pid); }
 inline std::string Task(int pid, int tid) { return Pid(pid) + "/task/" + std::to_string(tid); }
+inline std::string TaskDir(int pid) { return Pid(pid) + "/task"; }
+inline std::string TaskStat(int pid, int tid) { return Task(pid, tid) + "/stat"; }
+inline std::string TaskStatus(int pid, int tid) { return Task(pid, tid) + "/status"; }
+inline std::string TaskSched(int pid, int tid) { return Task(pid, tid) + "/sched"; }
+/// /proc/PID/stat of a process (its main thread): pid, comm, state, ppid, pgrp, ... processor.
+inline std::string ProcStat(int pid) { return Pid(pid) + "/stat"; }
+/// /proc/PID/cmdline: the arguments, each ended by a NUL (empty for kernel threads).
+inline std::string ProcCmdline(int pid) { return Pid(pid) + "/cmdline"; }
+/// /proc/PID/cgroup: one "hierarchy-id:controllers:path" line per mounted hierarchy.
+inline std::string ProcCgroup(int pid) { return Pid(pid) + "/cgroup"; }
 inline const std::string kMounts = "proc/mounts";
 inline const std::string kSelfCgroup = "proc/self/cgroup";
 inline const std::string kProcCgroups = "proc/cgroups";
@@ -61,9 +110,38 @@ inline const std::string kWorkqueueCpumask = "sys/devices/virtual/workqueue/cpum
 inline const std::string kThpDir = "sys/kernel/mm/transparent_hugepage";
 inline const std::string kThpEnabled = "sys/kernel/mm/transparent_hugepage/enabled";
 inline const std::string kThpDefrag = "sys/kernel/mm/transparent_hugepage/defrag";
+inline const std::string kThpPmdSize = "sys/kernel/mm/transparent_hugepage/hpage_pmd_size";  // bytes of one huge page
 
 // --- cgroups (Documentation/admin-guide/cgroup-v2.rst, cgroup-v1/cpusets.rst) ---
 inline const std::string kCgroupRoot = "sys/fs/cgroup";
+/// A root-relative path from an absolute one printed by the kernel (a mount point in
+/// /proc/mounts): "/sys/fs/cgroup/cpuset" -> "sys/fs/cgroup/cpuset".
+inline std::string FromAbsolute(const std::string& abs) {
+  size_t i = 0;
+  while (i < abs.size() && abs[i] == '/') ++i;
+  return abs.substr(i);
+}
+/// A cgroup directory inside a hierarchy: CgroupDir("sys/fs/cgroup", "/rt") -> "sys/fs/cgroup/rt".
+inline std::string CgroupDir(const std::string& hierarchy, const std::string& cgroup) {
+  return cgroup.empty() || cgroup == "/" ? hierarchy : hierarchy + (cgroup.front() == '/' ? "" : "/") + cgroup;
+}
+// Files of a cgroup directory, relative to it. The cpuset ones are written without their
+// "cpuset." prefix, which a v1 hierarchy mounted with -o noprefix drops.
+inline const std::string kCgroupProcs = "cgroup.procs";                    // both: process ids
+inline const std::string kCgroupTasks = "tasks";                           // v1: thread ids
+inline const std::string kCgroupControllers = "cgroup.controllers";        // v2
+inline const std::string kCgroupSubtreeControl = "cgroup.subtree_control"; // v2: "+cpuset" enables it below
+inline const std::string kCpusetPrefix = "cpuset.";
+inline const std::string kCpusetCpus = "cpus";
+inline const std::string kCpusetMems = "mems";
+inline const std::string kCpusetCpusEffective = "cpus.effective";          // v2
+inline const std::string kCpusetMemsEffective = "mems.effective";          // v2
+inline const std::string kCpusetPartition = "cpus.partition";              // v2: member | root | isolated
+inline const std::string kCpusetCpusIsolated = "cpus.isolated";           // v2 root, 6.7+: CPUs of isolated partitions
+inline const std::string kCpusetEffectiveCpus = "effective_cpus";          // v1
+inline const std::string kCpusetEffectiveMems = "effective_mems";          // v1
+inline const std::string kCpusetCpuExclusive = "cpu_exclusive";            // v1
+inline const std::string kCpusetSchedLoadBalance = "sched_load_balance";   // v1
 
 // --- clocks and hypervisors ---
 inline const std::string kClocksourceDir = "sys/devices/system/clocksource/clocksource0";
@@ -74,6 +152,7 @@ inline const std::string kDmiDir = "sys/class/dmi/id";
 inline const std::string kDmiSysVendor = "sys/class/dmi/id/sys_vendor";
 inline const std::string kDmiProductName = "sys/class/dmi/id/product_name";
 inline const std::string kDeviceTreeModel = "proc/device-tree/model";
+inline const std::string kDeviceTreeCompatible = "proc/device-tree/compatible";
 
 // --- power (Documentation/power/pm_qos_interface.rst) ---
 inline const std::string kCpuDmaLatency = "dev/cpu_dma_latency";

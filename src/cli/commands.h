@@ -33,6 +33,31 @@ struct CaptureOptions {
 /// `rtagent capture -o DIR`: copies every file rtagent reads into a tree --root accepts.
 int CmdCapture(const GlobalOptions& g, const CaptureOptions& o);
 
+struct PlanOptions {
+  std::string profile;  ///< path, or empty for the built-in default
+  bool json = false;
+};
+/// `rtagent plan PROFILE`: every change as before -> after; writes nothing.
+int CmdPlan(const GlobalOptions& g, const PlanOptions& o);
+
+/// `rtagent apply PROFILE`: journals, applies, rolls back on failure (exit 4).
+int CmdApply(const GlobalOptions& g, const PlanOptions& o);
+
+struct VerifyOptions {
+  std::string profile;
+  bool json = false;
+  std::string suite;  ///< commission | boot | ci (checks issue)
+  std::string junit;  ///< write JUnit XML here
+};
+/// `rtagent verify PROFILE`: plans again and reports each item as matching or not.
+int CmdVerify(const GlobalOptions& g, const VerifyOptions& o);
+
+struct RevertOptions {
+  bool json = false;
+};
+/// `rtagent revert`: puts back every value the journal holds.
+int CmdRevert(const GlobalOptions& g, const RevertOptions& o);
+
 struct CommissionOptions {
   std::string profile;  ///< path, or empty for the built-in default
 };

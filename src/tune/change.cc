@@ -32,7 +32,9 @@ std::string Words(std::string_view s) {
 }  // namespace
 
 std::string WritableValue(Compare how, std::string_view read_back) {
-  return how == Compare::kChoice ? Chosen(read_back) : Trim(read_back);
+  // Everything else goes back exactly as read (actuators already trim kernel attributes; a
+  // boot loader file keeps its final newline).
+  return how == Compare::kChoice ? Chosen(read_back) : std::string(read_back);
 }
 
 std::string_view CompareName(Compare c) {

@@ -27,7 +27,7 @@ bool ParseCompare(std::string_view name, Compare* out);
 bool SameValue(Compare how, std::string_view current, std::string_view wanted);
 
 /// The form of a value read back that can be written again: a bracketed choice becomes the
-/// chosen word ("always [madvise] never" -> "madvise"), everything else is trimmed.
+/// chosen word ("always [madvise] never" -> "madvise"), everything else is kept as read.
 std::string WritableValue(Compare how, std::string_view read_back);
 
 /// An errno the kernel is known to answer for this item, and why: an outcome, not a failure

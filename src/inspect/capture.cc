@@ -1,0 +1,99 @@
+#include "inspect/capture.h"
+
+#include <dirent.h>
+#include <sys/stat.h>
+
+#include <cerrno>
+#include <ctime>
+#include <fstream>
+
+#include "base/recording_root.h"
+#include "inspect/system_state.h"
+
+namespace rtagent {
+namespace {
+
+// 1 when `dir` holds anything, 0 when empty, -errno when it cannot be read.
+int NonEmpty(const std::string& dir) {
+  DIR* d = ::opendir(dir.c_str());
+  if (!d) return -errno;
+  int found = 0;
+  while (dirent* e = ::readdir(d)) {
+    std::string n = e->d_name;
+    if (n != "." && n != "..") {
+      found = 1;
+      break;
+    }
+  }
+  ::closedir(d);
+  return found;
+}
+
+Result<void> MakeDirs(const std::string& dir) {
+  std::string cur;
+  size_t b = 0;
+  while (b <= dir.size()) {
+    size_t e = dir.find('/', b);
+    if (e == std::string::npos) e = dir.size();
+    cur = dir.substr(0, e);
+    if (!cur.empty() && ::mkdir(cur.c_str(), 0755) != 0 && errno != EEXIST) {
+      return MakeError("cannot create " + cur, errno);
+    }
+    b = e + 1;
+  }
+  return Ok();
+}
+
+std::string UtcNow() {
+  std::time_t t = std::time(nullptr);
+  std::tm tm{};
+  ::gmtime_r(&t, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return buf;
+}
+
+}  // namespace
+
+Result<CaptureResult> Capture(const SysRoot& source, const std::string& out_dir, bool force, const std::string& command) {
+  struct stat st;
+  if (::stat(out_dir.c_str(), &st) == 0) {
+    if (!S_ISDIR(st.st_mode)) return MakeError(out_dir + " exists and is not a directory", ENOTDIR);
+    int n = NonEmpty(out_dir);
+    if (n < 0) return MakeError("cannot read " + out_dir, -n);
+    if (n > 0 && !force) {
+      return MakeError(out_dir + " is not empty; choose an empty directory or pass --force", ENOTEMPTY);
+    }
+  } else if (auto made = MakeDirs(out_dir); !made) {
+    return made.error();
+  }
+
+  RecordingRoot rec(source, out_dir);
+  SystemState state = CollectSystemState(rec);
+
+  CaptureResult result;
+  result.files = rec.Files().size();
+  result.copy_errors = rec.CopyErrors();
+  if (state.power) result.cpu_dma_latency_us = state.power->cpu_dma_latency_us;
+
+  std::ofstream m(out_dir + "/MANIFEST");
+  m << "# rtagent capture: a copy of every file `rtagent inspect` reads. Use it with\n"
+    << "# `rtagent --root DIR inspect`. Nothing was written to the source system.\n";
+  m << "captured_at: " << UtcNow() << "\n";
+  m << "source: " << source.Dir() << (source.IsLive() ? " (live system)" : " (a system tree)") << "\n";
+  if (state.kernel) {
+    m << "kernel_release: " << state.kernel->release.value_or("absent") << "\n";
+    m << "kernel_version: " << state.kernel->version.value_or("absent") << "\n";
+  }
+  m << "command: " << command << "\n";
+  m << "cpu_dma_latency_us: "
+    << (result.cpu_dma_latency_us ? std::to_string(*result.cpu_dma_latency_us) : std::string("absent"))
+    << "  # dev/cpu_dma_latency holds the kernel's binary 32-bit value\n";
+  m << "files: " << result.files << "\n";
+  for (const auto& f : rec.Files()) m << "  " << f << "\n";
+  m.close();
+  if (!m) return MakeError("cannot write " + out_dir + "/MANIFEST", errno ? errno : EIO);
+  return result;
+}
+
+}  // namespace rtagent

@@ -1,0 +1,28 @@
+// `rtagent capture`: copy every file inspect reads into a tree that --root accepts.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "base/result.h"
+#include "base/sysroot.h"
+
+namespace rtagent {
+
+/// What a capture wrote.
+struct CaptureResult {
+  size_t files = 0;                          ///< files and links copied
+  std::vector<std::string> copy_errors;      ///< copies that failed (the capture is incomplete)
+  std::optional<long long> cpu_dma_latency_us;  ///< the PM QoS value at capture time
+};
+
+/// Runs every inspect collector over `source` through a RecordingRoot writing into `out_dir`,
+/// then writes out_dir/MANIFEST (time, source, kernel, `command`, the PM QoS value, and the
+/// list of files). Never writes to `source`. `out_dir` is created when missing; an existing
+/// non-empty one is refused (error ENOTEMPTY) unless `force` (files are then overwritten,
+/// others left alone).
+Result<CaptureResult> Capture(const SysRoot& source, const std::string& out_dir, bool force,
+                              const std::string& command);
+
+}  // namespace rtagent

@@ -1,0 +1,115 @@
+#include "inspect/capture.h"
+
+#include <unistd.h>
+
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "inspect/inspect_json.h"
+#include "inspect/inspect_test_support.h"
+#include "inspect/system_state.h"
+
+using namespace rtagent;
+using rtagent::testing::Fixture;
+using rtagent::testing::RunRtagent;
+using rtagent::testing::TempDir;
+namespace fs = std::filesystem;
+
+namespace {
+
+nlohmann::ordered_json InspectTree(const std::string& dir) {
+  FsRoot root(dir);
+  return InspectJson(CollectSystemState(root));
+}
+
+std::string Slurp(const fs::path& p) {
+  std::ifstream f(p);
+  std::stringstream s;
+  s << f.rdbuf();
+  return s.str();
+}
+
+}  // namespace
+
+TEST_CASE("a capture of each fixture inspects exactly like the fixture", "[capture]") {
+  for (const char* name : {"arm64-rt-8cpu", "x86-ipc-4cpu", "vm-x86-captured"}) {
+    INFO(name);
+    TempDir out;
+    FsRoot source(Fixture(name));
+    auto r = Capture(source, (out.path / "tree").string(), false, "test");
+    REQUIRE(r.ok());
+    CHECK(r->copy_errors.empty());
+    CHECK(r->files > 50);
+    CHECK(InspectTree((out.path / "tree").string()) == InspectTree(Fixture(name)));
+  }
+}
+
+TEST_CASE("a capture copies only what inspect reads and writes a manifest", "[capture]") {
+  TempDir out;
+  FsRoot source(Fixture("arm64-rt-8cpu"));
+  auto r = Capture(source, out.str(), false, "rtagent capture -o X");
+  REQUIRE(r.ok());
+  CHECK(r->cpu_dma_latency_us == 0);
+  std::string manifest = Slurp(out.path / "MANIFEST");
+  CHECK(manifest.find("command: rtagent capture -o X") != std::string::npos);
+  CHECK(manifest.find("cpu_dma_latency_us: 0") != std::string::npos);
+  CHECK(manifest.find("kernel_release: 6.12.43-rt12-rk3588") != std::string::npos);
+  CHECK(manifest.find("  proc/interrupts\n") != std::string::npos);
+  // Never-read files are not copied: the fixture's cgroup.procs is not an inspect input.
+  CHECK(fs::exists(Fixture("arm64-rt-8cpu") + "/sys/fs/cgroup/rt/cgroup.procs"));
+  CHECK_FALSE(fs::exists(out.path / "sys/fs/cgroup/rt/cgroup.procs"));
+  CHECK(fs::exists(out.path / "sys/fs/cgroup/rt/cpuset.cpus.partition"));
+  CHECK(fs::file_size(out.path / "dev/cpu_dma_latency") == 4);
+}
+
+TEST_CASE("capture refuses a non-empty directory unless forced", "[capture]") {
+  TempDir out;
+  std::ofstream(out.path / "something") << "x";
+  FsRoot source(Fixture("x86-ipc-4cpu"));
+  auto refused = Capture(source, out.str(), false, "test");
+  REQUIRE_FALSE(refused.ok());
+  CHECK(refused.error().err == ENOTEMPTY);
+  CHECK_FALSE(fs::exists(out.path / "proc"));
+  auto forced = Capture(source, out.str(), true, "test");
+  REQUIRE(forced.ok());
+  CHECK(fs::exists(out.path / "proc/interrupts"));
+  CHECK(fs::exists(out.path / "something"));
+}
+
+TEST_CASE("rtagent capture --root SRC -o DIR, then inspect --root DIR", "[capture]") {
+  TempDir out;
+  std::string dir = (out.path / "cap").string();
+  auto r = RunRtagent("capture --root " + Fixture("x86-ipc-4cpu") + " -o " + dir);
+  REQUIRE(r.code == 0);
+  CHECK(r.out.find("captured") != std::string::npos);
+  auto a = RunRtagent("inspect --json --root " + dir);
+  auto b = RunRtagent("inspect --json --root " + Fixture("x86-ipc-4cpu"));
+  REQUIRE(a.code == 0);
+  CHECK(a.out == b.out);
+  CHECK(RunRtagent("capture --root " + Fixture("x86-ipc-4cpu") + " -o " + dir).code == 2);  // not empty
+  CHECK(RunRtagent("capture --root " + Fixture("x86-ipc-4cpu") + " -o " + dir + " --force").code == 0);
+}
+
+TEST_CASE("capture of this machine, then inspect of the copy", "[capture][host]") {
+  if (!fs::exists("/proc/interrupts")) {
+    WARN("SKIP: needs a live /proc");
+    return;
+  }
+  TempDir out;
+  std::string dir = (out.path / "live").string();
+  auto r = RunRtagent("capture -o " + dir);
+  REQUIRE(r.code == 0);
+  CHECK(fs::exists(out.path / "live/MANIFEST"));
+  CHECK(fs::exists(out.path / "live/proc/interrupts"));
+  CHECK(fs::exists(out.path / "live/proc/cmdline"));
+  auto j = RunRtagent("inspect --json --root " + dir);
+  REQUIRE(j.code == 0);
+  auto doc = nlohmann::json::parse(j.out);
+  auto live = nlohmann::json::parse(RunRtagent("inspect --json --section kernel").out);
+  CHECK(doc["kernel"]["release"] == live["kernel"]["release"]);
+  CHECK(doc["cpus"]["online_count"] == ::sysconf(_SC_NPROCESSORS_ONLN));
+  CHECK(doc["irqs"]["count"].get<int>() > 0);
+}

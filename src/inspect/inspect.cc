@@ -1,2 +1,0 @@
-#include "base/result.h"
-namespace rtagent {}

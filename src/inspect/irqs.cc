@@ -1,0 +1,238 @@
+#include "inspect/irqs.h"
+
+#include <algorithm>
+#include <cctype>
+
+#include "base/kernel_paths.h"
+#include "base/kernel_text.h"
+
+namespace rtagent {
+namespace {
+
+struct Token {
+  std::string_view text;
+  size_t end = 0;  // offset just past the token in its line
+};
+
+// Next whitespace-separated token of `line` from `pos`; empty text at the end.
+Token NextToken(std::string_view line, size_t pos) {
+  while (pos < line.size() && (line[pos] == ' ' || line[pos] == '\t')) ++pos;
+  size_t b = pos;
+  while (pos < line.size() && line[pos] != ' ' && line[pos] != '\t') ++pos;
+  return {line.substr(b, pos - b), pos};
+}
+
+bool AllDigits(std::string_view s) {
+  if (s.empty()) return false;
+  for (char c : s) {
+    if (!std::isdigit(static_cast<unsigned char>(c))) return false;
+  }
+  return true;
+}
+
+std::vector<std::string> SplitActions(std::string_view text, std::string_view sep) {
+  std::vector<std::string> out;
+  text = TrimView(text);
+  while (!text.empty()) {
+    size_t p = text.find(sep);
+    std::string_view a = TrimView(text.substr(0, p));
+    if (!a.empty()) out.emplace_back(a);
+    if (p == std::string_view::npos) break;
+    text.remove_prefix(p + sep.size());
+  }
+  return out;
+}
+
+// The tail of a numbered row after its counts:
+//   chip [hwirq][-handler] [Level|Edge] [-handler]  action[, action...]
+// e.g. "IO-APIC   1-edge      i8042", "GICv3  27 Level     arch_timer",
+//      "PCI-MSIX-0000:00:05.0   0-edge      virtio4-config".
+void ParseNumberedTail(std::string_view line, size_t pos, InterruptRow* row) {
+  Token chip = NextToken(line, pos);
+  row->chip = std::string(chip.text);
+  pos = chip.end;
+  Token t = NextToken(line, pos);
+  std::string_view hw = t.text;
+  if (!hw.empty() && (std::isdigit(static_cast<unsigned char>(hw.front())) || hw.front() == '-')) {
+    size_t dash = hw.find('-');
+    std::string_view num = hw.substr(0, dash);
+    if (num.empty() || AllDigits(num)) {
+      row->hwirq = std::string(num);
+      if (dash != std::string_view::npos) row->handler = std::string(hw.substr(dash + 1));
+      pos = t.end;
+      t = NextToken(line, pos);
+    }
+  }
+  if (t.text == "Level" || t.text == "Edge") {
+    row->trigger = std::string(t.text);
+    pos = t.end;
+    t = NextToken(line, pos);
+    if (!t.text.empty() && t.text.front() == '-') {
+      row->handler = std::string(t.text.substr(1));
+      pos = t.end;
+    }
+  }
+  row->actions = SplitActions(line.substr(std::min(pos, line.size())), ", ");
+}
+
+bool IsGic(const std::string& chip) { return chip.rfind("GIC", 0) == 0; }
+
+}  // namespace
+
+std::string IrqInfo::Name() const {
+  std::string out;
+  for (const auto& a : actions) {
+    if (!out.empty()) out += ", ";
+    out += a;
+  }
+  return out;
+}
+
+InterruptTable ParseInterrupts(std::string_view text) {
+  InterruptTable t;
+  auto lines = SplitLines(text);
+  size_t first = 0;
+  // The header names the online CPUs: "           CPU0       CPU1 ..." (offline CPUs have no column).
+  for (; first < lines.size(); ++first) {
+    auto words = SplitWs(lines[first]);
+    if (words.empty()) continue;
+    if (words.front().substr(0, 3) != "CPU") break;
+    for (auto w : words) {
+      if (auto n = ParseInt(w.substr(3))) t.cpus.push_back(static_cast<int>(*n));
+    }
+    ++first;
+    break;
+  }
+  size_t ncols = t.cpus.size();
+  for (size_t i = first; i < lines.size(); ++i) {
+    std::string_view line = lines[i];
+    Token id = NextToken(line, 0);
+    if (id.text.size() < 2 || id.text.back() != ':') continue;
+    InterruptRow row;
+    row.id = std::string(id.text.substr(0, id.text.size() - 1));
+    if (AllDigits(row.id)) row.irq = static_cast<int>(*ParseInt(row.id));
+    size_t pos = id.end;
+    row.counts.reserve(ncols);
+    // The counts, by hand: on a 256-CPU board this loop sees a million numbers.
+    while (row.counts.size() < std::max<size_t>(ncols, 1)) {
+      size_t p = pos;
+      while (p < line.size() && (line[p] == ' ' || line[p] == '\t')) ++p;
+      size_t b = p;
+      unsigned long long v = 0;
+      while (p < line.size() && line[p] >= '0' && line[p] <= '9') v = v * 10 + static_cast<unsigned>(line[p++] - '0');
+      if (p == b || (p < line.size() && line[p] != ' ' && line[p] != '\t')) break;  // "5-edge" is no count
+      row.counts.push_back(v);
+      pos = p;
+    }
+    if (row.counts.empty()) continue;
+    if (row.irq >= 0) {
+      ParseNumberedTail(line, pos, &row);
+    } else {
+      row.description = Trim(line.substr(std::min(pos, line.size())));
+    }
+    t.rows.push_back(std::move(row));
+  }
+  return t;
+}
+
+bool ActionLooksManaged(std::string_view a) {
+  // nvme I/O queues "nvme0q1".. (q0 is the admin queue and is not managed).
+  if (a.substr(0, 4) == "nvme") {
+    size_t q = a.find('q');
+    if (q != std::string_view::npos && q + 1 < a.size() && AllDigits(a.substr(q + 1)) && a.substr(q + 1) != "0" &&
+        AllDigits(a.substr(4, q - 4))) {
+      return true;
+    }
+  }
+  // virtio-blk request queues "virtio1-req.0" (drivers/block/virtio_blk.c asks for
+  // PCI_IRQ_AFFINITY) and virtio-scsi "virtio2-request".
+  if (a.substr(0, 6) == "virtio") {
+    if (a.find("-req.") != std::string_view::npos || a.find("-request") != std::string_view::npos) return true;
+  }
+  return false;
+}
+
+IrqState CollectIrqs(const SysRoot& root, const CpuSet& isolated_all) {
+  IrqState st;
+  if (auto r = root.Read(kpath::kDefaultSmpAffinity)) {
+    if (auto s = CpuSet::ParseMask(*r)) st.default_affinity = *s;
+  }
+  auto text = root.Read(kpath::kInterrupts);
+  if (!text) return st;
+  st.readable = true;
+  InterruptTable table = ParseInterrupts(*text);
+  st.cpu_columns = table.cpus;
+  std::vector<bool> col_isolated(table.cpus.size());
+  for (size_t c = 0; c < table.cpus.size(); ++c) col_isolated[c] = isolated_all.Has(table.cpus[c]);
+  auto sum = [&](const std::vector<unsigned long long>& counts, unsigned long long* total,
+                 unsigned long long* on_iso) {
+    for (size_t c = 0; c < counts.size(); ++c) {
+      *total += counts[c];
+      if (c < col_isolated.size() && col_isolated[c]) *on_iso += counts[c];
+    }
+  };
+
+  // Which IRQs have a sys/kernel/irq/N directory (CONFIG_SPARSE_IRQ): listed once, so a
+  // kernel without them costs one failed List, not thousands of failed reads.
+  std::vector<int> sys_irqs;
+  if (auto names = root.List(kpath::kSysIrqDir)) {
+    for (const auto& n : *names) {
+      if (auto v = ParseInt(n)) sys_irqs.push_back(static_cast<int>(*v));
+    }
+    std::sort(sys_irqs.begin(), sys_irqs.end());
+  }
+
+  for (auto& row : table.rows) {
+    if (row.irq < 0) {
+      PerCpuInterrupt p{row.id, row.description, std::move(row.counts), 0, 0};
+      sum(p.counts, &p.total, &p.on_isolated);
+      st.per_cpu_rows.push_back(std::move(p));
+      continue;
+    }
+    IrqInfo irq;
+    irq.irq = row.irq;
+    irq.chip = std::move(row.chip);
+    irq.hwirq = std::move(row.hwirq);
+    irq.handler = std::move(row.handler);
+    irq.actions = std::move(row.actions);
+    irq.counts = std::move(row.counts);
+    if (!row.trigger.empty()) irq.type = row.trigger == "Level" ? "level" : "edge";
+    sum(irq.counts, &irq.total, &irq.on_isolated);
+
+    if (std::binary_search(sys_irqs.begin(), sys_irqs.end(), irq.irq)) {
+      // kernel/irq/irqdesc.c: "type" (edge or level) is the one fact x86's /proc/interrupts
+      // line lacks; the others are read only when the line did not show them.
+      if (auto r = root.ReadTrimmed(kpath::SysIrqFile(irq.irq, kpath::kSysIrqType)); r && !r->empty()) irq.type = *r;
+      if (irq.chip.empty()) {
+        if (auto r = root.ReadTrimmed(kpath::SysIrqFile(irq.irq, kpath::kSysIrqChipName))) irq.chip = *r;
+      }
+      if (irq.hwirq.empty()) {
+        if (auto r = root.ReadTrimmed(kpath::SysIrqFile(irq.irq, kpath::kSysIrqHwirq))) irq.hwirq = *r;
+      }
+      if (irq.actions.empty()) {
+        if (auto r = root.Read(kpath::SysIrqFile(irq.irq, kpath::kSysIrqActions))) irq.actions = SplitActions(*r, ",");
+      }
+    }
+    if (irq.type.empty() && (irq.handler == "edge" || irq.handler == "level")) irq.type = irq.handler;
+
+    if (auto r = root.Read(kpath::ProcIrqFile(irq.irq, kpath::kIrqSmpAffinityList))) {
+      if (auto s = CpuSet::ParseList(*r)) irq.affinity = *s;
+    }
+    // Needs CONFIG_GENERIC_IRQ_EFFECTIVE_AFF_MASK; an IO-APIC line's effective affinity only
+    // follows a change at its next interrupt (Documentation/core-api/irq/irq-affinity.rst).
+    if (auto r = root.Read(kpath::ProcIrqFile(irq.irq, kpath::kIrqEffectiveAffinityList))) {
+      if (auto s = CpuSet::ParseList(*r)) irq.effective_affinity = *s;
+    }
+
+    // GIC hwirqs 0-15 are SGIs and 16-31 PPIs (1056-1119 the extended PPIs): banked per CPU.
+    if (IsGic(irq.chip)) {
+      if (auto hw = ParseInt(irq.hwirq); hw && (*hw < 32 || (*hw >= 1056 && *hw < 1120))) irq.per_cpu = true;
+    }
+    if (irq.handler.find("percpu") != std::string::npos) irq.per_cpu = true;
+    for (const auto& a : irq.actions) irq.managed_hint |= ActionLooksManaged(a);
+    st.irqs.push_back(std::move(irq));
+  }
+  return st;
+}
+
+}  // namespace rtagent

@@ -1,0 +1,89 @@
+// Interrupts: /proc/interrupts parsed, each IRQ's affinity and its sysfs description.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "base/cpuset.h"
+#include "base/sysroot.h"
+
+namespace rtagent {
+
+/// One row of /proc/interrupts (kernel/irq/proc.c show_interrupts(), plus the architecture's
+/// own rows from arch_show_interrupts()).
+struct InterruptRow {
+  std::string id;  ///< "24", "LOC", "IPI0", "ERR"
+  int irq = -1;    ///< the IRQ number for numbered rows, -1 for the named per-CPU rows
+  /// Counts per column (InterruptTable::cpus); a single total for ERR/MIS/Err rows.
+  std::vector<unsigned long long> counts;
+  std::string chip;     ///< numbered rows: "IO-APIC", "GICv3", "PCI-MSIX-0000:00:05.0"
+  std::string hwirq;    ///< numbered rows: the hardware IRQ number, "" when the IRQ has no domain
+  std::string trigger;  ///< "Level" or "Edge" (architectures with GENERIC_IRQ_SHOW_LEVEL: arm64)
+  std::string handler;  ///< the flow handler name after '-': "edge", "fasteoi" (x86)
+  std::vector<std::string> actions;  ///< the handlers' names: "eth0", "virtio0-config"
+  std::string description;           ///< named rows: "Local timer interrupts"
+};
+
+/// The parsed file. Only online CPUs have a column; `cpus` maps columns to CPU numbers.
+struct InterruptTable {
+  std::vector<int> cpus;
+  std::vector<InterruptRow> rows;
+};
+
+/// Parses /proc/interrupts text. Pure; rows it cannot read are skipped.
+InterruptTable ParseInterrupts(std::string_view text);
+
+/// One IRQ as inspect reports it.
+struct IrqInfo {
+  int irq = 0;
+  std::string chip;
+  std::string hwirq;
+  std::string type;     ///< "edge", "level" or "" when unknown
+  std::string handler;  ///< flow handler name ("edge", "fasteoi"), often ""
+  std::vector<std::string> actions;
+  std::vector<unsigned long long> counts;  ///< per column of IrqState::cpu_columns
+  unsigned long long total = 0;
+  unsigned long long on_isolated = 0;  ///< sum over CpuState::isolated_all
+  std::optional<CpuSet> affinity;            ///< proc/irq/N/smp_affinity_list
+  std::optional<CpuSet> effective_affinity;  ///< proc/irq/N/effective_affinity_list
+  /// The IRQ is per-CPU (an arm GIC SGI/PPI such as arch_timer, or a percpu flow handler):
+  /// its affinity cannot be changed.
+  bool per_cpu = false;
+  /// Looks like a managed IRQ (a block-device queue vector spread over CPUs by the kernel:
+  /// nvmeNqM, virtioN-req.M). Writing its affinity gives EIO. A hint, not a certainty.
+  bool managed_hint = false;
+
+  /// The actions joined with ", " (what /proc/interrupts shows as the device name).
+  std::string Name() const;
+};
+
+/// A named per-CPU row (LOC, RES, CAL, TLB, IPIn, ...): moves on isolated CPUs are what the
+/// interrupts check of the verify command looks at.
+struct PerCpuInterrupt {
+  std::string id;
+  std::string description;
+  std::vector<unsigned long long> counts;
+  unsigned long long total = 0;
+  unsigned long long on_isolated = 0;
+};
+
+/// What inspect's "irqs" section shows.
+struct IrqState {
+  bool readable = false;         ///< proc/interrupts could be read
+  std::vector<int> cpu_columns;  ///< CPU of each count column
+  std::optional<CpuSet> default_affinity;  ///< proc/irq/default_smp_affinity
+  std::vector<IrqInfo> irqs;
+  std::vector<PerCpuInterrupt> per_cpu_rows;
+};
+
+/// Whether an action name looks like a managed (kernel-spread) queue vector.
+bool ActionLooksManaged(std::string_view action);
+
+/// Reads proc/interrupts once, then each IRQ's proc/irq/N affinity files and, when the
+/// kernel has them, sys/kernel/irq/N/type (and chip_name, hwirq, actions when the
+/// /proc/interrupts line left them out).
+IrqState CollectIrqs(const SysRoot& root, const CpuSet& isolated_all);
+
+}  // namespace rtagent

@@ -1,0 +1,104 @@
+// Threads: every real-time thread with its policy, priority and affinity, and a summary of
+// the per-CPU kernel threads (ksoftirqd/N, ktimers/N, rcuc/N, ...).
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "base/cpuset.h"
+#include "base/sysroot.h"
+
+namespace rtagent {
+
+/// Scheduling policies as numbered by sched_setscheduler(2) / include/uapi/linux/sched.h.
+enum SchedPolicy : int {
+  kSchedOther = 0,
+  kSchedFifo = 1,
+  kSchedRr = 2,
+  kSchedBatch = 3,
+  kSchedIdle = 5,
+  kSchedDeadline = 6,
+  kSchedExt = 7,
+};
+/// "other", "fifo", "rr", "batch", "idle", "deadline", "ext", or "policyN".
+std::string PolicyName(int policy);
+/// FIFO, RR and DEADLINE: the policies that outrank every normal task.
+bool IsRealtimePolicy(int policy);
+
+// Task flags from include/linux/sched.h, shown in field 9 of stat.
+inline constexpr unsigned long kPfKthread = 0x00200000;
+inline constexpr unsigned long kPfNoSetaffinity = 0x04000000;
+
+/// The fields of /proc/PID/task/TID/stat rtagent uses (proc(5), fs/proc/array.c).
+struct TaskStat {
+  int tid = 0;                ///< field 1
+  std::string comm;           ///< field 2, without the parentheses
+  char state = '?';           ///< field 3
+  int ppid = 0;               ///< field 4
+  unsigned long flags = 0;    ///< field 9 (PF_*)
+  long priority = 0;          ///< field 18 (kernel view: -1 - rt_priority for RT tasks)
+  long nice = 0;              ///< field 19
+  int processor = -1;         ///< field 39, the CPU it last ran on
+  unsigned rt_priority = 0;   ///< field 40
+  int policy = 0;             ///< field 41
+};
+
+/// Parses a stat line. comm sits in parentheses and may itself hold spaces and ')', so the
+/// fields after it are found from the last ')'. nullopt on a malformed line.
+std::optional<TaskStat> ParseTaskStat(std::string_view text);
+
+/// SCHED_DEADLINE parameters from /proc/PID/task/TID/sched (kernel/sched/debug.c prints
+/// dl.runtime and dl.deadline; the period is only known to sched_getattr(2)).
+struct DeadlineParams {
+  std::optional<long long> runtime_ns;
+  std::optional<long long> deadline_ns;
+};
+/// Parses the dl.runtime and dl.deadline lines of a sched file.
+DeadlineParams ParseSchedDeadline(std::string_view text);
+
+/// One real-time thread.
+struct ThreadInfo {
+  int pid = 0;  ///< the thread group (process)
+  int tid = 0;
+  std::string comm;          ///< the thread's name
+  std::string process_comm;  ///< the name of its process (the thread whose tid == pid)
+  int policy = 0;
+  unsigned priority = 0;     ///< rt_priority (1..99; 0 for DEADLINE)
+  std::optional<CpuSet> affinity;  ///< Cpus_allowed_list from status
+  int last_cpu = -1;
+  bool kthread = false;
+  bool per_cpu_kthread = false;  ///< kernel thread bound to its CPU (PF_NO_SETAFFINITY)
+  std::optional<DeadlineParams> deadline;
+};
+
+/// Per-CPU kernel threads of one kind, e.g. "ksoftirqd/N": how many, at which policies.
+struct KthreadGroup {
+  std::string pattern;
+  int count = 0;
+  std::map<std::string, int> by_policy;
+};
+
+/// What inspect's "threads" section shows.
+struct ThreadState {
+  int processes = 0;
+  int threads = 0;
+  int kthreads = 0;
+  std::map<std::string, int> by_policy;  ///< every thread, by policy name
+  std::vector<ThreadInfo> realtime;      ///< FIFO/RR/DEADLINE threads, sorted by (pid, tid)
+  std::vector<KthreadGroup> per_cpu_kthreads;  ///< sorted by pattern
+};
+
+/// "ksoftirqd/3" -> "ksoftirqd/N", "kworker/3:1H-kblockd" -> "kworker/N",
+/// "kworker/u16:2" -> "kworker/uN", "kworker/R-kblockd" -> "kworker/R",
+/// "irq/45-eth0" -> "irq/N-eth0": the name with its CPU (or IRQ) number, the first number
+/// after the '/', folded, for grouping.
+std::string ThreadPattern(std::string_view comm);
+
+/// Walks proc/PID/task/TID once: reads every stat, and status (affinity) and sched
+/// (deadline) only for the real-time threads. Threads that exit meanwhile are skipped.
+ThreadState CollectThreads(const SysRoot& root);
+
+}  // namespace rtagent

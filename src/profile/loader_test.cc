@@ -1,0 +1,523 @@
+// The profile language's errors: each kind is asserted with its message, hint and the
+// line:column it points at, on small YAML files written to a temporary directory.
+#include "profile/loader.h"
+
+#include <catch2/catch.hpp>
+
+#include "profile/test_support.h"
+
+using namespace rtagent;
+using namespace rtagent::profile;
+using rtagent::profile::testing::Cpus;
+using rtagent::profile::testing::TempDir;
+
+namespace {
+
+struct Loaded {
+  Result<Profile> result;
+  Diagnostics diags;
+  std::string path;
+};
+
+Loaded LoadYaml(const TempDir& dir, const std::string& yaml, int ncpus = 4, const std::string& name = "p.yaml") {
+  std::string path = dir.Write(name, yaml);
+  Diagnostics d;
+  auto r = LoadProfile(path, Cpus(ncpus), &d);
+  return Loaded{std::move(r), std::move(d), path};
+}
+
+// The only diagnostic whose message contains `text` (fails the test when there is not exactly one).
+const Diagnostic& Only(const Loaded& l, const std::string& text) {
+  const Diagnostic* found = nullptr;
+  int n = 0;
+  for (const Diagnostic& d : l.diags.All()) {
+    if (d.message.find(text) != std::string::npos) {
+      found = &d;
+      ++n;
+    }
+  }
+  INFO(l.diags.FormatText());
+  REQUIRE(n == 1);
+  return *found;
+}
+
+void CheckAt(const Diagnostic& d, const std::string& file, int line, int column) {
+  INFO(d.mark.ToString() + ": " + d.message);
+  CHECK(d.mark.file == file);
+  CHECK(d.mark.line == line);
+  CHECK(d.mark.column == column);
+  CHECK_FALSE(d.hint.empty());
+}
+
+}  // namespace
+
+TEST_CASE("a complete profile loads with every section resolved", "[profile]") {
+  TempDir dir;
+  auto l = LoadYaml(dir, R"(version: 1
+name: bench-board
+description: four cores, arm on 3
+cores:
+  housekeeping: "0-1"
+  isolated: 2-3
+  boot:
+    isolcpus: [domain, managed_irq]
+    rcu_nocb_poll: false
+    extra: [nosoftlockup]
+  bootloader: {type: extlinux, entry: primary}
+  runtime:
+    timer_migration: false
+irqs:
+  rules:
+    can-to-arm:
+      action: "can0"
+      cpus: 3
+  allowed:
+    LOC: 2
+    "IPI[0-9]+": any
+ranks:
+  rules:
+    can-irq: {threads: "irq/[0-9]+-can0", policy: fifo, priority: 85, cpus: 3}
+    arm: {process: arm_ctl, policy: fifo, priority: 80, cpus: [3]}
+    irqs: {threads: "irq/.*", policy: fifo, priority: 50}
+    planner: {process: planner, policy: deadline, runtime: 2ms, period: 10ms}
+  order: [can-irq, arm, irqs]
+partitions:
+  rt: {cpus: isolated, processes: [arm_ctl]}
+power:
+  cpu_dma_latency_us: 100
+  max_exit_latency_us: 50
+  resume_latency_us: 0
+  governor: performance
+memory:
+  thp: {enabled: madvise, defrag: never}
+  sysctl:
+    vm.stat_interval: 10
+    kernel.watchdog_cpumask: 0-1
+kernel:
+  preempt_rt: required
+  min_version: "6.6"
+checks:
+  suite: ci
+  hwlat: false
+  interrupts: {window: 20s}
+acceptance:
+  duration: 2h
+  interval_us: 200
+  max_us: 50
+  p99_us: 20
+  loads:
+    builtin: [cache, {name: disk, workers: 2}]
+    external:
+      - argv: [stress-ng, --vm, "2"]
+service:
+  on_stop: revert
+  prometheus_textfile: /var/lib/prometheus/node-exporter/rtagent.prom
+)");
+  INFO(l.diags.FormatText());
+  REQUIRE(l.result.ok());
+  CHECK(l.diags.All().empty());
+  const Profile& p = *l.result;
+  CHECK(*p.name == "bench-board");
+  CHECK(p.cores.housekeeping->cpus == CpuSet::Range(0, 1));
+  CHECK(p.cores.isolated->cpus == CpuSet::Range(2, 3));
+  CHECK(p.cores.isolated.mark.line == 6);
+  CHECK(p.cores.isolated.mark.column == 13);
+  CHECK(*p.cores.bootloader.type == BootloaderType::kExtlinux);
+  CHECK(*p.cores.bootloader.entry == "primary");
+  CHECK(BootArguments(p) == std::vector<std::string>{"isolcpus=domain,managed_irq,2-3", "nohz_full=2-3",
+                                                     "rcu_nocbs=2-3", "irqaffinity=0-1", "kthread_cpus=0-1",
+                                                     "skew_tick=1", "nosoftlockup"});
+  REQUIRE(p.irqs.rules.size() == 1);
+  CHECK(p.irqs.rules[0].action->value().Matches("can0"));
+  CHECK(p.irqs.rules[0].cpus->cpus == CpuSet::Of({3}));
+  REQUIRE(p.irqs.allowed->size() == 2);
+  CHECK(*(*p.irqs.allowed)[0].per_second == 2);
+  CHECK_FALSE((*p.irqs.allowed)[1].per_second.has_value());
+  CHECK((*p.irqs.allowed)[1].match.Matches("IPI3"));
+  REQUIRE(p.ranks.rules.size() == 4);
+  CHECK(p.ranks.rules[0].threads->value().Matches("irq/57-can0"));
+  CHECK_FALSE(p.ranks.rules[0].threads->value().Matches("irq/58-eth0"));
+  CHECK(*p.ranks.rules[1].priority == 80);
+  CHECK(*p.ranks.rules[3].deadline == std::chrono::milliseconds(10));
+  REQUIRE(p.partitions.size() == 1);
+  CHECK(p.partitions[0].cpus->cpus == CpuSet::Range(2, 3));
+  CHECK(*p.partitions[0].type == PartitionType::kIsolated);
+  CHECK(**p.power.cpu_dma_latency_us == 100);
+  CHECK(p.power.cpus->cpus == CpuSet::Range(2, 3));
+  CHECK(**p.power.governor == "performance");
+  REQUIRE(p.memory.sysctls.size() == 2);
+  CHECK(p.memory.sysctls[1].value == "0-1");
+  CHECK(*p.kernel.preempt_rt == PreemptRtRequirement::kRequired);
+  CHECK(**p.kernel.min_version == KernelVersion{6, 6, 0});
+  CHECK(*p.checks.suite == "ci");
+  CHECK_FALSE(*p.checks.hwlat.enabled);
+  CHECK(*p.checks.interrupts_window == std::chrono::seconds(20));
+  CHECK(*p.acceptance.duration == std::chrono::hours(2));
+  CHECK(p.acceptance.cpus->cpus == CpuSet::Range(2, 3));
+  REQUIRE(p.acceptance.loads.size() == 3);
+  CHECK(p.acceptance.loads[1].kind == BuiltinLoad::kDisk);
+  CHECK(*p.acceptance.loads[1].workers == 2);
+  CHECK(p.acceptance.loads[0].cpus->cpus == CpuSet::Range(0, 1));
+  CHECK(p.acceptance.loads[2].name == "stress-ng");
+  CHECK(p.acceptance.loads[2].argv == std::vector<std::string>{"stress-ng", "--vm", "2"});
+  CHECK(*p.service.on_stop == OnStop::kRevert);
+  CHECK(Summary(p) == "4 CPUs: housekeeping 0-1, isolated 2-3");
+}
+
+TEST_CASE("CPU lists accept strings, ints, lists of ints, N, masks and keywords", "[profile]") {
+  TempDir dir;
+  auto l = LoadYaml(dir, "cores:\n  housekeeping: 0\n  isolated: [1, 2, \"4-N\"]\n"
+                     "acceptance:\n  cpus: 0x6\nservice:\n  cpus: housekeeping\n", 8);
+  INFO(l.diags.FormatText());
+  REQUIRE(l.result.ok());
+  CHECK(l.result->cores.isolated->cpus == CpuSet::Of({1, 2, 4, 5, 6, 7}));
+  CHECK(l.result->acceptance.cpus->cpus == CpuSet::Of({1, 2}));
+  CHECK(l.result->service.cpus->cpus == CpuSet::Of({0}));
+}
+
+TEST_CASE("auto housekeeping and isolated fit every CPU count", "[profile]") {
+  TempDir dir;
+  const std::string yaml = "cores:\n  housekeeping: auto\n  isolated: auto\n";
+  auto one = LoadYaml(dir, yaml, 1);
+  REQUIRE(one.result.ok());
+  CHECK(one.result->cores.housekeeping->cpus == CpuSet::Of({0}));
+  CHECK(one.result->cores.isolated->cpus.Empty());
+  CHECK(BootArguments(*one.result).empty());
+  CHECK(Summary(*one.result) == "1 CPU: housekeeping 0, isolated none");
+  auto two = LoadYaml(dir, yaml, 2);
+  REQUIRE(two.result.ok());
+  CHECK(two.result->cores.isolated->cpus == CpuSet::Of({1}));
+  auto big = LoadYaml(dir, yaml, 256);
+  REQUIRE(big.result.ok());
+  CHECK(big.result->cores.housekeeping->cpus == CpuSet::Range(0, 31));
+  CHECK(big.result->cores.isolated->cpus == CpuSet::Range(32, 255));
+}
+
+TEST_CASE("an isolated set alone leaves the other CPUs for housekeeping", "[profile]") {
+  TempDir dir;
+  auto l = LoadYaml(dir, "cores:\n  isolated: 2-3\n");
+  REQUIRE(l.result.ok());
+  CHECK(l.result->cores.housekeeping->cpus == CpuSet::Range(0, 1));
+}
+
+TEST_CASE("unknown keys are errors naming the nearest known key", "[profile]") {
+  TempDir dir;
+  auto l = LoadYaml(dir, "cores:\n  housekeping: 0\n  isolated: 1-3\ncors: {}\nmemory:\n  sysctl:\n    vm.stat_intervall: 10\n");
+  REQUIRE_FALSE(l.result.ok());
+  const Diagnostic& d = Only(l, "unknown key 'housekeping' in 'cores'");
+  CheckAt(d, l.path, 2, 3);
+  CHECK_THAT(d.hint, Catch::StartsWith("did you mean 'housekeeping'?"));
+  const Diagnostic& top = Only(l, "unknown key 'cors' at the top level");
+  CheckAt(top, l.path, 4, 1);
+  CHECK_THAT(top.hint, Catch::StartsWith("did you mean 'cores'?"));
+  const Diagnostic& sysctl = Only(l, "unknown sysctl 'vm.stat_intervall'");
+  CheckAt(sysctl, l.path, 7, 5);
+  CHECK_THAT(sysctl.hint, Catch::Contains("did you mean 'vm.stat_interval'?"));
+  CHECK_THAT(l.result.error().message, Catch::Contains("3 errors"));
+}
+
+TEST_CASE("an unknown key far from every known key lists what the section takes", "[profile]") {
+  TempDir dir;
+  auto l = LoadYaml(dir, "power:\n  turbo_boost: off\n");
+  const Diagnostic& d = Only(l, "unknown key 'turbo_boost' in 'power'");
+  CheckAt(d, l.path, 2, 3);
+  CHECK_THAT(d.hint, Catch::Contains("'power' takes: cpu_dma_latency_us, cpus"));
+}
+
+TEST_CASE("wrong types say what was expected and what was found", "[profile]") {
+  TempDir dir;
+  auto l = LoadYaml(dir, "cores: [0, 1]\nranks:\n  order: can-irq\nacceptance:\n  priority: high\n");
+  REQUIRE_FALSE(l.result.ok());
+  CheckAt(Only(l, "wrong type for 'cores': expected a mapping"), l.path, 1, 8);
+  const Diagnostic& order = Only(l, "wrong type for 'ranks.order': expected a list, got a string (\"can-irq\")");
+  CheckAt(order, l.path, 3, 10);
+  CheckAt(Only(l, "'acceptance.priority' must be an integer, got \"high\""), l.path, 5, 13);
+}
+
+TEST_CASE("bad enum values list the allowed ones and suggest the nearest", "[profile]") {
+  TempDir dir;
+  auto l = LoadYaml(dir, "ranks:\n  rules:\n    arm:\n      process: arm\n      policy: fofo\n      priority: 80\n"
+                     "cores:\n  bootloader: lilo\n");
+  const Diagnostic& d = Only(l, "bad value \"fofo\" for 'ranks.rules.arm.policy'");
+  CheckAt(d, l.path, 5, 15);
+  CHECK_THAT(d.hint, Catch::Contains("did you mean 'fifo'?"));
+  CHECK_THAT(d.hint, Catch::Contains("fifo, rr, other, batch, idle or deadline"));
+  const Diagnostic& b = Only(l, "bad value \"lilo\" for 'cores.bootloader'");
+  CheckAt(b, l.path, 8, 15);
+  CHECK_THAT(b.hint, Catch::Contains("auto, grub, extlinux, rpi, bls or print"));
+}
+
+TEST_CASE("CPUs the system does not have are errors", "[profile]") {
+  TempDir dir;
+  auto l = LoadYaml(dir, "cores:\n  housekeeping: 0\n  isolated: 2-7\n");
+  const Diagnostic& d = Only(l, "'cores.isolated' names CPU 4-7, which this system does not have (CPUs 0-3)");
+  CheckAt(d, l.path, 3, 13);
+  auto list = LoadYaml(dir, "ranks:\n  rules:\n    a: {process: a, cpus: [1, 9]}\n");
+  CheckAt(Only(list, "names CPU 9"), list.path, 3, 31);
+}
+
+TEST_CASE("offline CPUs are warnings, not errors", "[profile]") {
+  TempDir dir;
+  SystemCpus sys = Cpus(4);
+  sys.online = CpuSet::Range(0, 2);
+  std::string path = dir.Write("p.yaml", "cores:\n  housekeeping: 0\n  isolated: 1-3\n");
+  Diagnostics d;
+  auto r = LoadProfile(path, sys, &d);
+  REQUIRE(r.ok());
+  REQUIRE(d.WarningCount() == 1);
+  CHECK_THAT(d.All()[0].message, Catch::Contains("names CPU 3, which is offline"));
+}
+
+TEST_CASE("overlapping housekeeping and isolated CPUs are an error", "[profile]") {
+  TempDir dir;
+  auto l = LoadYaml(dir, "cores:\n  housekeeping: 0-1\n  isolated: 1-3\n");
+  const Diagnostic& d = Only(l, "housekeeping and isolated CPUs overlap: CPU 1 is in both");
+  CheckAt(d, l.path, 3, 13);
+}
+
+TEST_CASE("a profile leaving no housekeeping CPU is an error", "[profile]") {
+  TempDir dir;
+  auto l = LoadYaml(dir, "cores:\n  isolated: all\n");
+  const Diagnostic& d = Only(l, "no housekeeping CPU is left");
+  CheckAt(d, l.path, 2, 13);
+  CHECK_THAT(d.hint, Catch::Contains("Chapter 6"));
+  auto empty = LoadYaml(dir, "cores:\n  housekeeping: none\n  isolated: 1-3\n");
+  CheckAt(Only(empty, "no housekeeping CPU is left"), empty.path, 2, 17);
+}
+
+TEST_CASE("bad regular expressions are errors with the compiler's reason", "[profile]") {
+  TempDir dir;
+  auto l = LoadYaml(dir, "ranks:\n  rules:\n    nic:\n      threads: \"irq/[0-9+-eth0\"\n      policy: fifo\n      priority: 60\n"
+                     "irqs:\n  allowed:\n    \"LOC(\": 1\n");
+  const Diagnostic& d = Only(l, "'ranks.rules.nic.threads' is not a valid regular expression \"irq/[0-9+-eth0\"");
+  CheckAt(d, l.path, 4, 16);
+  CheckAt(Only(l, "'irqs.allowed key' is not a valid regular expression"), l.path, 9, 5);
+}
+
+TEST_CASE("include cycles are errors naming the chain", "[profile]") {
+  TempDir dir;
+  dir.Write("a.yaml", "include: [b.yaml]\nname: a\n");
+  dir.Write("b.yaml", "name: b\ninclude:\n  - c.yaml\n");
+  dir.Write("c.yaml", "include: a.yaml\n");
+  Diagnostics d;
+  auto r = LoadProfile(dir.path() + "/a.yaml", Cpus(4), &d);
+  REQUIRE_FALSE(r.ok());
+  REQUIRE(d.ErrorCount() == 1);
+  const Diagnostic& e = d.All()[0];
+  CHECK(e.message == "include cycle: " + dir.path() + "/a.yaml -> " + dir.path() + "/b.yaml -> " + dir.path() +
+                         "/c.yaml -> " + dir.path() + "/a.yaml");
+  CHECK(e.mark.file == dir.path() + "/c.yaml");
+  CHECK(e.mark.line == 1);
+  CHECK(e.mark.column == 10);
+}
+
+TEST_CASE("a file including itself is a cycle", "[profile]") {
+  TempDir dir;
+  auto l = LoadYaml(dir, "include: [./p.yaml]\n");
+  CheckAt(Only(l, "include cycle"), l.path, 1, 11);
+}
+
+TEST_CASE("includes merge: later ones override earlier, the including file overrides all", "[profile]") {
+  TempDir dir;
+  dir.Write("boards/base.yaml",
+            "name: base\ncores:\n  housekeeping: 0\n  isolated: 1-3\nacceptance:\n  priority: 80\n  duration: 10m\n"
+            "power:\n  governor: performance\n");
+  dir.Write("boards/lab.yaml", "acceptance:\n  priority: 85\n  max_us: 40\n");
+  std::string board = dir.Write("board.yaml",
+                                "include:\n  - boards/base.yaml\n  - boards/lab.yaml\nname: board\n"
+                                "cores:\n  isolated: 2-3\n  housekeeping: 0-1\nacceptance:\n  max_us: 30\npower:\n  governor: ~\n");
+  Diagnostics d;
+  auto r = LoadProfile(board, Cpus(4), &d);
+  INFO(d.FormatText());
+  REQUIRE(r.ok());
+  CHECK(*r->name == "board");
+  CHECK(r->cores.isolated->cpus == CpuSet::Range(2, 3));
+  CHECK(r->cores.isolated.mark.file == board);
+  CHECK(*r->acceptance.priority == 85);
+  CHECK(r->acceptance.priority.mark.file == dir.path() + "/boards/lab.yaml");
+  CHECK(*r->acceptance.duration == std::chrono::minutes(10));
+  CHECK(r->acceptance.duration.mark.file == dir.path() + "/boards/base.yaml");
+  CHECK(r->acceptance.duration.mark.line == 7);
+  CHECK(**r->acceptance.max_us == 30);
+  CHECK_FALSE(r->power.governor->has_value());  // null resets an included value
+  CHECK(r->files == std::vector<std::string>{board, dir.path() + "/boards/base.yaml", dir.path() + "/boards/lab.yaml"});
+}
+
+TEST_CASE("a missing profile or include is an error", "[profile]") {
+  TempDir dir;
+  Diagnostics d;
+  auto r = LoadProfile(dir.path() + "/nope.yaml", Cpus(4), &d);
+  REQUIRE_FALSE(r.ok());
+  REQUIRE(d.ErrorCount() == 1);
+  CHECK(d.All()[0].message == "cannot read profile '" + dir.path() + "/nope.yaml': No such file or directory");
+  CHECK(d.All()[0].mark.file == dir.path() + "/nope.yaml");
+  auto l = LoadYaml(dir, "name: x\ninclude:\n  - base.yaml\n");
+  const Diagnostic& e = Only(l, "cannot read included profile '" + dir.path() + "/base.yaml'");
+  CheckAt(e, l.path, 3, 5);
+  CHECK_THAT(e.hint, Catch::Contains("relative to the including file's directory"));
+}
+
+TEST_CASE("an empty file is an error", "[profile]") {
+  TempDir dir;
+  auto empty = LoadYaml(dir, "");
+  CheckAt(Only(empty, "the profile is empty"), empty.path, 1, 1);
+  auto comments = LoadYaml(dir, "# nothing here\n\n# yet\n");
+  CheckAt(Only(comments, "the profile is empty"), comments.path, 1, 1);
+}
+
+TEST_CASE("a file that is not YAML is an error at the parser's position", "[profile]") {
+  TempDir dir;
+  auto l = LoadYaml(dir, "name: x\ncores:\n  isolated: [1, 2\n  housekeeping: 0\n");
+  REQUIRE_FALSE(l.result.ok());
+  REQUIRE(l.diags.ErrorCount() == 1);
+  const Diagnostic& d = l.diags.All()[0];
+  CHECK_THAT(d.message, Catch::StartsWith("not valid YAML: "));
+  CHECK(d.mark.file == l.path);
+  CHECK(d.mark.line == 4);
+  auto tabs = LoadYaml(dir, "cores:\n\thousekeeping: 0\n");
+  REQUIRE(tabs.diags.ErrorCount() == 1);
+  CHECK_THAT(tabs.diags.All()[0].message, Catch::StartsWith("not valid YAML"));
+  CHECK(tabs.diags.All()[0].mark.line == 2);
+}
+
+TEST_CASE("a top level that is not a mapping is an error", "[profile]") {
+  TempDir dir;
+  auto list = LoadYaml(dir, "- cores\n- irqs\n");
+  CheckAt(Only(list, "the top level of a profile must be a mapping of sections, got a list"), list.path, 1, 1);
+  auto scalar = LoadYaml(dir, "just some words\n");
+  CheckAt(Only(scalar, "must be a mapping of sections, got a string"), scalar.path, 1, 1);
+}
+
+TEST_CASE("duplicate keys are errors", "[profile]") {
+  TempDir dir;
+  auto l = LoadYaml(dir, "name: a\ncores:\n  isolated: 1\n  isolated: 2\n");
+  const Diagnostic& d = Only(l, "duplicate key 'isolated' (first written at line 3)");
+  CheckAt(d, l.path, 4, 3);
+}
+
+TEST_CASE("bad durations are errors", "[profile]") {
+  TempDir dir;
+  auto l = LoadYaml(dir, "acceptance:\n  duration: 10\nchecks:\n  interrupts:\n    window: 10 parsecs\nservice:\n  watch_interval: 1ms\n");
+  CheckAt(Only(l, "'acceptance.duration': invalid duration \"10\": the number needs a unit"), l.path, 2, 13);
+  CheckAt(Only(l, "'checks.interrupts.window': invalid duration \"10 parsecs\": unknown unit"), l.path, 5, 13);
+  CheckAt(Only(l, "'service.watch_interval' is 1ms, shorter than the minimum 100ms"), l.path, 7, 19);
+}
+
+TEST_CASE("priorities outside 1..99 are errors", "[profile]") {
+  TempDir dir;
+  auto l = LoadYaml(dir, "ranks:\n  rules:\n    arm: {process: arm, policy: fifo, priority: 120}\nacceptance:\n  priority: 0\n");
+  CheckAt(Only(l, "'ranks.rules.arm.priority' is 120, out of range 1..99"), l.path, 3, 49);
+  CheckAt(Only(l, "'acceptance.priority' is 0, out of range 1..99"), l.path, 5, 13);
+}
+
+TEST_CASE("priority and policy must go together", "[profile]") {
+  TempDir dir;
+  auto l = LoadYaml(dir, "ranks:\n  rules:\n    a: {process: a, policy: fifo}\n    b: {process: b, policy: other, priority: 10}\n");
+  CheckAt(Only(l, "rank 'a' uses policy fifo but has no priority"), l.path, 3, 29);
+  CheckAt(Only(l, "'ranks.rules.b.priority' applies to policies fifo and rr, not other"), l.path, 4, 46);
+}
+
+TEST_CASE("deadline parameters must satisfy runtime <= deadline <= period", "[profile]") {
+  TempDir dir;
+  auto l = LoadYaml(dir, "ranks:\n  rules:\n    planner:\n      process: planner\n      policy: deadline\n"
+                     "      runtime: 2ms\n      deadline: 1ms\n      period: 10ms\n"
+                     "    mapper:\n      process: mapper\n      policy: deadline\n      runtime: 1ms\n      deadline: 20ms\n      period: 10ms\n");
+  CheckAt(Only(l, "rank 'planner' break runtime <= deadline <= period: runtime 2000us > deadline 1000us"), l.path, 6, 16);
+  CheckAt(Only(l, "rank 'mapper' break runtime <= deadline <= period: deadline 20000us > period 10000us"), l.path, 13, 17);
+  auto missing = LoadYaml(dir, "ranks:\n  rules:\n    x: {process: x, policy: deadline, runtime: 1ms}\n");
+  CheckAt(Only(missing, "deadline rank 'x' needs runtime and period"), missing.path, 3, 29);
+}
+
+TEST_CASE("negative limits and rates are errors", "[profile]") {
+  TempDir dir;
+  auto l = LoadYaml(dir, "acceptance:\n  max_us: -5\nirqs:\n  allowed:\n    LOC: -1\npower:\n  cpu_dma_latency_us: -10\n");
+  CheckAt(Only(l, "'acceptance.max_us' is -5, out of range 1..100000000 (it cannot be negative)"), l.path, 2, 11);
+  CheckAt(Only(l, "'irqs.allowed.LOC' is -1, out of range 0..1e+09 (it cannot be negative)"), l.path, 5, 10);
+  CheckAt(Only(l, "'power.cpu_dma_latency_us' is -10"), l.path, 7, 23);
+}
+
+TEST_CASE("a rank order the priorities contradict is an error", "[profile]") {
+  TempDir dir;
+  auto l = LoadYaml(dir, "ranks:\n  rules:\n    can-irq: {threads: \"irq/[0-9]+-can0\", policy: fifo, priority: 50}\n"
+                     "    arm: {process: arm, policy: fifo, priority: 80}\n  order: [can-irq, arm, planer]\n");
+  const Diagnostic& d = Only(l, "ranks.order names 'planer', which is not a rank rule");
+  CheckAt(d, l.path, 5, 25);
+  auto wrong = LoadYaml(dir, "ranks:\n  rules:\n    can-irq: {threads: \"irq/[0-9]+-can0\", policy: fifo, priority: 50}\n"
+                         "    arm: {process: arm, policy: fifo, priority: 80}\n  order: [can-irq, arm]\n");
+  const Diagnostic& o = Only(wrong, "ranks.order puts 'can-irq' (fifo 50) above 'arm' (fifo 80), but it does not outrank it");
+  CheckAt(o, wrong.path, 5, 11);
+  CHECK_THAT(o.hint, Catch::Contains("Chapter 4"));
+}
+
+TEST_CASE("contradictions across sections are errors", "[profile]") {
+  TempDir dir;
+  auto l = LoadYaml(dir, "cores:\n  housekeeping: 0\n  isolated: 1-3\n  boot:\n    nohz_full: 0-3\n    extra: [\"isolcpus=3\"]\n"
+                     "partitions:\n  rt: {cpus: 0-3}\n"
+                     "memory:\n  sysctl:\n    kernel.sched_rt_runtime_us: -1\n");
+  CheckAt(Only(l, "nohz_full includes housekeeping CPU 0"), l.path, 5, 16);
+  CheckAt(Only(l, "cores.boot.extra sets 'isolcpus'"), l.path, 6, 13);
+  auto cross = LoadYaml(dir, "cores:\n  housekeeping: 0\n  isolated: 1-3\n  boot:\n    nohz_full: 0-3\n"
+                         "partitions:\n  rt: {cpus: 0-3}\n"
+                         "memory:\n  sysctl:\n    kernel.sched_rt_runtime_us: -1\n");
+  CheckAt(Only(cross, "nohz_full includes housekeeping CPU 0"), cross.path, 5, 16);
+  CheckAt(Only(cross, "isolated partition 'rt' takes housekeeping CPU 0"), cross.path, 7, 14);
+  CheckAt(Only(cross, "the partitions take every online CPU"), cross.path, 7, 14);
+  CheckAt(Only(cross, "kernel.sched_rt_runtime_us=-1 removes the RT safety net on every CPU, but kernel.rt_safety_net is keep"),
+          cross.path, 10, 5);
+}
+
+TEST_CASE("acceptance criteria that cannot be met are errors", "[profile]") {
+  TempDir dir;
+  auto l = LoadYaml(dir, "acceptance:\n  duration: 10s\n  interval_us: 1000\n  min_samples: 20000\n");
+  CheckAt(Only(l, "acceptance.min_samples 20000 cannot be reached: 10s at 1000 us gives 10000 wake-ups per CPU"),
+          l.path, 4, 16);
+  auto loads = LoadYaml(dir, "acceptance:\n  loads:\n    builtin: [cache, gpu]\n    external:\n      - name: x\n");
+  const Diagnostic& b = Only(loads, "bad value \"gpu\" for 'acceptance.loads.builtin[]'");
+  CheckAt(b, loads.path, 3, 22);
+  CheckAt(Only(loads, "an external load needs 'argv'"), loads.path, 5, 9);
+}
+
+TEST_CASE("every error carries a hint", "[profile]") {
+  TempDir dir;
+  auto l = LoadYaml(dir, "cores:\n  housekeping: 0\n  isolated: [a]\nranks:\n  rules:\n    x: {}\nkernel:\n  min_version: six\n"
+                     "irqs:\n  rules:\n    r: {irq: [1, x]}\nservice:\n  prometheus_textfile: rtagent.txt\n");
+  REQUIRE(l.diags.ErrorCount() >= 6);
+  for (const Diagnostic& d : l.diags.All()) {
+    INFO(d.message);
+    CHECK_FALSE(d.hint.empty());
+    CHECK(d.mark.line > 0);
+  }
+}
+
+TEST_CASE("the system's CPUs are read through the system root", "[profile]") {
+  TempDir dir;
+  dir.MakeSysroot("0-7", "0-5");
+  FsRoot root(dir.path());
+  auto cpus = ReadSystemCpus(root);
+  REQUIRE(cpus.ok());
+  CHECK(cpus->possible == CpuSet::Range(0, 7));
+  CHECK(cpus->online == CpuSet::Range(0, 5));
+  TempDir bare;
+  FsRoot none(bare.path());
+  CHECK_FALSE(ReadSystemCpus(none).ok());
+}
+
+TEST_CASE("an unknown schema version is an error", "[profile]") {
+  TempDir dir;
+  auto l = LoadYaml(dir, "version: 2\nname: x\n");
+  CheckAt(Only(l, "this rtagent reads profile version 1"), l.path, 1, 10);
+}
+
+TEST_CASE("a file with two YAML documents is an error", "[profile]") {
+  TempDir dir;
+  auto l = LoadYaml(dir, "name: a\n---\nname: b\n");
+  REQUIRE_FALSE(l.result.ok());
+  const Diagnostic& d = Only(l, "a profile is one YAML document, but this file holds 2");
+  CHECK(d.mark.line == 3);
+}
+
+TEST_CASE("hwlat's width must be shorter than its window", "[profile]") {
+  TempDir dir;
+  auto l = LoadYaml(dir, "checks:\n  hwlat:\n    width: 2s\n    window: 1s\n");
+  CheckAt(Only(l, "checks.hwlat.width 2s is not shorter than the window 1s"), l.path, 3, 12);
+}

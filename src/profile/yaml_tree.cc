@@ -1,0 +1,144 @@
+#include "profile/yaml_tree.h"
+
+#include <yaml-cpp/yaml.h>
+
+namespace rtagent::profile {
+namespace {
+
+SourceMark ToMark(const YAML::Mark& m, const std::string& file, const SourceMark& fallback) {
+  // yaml-cpp marks are 0-based, and null_mark() (-1) for nodes it made up (an empty value).
+  if (m.line < 0) return fallback;
+  return SourceMark{file, m.line + 1, m.column + 1};
+}
+
+YamlNode Convert(const YAML::Node& in, const std::string& file, const SourceMark& fallback, Diagnostics* diags,
+                 int depth) {
+  YamlNode out;
+  out.mark = ToMark(in.Mark(), file, fallback);
+  if (depth > 64) {
+    diags->Error(out.mark, "the document nests deeper than 64 levels", "a profile is at most a few levels deep");
+    return out;
+  }
+  switch (in.Type()) {
+    case YAML::NodeType::Undefined:
+    case YAML::NodeType::Null:
+      out.kind = YamlNode::Kind::kNull;
+      break;
+    case YAML::NodeType::Scalar:
+      out.kind = YamlNode::Kind::kScalar;
+      out.scalar = in.Scalar();
+      // yaml-cpp tags plain scalars "?" and quoted ones "!".
+      out.quoted = in.Tag() == "!";
+      break;
+    case YAML::NodeType::Sequence:
+      out.kind = YamlNode::Kind::kSequence;
+      for (const YAML::Node& item : in) out.items.push_back(Convert(item, file, out.mark, diags, depth + 1));
+      break;
+    case YAML::NodeType::Map:
+      out.kind = YamlNode::Kind::kMap;
+      for (const auto& kv : in) {
+        SourceMark key_mark = ToMark(kv.first.Mark(), file, out.mark);
+        if (!kv.first.IsScalar()) {
+          diags->Error(key_mark, "a key must be a plain word, got " +
+                                     std::string(kv.first.IsSequence() ? "a list" : kv.first.IsMap() ? "a mapping" : "nothing"),
+                       "write the key as a word followed by a colon, e.g. 'isolated: 2-3'");
+          continue;
+        }
+        std::string key = kv.first.Scalar();
+        int previous = out.IndexOf(key);
+        if (previous >= 0) {
+          diags->Error(key_mark, "duplicate key '" + key + "' (first written at line " +
+                                     std::to_string(out.key_marks[previous].line) + ")",
+                       "YAML keeps only one value per key; delete one of the two");
+          continue;
+        }
+        out.keys.push_back(key);
+        out.key_marks.push_back(key_mark);
+        out.items.push_back(Convert(kv.second, file, key_mark, diags, depth + 1));
+      }
+      break;
+  }
+  return out;
+}
+
+}  // namespace
+
+const YamlNode* YamlNode::Find(std::string_view key) const {
+  int i = IndexOf(key);
+  return i < 0 ? nullptr : &items[static_cast<size_t>(i)];
+}
+
+int YamlNode::IndexOf(std::string_view key) const {
+  if (kind != Kind::kMap) return -1;
+  for (size_t i = 0; i < keys.size(); ++i) {
+    if (keys[i] == key) return static_cast<int>(i);
+  }
+  return -1;
+}
+
+std::string YamlNode::Describe() const {
+  switch (kind) {
+    case Kind::kNull:
+      return "nothing";
+    case Kind::kScalar: {
+      std::string shown = scalar.size() > 40 ? scalar.substr(0, 37) + "..." : scalar;
+      return "a string (\"" + shown + "\")";
+    }
+    case Kind::kSequence:
+      return "a list";
+    case Kind::kMap:
+      return "a mapping";
+  }
+  return "?";
+}
+
+YamlNode ParseYaml(const std::string& text, const std::string& file, Diagnostics* diags, bool* parsed) {
+  *parsed = false;
+  YAML::Node doc;
+  try {
+    std::vector<YAML::Node> docs = YAML::LoadAll(text);
+    if (docs.size() > 1) {
+      SourceMark m = ToMark(docs[1].Mark(), file, SourceMark{file, 1, 1});
+      diags->Error(m, "a profile is one YAML document, but this file holds " + std::to_string(docs.size()),
+                   "remove the second '---' and merge the documents, or split them into files joined by 'include:'");
+      return YamlNode{};
+    }
+    if (!docs.empty()) doc = docs.front();
+  } catch (const YAML::Exception& e) {
+    // ParserException and friends: e.msg is the bare reason, e.mark its 0-based position.
+    SourceMark m{file, e.mark.line >= 0 ? e.mark.line + 1 : 1, e.mark.column >= 0 ? e.mark.column + 1 : 1};
+    diags->Error(m, "not valid YAML: " + e.msg,
+                 "check the indentation (spaces, not tabs) and quoting near this position");
+    return YamlNode{};
+  }
+  *parsed = true;
+  try {
+    return Convert(doc, file, SourceMark{file, 1, 1}, diags, 0);
+  } catch (const YAML::Exception& e) {
+    *parsed = false;
+    SourceMark m{file, e.mark.line >= 0 ? e.mark.line + 1 : 1, e.mark.column >= 0 ? e.mark.column + 1 : 1};
+    diags->Error(m, "not valid YAML: " + e.msg, "check the document's structure near this position");
+    return YamlNode{};
+  }
+}
+
+void MergeYaml(YamlNode* base, const YamlNode& over) {
+  if (base->kind != YamlNode::Kind::kMap || over.kind != YamlNode::Kind::kMap) {
+    *base = over;
+    return;
+  }
+  for (size_t i = 0; i < over.keys.size(); ++i) {
+    int j = base->IndexOf(over.keys[i]);
+    if (j < 0) {
+      base->keys.push_back(over.keys[i]);
+      base->key_marks.push_back(over.key_marks[i]);
+      base->items.push_back(over.items[i]);
+      continue;
+    }
+    // The overriding file's key position is the one a diagnostic should point at.
+    base->key_marks[static_cast<size_t>(j)] = over.key_marks[i];
+    MergeYaml(&base->items[static_cast<size_t>(j)], over.items[i]);
+  }
+}
+
+}  // namespace rtagent::profile

@@ -1,0 +1,160 @@
+#include "report/cyclictest_text.h"
+
+#include <cstdio>
+#include <map>
+
+#include "base/kernel_paths.h"
+#include "base/kernel_text.h"
+
+namespace rtagent {
+namespace {
+
+std::string Printf(const char* fmt, unsigned long long v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, fmt, v);
+  return buf;
+}
+
+unsigned long long FloorUs(int64_t ns) { return ns > 0 ? static_cast<unsigned long long>(ns / 1000) : 0; }
+
+}  // namespace
+
+std::string RenderCyclictestHistogram(const Verdict& v) {
+  std::string o;
+  o += "# rtagent histogram in cyclictest -h format";
+  for (size_t t = 0; t < v.cpus.size(); ++t) {
+    o += (t == 0 ? "; " : ", ") + std::string("thread ") + std::to_string(t) + " = CPU " + std::to_string(v.cpus[t].cpu);
+  }
+  o += "\n";
+  if (v.config.pm_qos.holder == PmQosHolder::kSampler && v.config.pm_qos.value_us) {
+    o += "# /" + kpath::kCpuDmaLatency + " set to " + std::to_string(*v.config.pm_qos.value_us) + "us\n";
+  }
+  o += "# Histogram\n";
+  uint32_t bins = 0;
+  for (const CpuResult& c : v.cpus) bins = std::max(bins, c.histogram.limit_us());
+  auto count = [](const CpuResult& c, uint32_t b) -> unsigned long long {
+    return b < c.histogram.bins().size() ? c.histogram.bins()[b] : 0;
+  };
+  for (uint32_t b = 0; b < bins; ++b) {
+    bool any = false;
+    for (const CpuResult& c : v.cpus) any = any || count(c, b) != 0;
+    if (!any) continue;
+    o += Printf("%06llu ", b);
+    for (size_t t = 0; t < v.cpus.size(); ++t) {
+      o += Printf("%06llu", count(v.cpus[t], b));
+      if (t + 1 < v.cpus.size()) o += "\t";
+    }
+    o += "\n";
+  }
+  auto footer = [&](const char* name, const char* fmt, auto value) {
+    o += name;
+    for (const CpuResult& c : v.cpus) o += Printf(fmt, value(c));
+    o += "\n";
+  };
+  footer("# Total:", " %09llu", [](const CpuResult& c) { return static_cast<unsigned long long>(c.histogram.samples() - c.histogram.overflows()); });
+  footer("# Min Latencies:", " %05llu", [](const CpuResult& c) { return FloorUs(c.histogram.min_ns()); });
+  footer("# Avg Latencies:", " %05llu", [](const CpuResult& c) {
+    return c.histogram.samples() ? FloorUs(c.histogram.sum_ns() / static_cast<int64_t>(c.histogram.samples())) : 0ULL;
+  });
+  footer("# Max Latencies:", " %05llu", [](const CpuResult& c) { return FloorUs(c.histogram.max_ns()); });
+  footer("# Histogram Overflows:", " %05llu", [](const CpuResult& c) { return static_cast<unsigned long long>(c.histogram.overflows()); });
+  o += "# Histogram Overflow at cycle number:\n";
+  for (size_t t = 0; t < v.cpus.size(); ++t) {
+    const Histogram& h = v.cpus[t].histogram;
+    o += "# Thread " + std::to_string(t) + ":";
+    for (const OverflowEvent& e : h.first_overflows()) o += Printf(" %05llu", e.sample_index);
+    if (h.first_overflows().size() < h.overflows()) {
+      o += Printf(" # %05llu others", h.overflows() - h.first_overflows().size());
+    }
+    o += "\n";
+  }
+  return o;
+}
+
+Result<CyclictestReport> ParseCyclictestHistogram(std::string_view text) {
+  std::map<uint64_t, std::vector<uint64_t>> rows;
+  std::map<std::string, std::vector<uint64_t>> footer;
+  CyclictestReport out;
+  int line_no = 0;
+  for (std::string_view raw : SplitLines(text)) {
+    ++line_no;
+    std::string_view line = TrimView(raw);
+    if (line.empty()) continue;
+    if (line[0] == '#') {
+      line.remove_prefix(1);
+      line = TrimView(line);
+      const std::string dma = kpath::kCpuDmaLatency + " set to ";
+      if (size_t at = line.find(dma); at != std::string_view::npos) {
+        std::string_view value = line.substr(at + dma.size());
+        if (value.size() > 2 && value.substr(value.size() - 2) == "us") value.remove_suffix(2);
+        if (auto n = ParseInt(value)) out.pm_qos_us = static_cast<int32_t>(*n);
+        continue;
+      }
+      size_t colon = line.find(':');
+      if (colon == std::string_view::npos) continue;
+      std::string key(TrimView(line.substr(0, colon)));
+      if (key.rfind("Thread ", 0) == 0) continue;  // overflow cycle numbers: not kept
+      std::vector<uint64_t> values;
+      for (std::string_view f : SplitWs(line.substr(colon + 1))) {
+        auto n = ParseUint(f);
+        if (!n) break;  // "# Total:" may be followed by text in some versions; stop at it
+        values.push_back(*n);
+      }
+      footer[key] = std::move(values);
+      continue;
+    }
+    if (line[0] < '0' || line[0] > '9') continue;  // cyclictest's live lines, "T: 0 (821) ..."
+    std::vector<uint64_t> values;
+    for (std::string_view f : SplitWs(line)) {
+      auto n = ParseUint(f);
+      if (!n) return MakeError("cyclictest report line " + std::to_string(line_no) + ": not a number: \"" + std::string(f) + "\"", EINVAL);
+      values.push_back(*n);
+    }
+    if (values.size() < 2) return MakeError("cyclictest report line " + std::to_string(line_no) + ": a bin without counts", EINVAL);
+    const uint64_t bin = values.front();
+    if (bin > 10000000) return MakeError("cyclictest report line " + std::to_string(line_no) + ": bin " + std::to_string(bin) + " is implausible", EINVAL);
+    values.erase(values.begin());
+    rows[bin] = std::move(values);
+  }
+  auto field = [&](const char* key) -> const std::vector<uint64_t>* {
+    auto it = footer.find(key);
+    return it == footer.end() ? nullptr : &it->second;
+  };
+  const auto* mins = field("Min Latencies");
+  const auto* avgs = field("Avg Latencies");
+  const auto* maxes = field("Max Latencies");
+  const auto* overflows = field("Histogram Overflows");
+  if (!maxes || !overflows) return MakeError("not a cyclictest -h report: no \"# Max Latencies\" or \"# Histogram Overflows\" line", EINVAL);
+  // Thread count: Min Latencies has one value per thread; Max and Overflows may carry an
+  // extra all-threads value (-H).
+  const size_t threads = mins ? mins->size() : maxes->size();
+  if (threads == 0 || maxes->size() < threads || overflows->size() < threads) {
+    return MakeError("cyclictest report footer does not list every thread", EINVAL);
+  }
+  const uint32_t limit = rows.empty() ? 1 : static_cast<uint32_t>(rows.rbegin()->first + 1);
+  for (size_t t = 0; t < threads; ++t) {
+    HistogramParts p;
+    p.limit_us = limit;
+    p.bins.assign(limit, 0);
+    uint64_t in_bins = 0;
+    for (const auto& [bin, counts] : rows) {
+      if (t < counts.size()) {
+        p.bins[bin] = counts[t];
+        in_bins += counts[t];
+      }
+    }
+    p.overflows = (*overflows)[t];
+    p.samples = in_bins + p.overflows;
+    p.max_ns = static_cast<int64_t>((*maxes)[t]) * 1000;
+    p.min_ns = mins ? static_cast<int64_t>((*mins)[t]) * 1000 : 0;
+    if (p.samples == 0) p.min_ns = p.max_ns = 0;
+    p.sum_ns = avgs && t < avgs->size() ? static_cast<int64_t>((*avgs)[t] * p.samples) * 1000 : 0;
+    if (p.overflows > 0) p.overflow_max_ns = p.max_ns;
+    auto h = Histogram::Restore(std::move(p));
+    if (!h) return MakeError("cyclictest thread " + std::to_string(t) + ": " + h.error().message, EINVAL);
+    out.threads.push_back(std::move(*h));
+  }
+  return out;
+}
+
+}  // namespace rtagent

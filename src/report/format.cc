@@ -1,0 +1,41 @@
+#include "report/format.h"
+
+#include <cmath>
+#include <cstdio>
+
+namespace rtagent {
+
+std::string FormatCount(uint64_t n) {
+  std::string digits = std::to_string(n);
+  std::string out;
+  int lead = static_cast<int>(digits.size() % 3);
+  for (size_t i = 0; i < digits.size(); ++i) {
+    if (i > 0 && (static_cast<int>(i) - lead) % 3 == 0) out += ',';
+    out += digits[i];
+  }
+  return out;
+}
+
+std::string CountOf(uint64_t n, const std::string& one, const std::string& many) {
+  return FormatCount(n) + " " + (n == 1 ? one : many);
+}
+
+std::string FormatFixed(double v, int decimals) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
+  std::string s = buf;
+  if (s.size() > 1 && s[0] == '-' && s.find_first_not_of("-0.") == std::string::npos) s.erase(0, 1);
+  return s;
+}
+
+std::string FormatNsAsUs(int64_t ns) { return FormatFixed(static_cast<double>(ns) / 1000.0, 1); }
+
+std::string FormatDuration(int64_t ns) {
+  if (ns < 1000000000) return std::to_string((ns + 500000) / 1000000) + " ms";
+  if (ns < 60LL * 1000000000) return FormatFixed(static_cast<double>(ns) / 1e9, 1) + " s";
+  int64_t s = (ns + 500000000) / 1000000000;
+  if (s < 3600) return std::to_string(s / 60) + " min " + std::to_string(s % 60) + " s";
+  return std::to_string(s / 3600) + " h " + std::to_string((s % 3600) / 60) + " min " + std::to_string(s % 60) + " s";
+}
+
+}  // namespace rtagent

@@ -1,0 +1,290 @@
+#include "report/json.h"
+
+#include <nlohmann/json.hpp>
+
+namespace rtagent {
+namespace {
+
+using json = nlohmann::ordered_json;
+
+json EventJson(const OverflowEvent& e) {
+  return json{{"sample", e.sample_index}, {"since_start_ns", e.since_start_ns}, {"latency_ns", e.latency_ns}};
+}
+
+template <typename T>
+json Optional(const std::optional<T>& v) {
+  return v ? json(*v) : json(nullptr);
+}
+
+json HistogramJson(const Histogram& h) {
+  json bins = json::array();
+  for (size_t i = 0; i < h.bins().size(); ++i) {
+    if (h.bins()[i] != 0) bins.push_back(json::array({i, h.bins()[i]}));
+  }
+  json first = json::array(), worst = json::array();
+  for (const auto& e : h.first_overflows()) first.push_back(EventJson(e));
+  for (const auto& e : h.worst_overflows()) worst.push_back(EventJson(e));
+  return json{{"limit_us", h.limit_us()},
+              {"samples", h.samples()},
+              {"min_ns", h.min_ns()},
+              {"max_ns", h.max_ns()},
+              {"sum_ns", h.sum_ns()},
+              {"overflows", h.overflows()},
+              {"overflow_max_ns", h.overflow_max_ns()},
+              {"skipped_periods", h.skipped_periods()},
+              {"first_overflows", first},
+              {"worst_overflows", worst},
+              {"bins", bins}};
+}
+
+json StatsJson(const LatencyStats& s) {
+  json ps = json::array();
+  for (const Percentile& p : s.percentiles) {
+    ps.push_back(json{{"label", PercentileLabel(p.quantile)},
+                      {"quantile", p.quantile},
+                      {"us", Optional(p.us)},
+                      {"beyond_limit", p.beyond_limit}});
+  }
+  return json{{"samples", s.samples},
+              {"overflows", s.overflows},
+              {"skipped_periods", s.skipped_periods},
+              {"min_ns", Optional(s.min_ns)},
+              {"max_ns", Optional(s.max_ns)},
+              {"mean_ns", Optional(s.mean_ns)},
+              {"percentiles", ps}};
+}
+
+}  // namespace
+
+std::string RenderJson(const Verdict& v) {
+  json host{{"hostname", v.host.hostname},
+            {"kernel_release", v.host.kernel_release},
+            {"kernel_version", v.host.kernel_version},
+            {"preempt_rt", v.host.preempt_rt},
+            {"clocksource", v.host.clocksource},
+            {"virtual_machine", v.host.virtual_machine},
+            {"hypervisor", v.host.hypervisor},
+            {"coarse_clock", v.host.coarse_clock},
+            {"clock_reasons", v.host.clock_reasons},
+            {"clock_resolution_ns", v.host.clock_resolution_ns},
+            {"clock_read_cost_ns", v.host.clock_read_cost_ns}};
+  json config{{"cpus", v.config.cpus.ToList()},
+              {"interval_us", v.config.interval_us},
+              {"priority", v.config.priority},
+              {"policy", v.config.policy},
+              {"duration_asked_ns", v.config.duration_asked_ns},
+              {"duration_actual_ns", v.config.duration_actual_ns},
+              {"histogram_limit_us", v.config.histogram_limit_us},
+              {"memory_locked", v.config.memory_locked},
+              {"pm_qos", json{{"holder", PmQosHolderName(v.config.pm_qos.holder)},
+                              {"value_us", Optional(v.config.pm_qos.value_us)}}},
+              {"notes", v.config.notes}};
+  json cpus = json::array();
+  for (const CpuResult& c : v.cpus) {
+    cpus.push_back(json{{"cpu", c.cpu}, {"stats", StatsJson(c.stats)}, {"histogram", HistogramJson(c.histogram)}});
+  }
+  json loads = json::array();
+  for (const LoadResult& l : v.loads) {
+    loads.push_back(json{{"name", l.name},
+                         {"cpus_asked", l.cpus_asked.ToList()},
+                         {"cpus_ran", l.cpus_ran.ToList()},
+                         {"placement_held", l.PlacementHeld()},
+                         {"log_path", l.log_path},
+                         {"exit_code", Optional(l.exit_code)},
+                         {"signal", Optional(l.signal)}});
+  }
+  json irqs = json::array();
+  for (const InterruptDelta& d : v.interrupts) irqs.push_back(json{{"name", d.name}, {"count", d.count}});
+  json preflight = json::array();
+  for (const PreflightCheck& p : v.preflight) {
+    preflight.push_back(json{{"name", p.name}, {"passed", p.passed}, {"reason", p.reason}});
+  }
+  json criteria = json::array();
+  for (const Criterion& k : v.criteria) {
+    criteria.push_back(json{{"name", k.name},
+                            {"cpu", Optional(k.cpu)},
+                            {"unit", k.unit},
+                            {"limit", k.limit},
+                            {"measured", Optional(k.measured)},
+                            {"measured_text", k.measured_text},
+                            {"pass", k.pass},
+                            {"evidence", k.evidence}});
+  }
+  json warnings = json::array();
+  for (const TrustWarning& w : v.warnings) warnings.push_back(json{{"code", w.code}, {"text", w.text}});
+
+  // ordered_json keeps this reading order (plain nlohmann::json would sort the keys).
+  json out;
+  out["schema"] = kVerdictSchema;
+  out["result"] = v.pass ? "PASS" : "FAIL";
+  out["interrupted"] = v.interrupted;
+  out["warnings"] = warnings;
+  out["tool_version"] = v.tool_version;
+  out["started_at"] = v.started_at;
+  out["profile"] = json{{"name", v.profile_name}, {"digest", v.profile_digest}};
+  out["host"] = host;
+  out["config"] = config;
+  out["criteria"] = criteria;
+  out["cpus"] = cpus;
+  out["loads"] = loads;
+  out["interrupts"] = irqs;
+  out["preflight"] = preflight;
+  return out.dump(2) + "\n";
+}
+
+namespace {
+
+template <typename T>
+std::optional<T> GetOptional(const json& j, const char* key) {
+  if (!j.contains(key) || j.at(key).is_null()) return std::nullopt;
+  return j.at(key).get<T>();
+}
+
+OverflowEvent ParseEvent(const json& j) {
+  return OverflowEvent{j.at("sample").get<uint64_t>(), j.at("since_start_ns").get<int64_t>(),
+                       j.at("latency_ns").get<int64_t>()};
+}
+
+Result<CpuSet> ParseCpus(const json& j, const char* key) {
+  auto r = CpuSet::ParseList(j.at(key).get<std::string>());
+  if (!r) return MakeError(std::string(key) + ": " + r.error().message, EINVAL);
+  return r;
+}
+
+Result<Verdict> ParseUnchecked(const json& root) {
+  const std::string schema = root.at("schema").get<std::string>();
+  if (schema != kVerdictSchema) {
+    return MakeError("not an rtagent verdict of schema " + std::string(kVerdictSchema) + " (schema \"" + schema + "\")",
+                     EINVAL);
+  }
+  Verdict v;
+  const std::string result = root.at("result").get<std::string>();
+  if (result != "PASS" && result != "FAIL") return MakeError("result must be PASS or FAIL, not \"" + result + "\"", EINVAL);
+  v.pass = result == "PASS";
+  v.interrupted = root.at("interrupted").get<bool>();
+  for (const json& w : root.at("warnings")) {
+    v.warnings.push_back({w.at("code").get<std::string>(), w.at("text").get<std::string>()});
+  }
+  v.tool_version = root.value("tool_version", "");
+  v.started_at = root.value("started_at", "");
+  v.profile_name = root.at("profile").at("name").get<std::string>();
+  v.profile_digest = root.at("profile").value("digest", "");
+
+  const json& h = root.at("host");
+  v.host.hostname = h.value("hostname", "");
+  v.host.kernel_release = h.value("kernel_release", "");
+  v.host.kernel_version = h.value("kernel_version", "");
+  v.host.preempt_rt = h.at("preempt_rt").get<bool>();
+  v.host.clocksource = h.value("clocksource", "");
+  v.host.virtual_machine = h.at("virtual_machine").get<bool>();
+  v.host.hypervisor = h.value("hypervisor", "");
+  v.host.coarse_clock = h.at("coarse_clock").get<bool>();
+  v.host.clock_reasons = h.value("clock_reasons", std::vector<std::string>{});
+  v.host.clock_resolution_ns = h.value("clock_resolution_ns", int64_t{0});
+  v.host.clock_read_cost_ns = h.value("clock_read_cost_ns", int64_t{0});
+
+  const json& c = root.at("config");
+  auto cpus = ParseCpus(c, "cpus");
+  if (!cpus) return cpus.error();
+  v.config.cpus = *cpus;
+  v.config.interval_us = c.at("interval_us").get<int64_t>();
+  v.config.priority = c.at("priority").get<int>();
+  v.config.policy = c.value("policy", "");
+  v.config.duration_asked_ns = c.at("duration_asked_ns").get<int64_t>();
+  v.config.duration_actual_ns = c.at("duration_actual_ns").get<int64_t>();
+  v.config.histogram_limit_us = c.at("histogram_limit_us").get<uint32_t>();
+  v.config.memory_locked = c.at("memory_locked").get<bool>();
+  const std::string holder = c.at("pm_qos").at("holder").get<std::string>();
+  auto parsed_holder = ParsePmQosHolder(holder);
+  if (!parsed_holder) return MakeError("config.pm_qos.holder: unknown holder \"" + holder + "\"", EINVAL);
+  v.config.pm_qos.holder = *parsed_holder;
+  v.config.pm_qos.value_us = GetOptional<int32_t>(c.at("pm_qos"), "value_us");
+  v.config.notes = c.value("notes", std::vector<std::string>{});
+
+  for (const json& k : root.at("criteria")) {
+    Criterion cr;
+    cr.name = k.at("name").get<std::string>();
+    cr.cpu = GetOptional<int>(k, "cpu");
+    cr.unit = k.value("unit", "");
+    cr.limit = k.at("limit").get<double>();
+    cr.measured = GetOptional<double>(k, "measured");
+    cr.measured_text = k.value("measured_text", "");
+    cr.pass = k.at("pass").get<bool>();
+    cr.evidence = k.value("evidence", "");
+    v.criteria.push_back(std::move(cr));
+  }
+
+  for (const json& cj : root.at("cpus")) {
+    const int cpu = cj.at("cpu").get<int>();
+    const json& hj = cj.at("histogram");
+    HistogramParts p;
+    p.limit_us = hj.at("limit_us").get<uint32_t>();
+    if (p.limit_us == 0 || p.limit_us > 10000000) {
+      return MakeError("cpus[" + std::to_string(cpu) + "].histogram.limit_us out of range", EINVAL);
+    }
+    p.bins.assign(p.limit_us, 0);
+    for (const json& b : hj.at("bins")) {
+      const uint64_t bin = b.at(0).get<uint64_t>();
+      if (bin >= p.limit_us) {
+        return MakeError("CPU " + std::to_string(cpu) + ": bin " + std::to_string(bin) + " is past the limit of " +
+                             std::to_string(p.limit_us) + " µs",
+                         EINVAL);
+      }
+      p.bins[bin] = b.at(1).get<uint64_t>();
+    }
+    p.samples = hj.at("samples").get<uint64_t>();
+    p.min_ns = hj.at("min_ns").get<int64_t>();
+    p.max_ns = hj.at("max_ns").get<int64_t>();
+    p.sum_ns = hj.at("sum_ns").get<int64_t>();
+    p.overflows = hj.at("overflows").get<uint64_t>();
+    p.overflow_max_ns = hj.at("overflow_max_ns").get<int64_t>();
+    p.skipped_periods = hj.at("skipped_periods").get<uint64_t>();
+    for (const json& e : hj.at("first_overflows")) p.first_overflows.push_back(ParseEvent(e));
+    for (const json& e : hj.at("worst_overflows")) p.worst_overflows.push_back(ParseEvent(e));
+    auto hist = Histogram::Restore(std::move(p));
+    if (!hist) return MakeError("CPU " + std::to_string(cpu) + ": " + hist.error().message, EINVAL);
+    std::vector<double> extra;
+    if (cj.contains("stats")) {
+      for (const json& pj : cj.at("stats").at("percentiles")) extra.push_back(pj.at("quantile").get<double>());
+    }
+    v.cpus.push_back(MakeCpuResult(cpu, std::move(*hist), extra));
+  }
+
+  for (const json& lj : root.at("loads")) {
+    LoadResult l;
+    l.name = lj.at("name").get<std::string>();
+    auto asked = ParseCpus(lj, "cpus_asked");
+    if (!asked) return asked.error();
+    auto ran = ParseCpus(lj, "cpus_ran");
+    if (!ran) return ran.error();
+    l.cpus_asked = *asked;
+    l.cpus_ran = *ran;
+    l.log_path = lj.value("log_path", "");
+    l.exit_code = GetOptional<int>(lj, "exit_code");
+    l.signal = GetOptional<int>(lj, "signal");
+    v.loads.push_back(std::move(l));
+  }
+  for (const json& ij : root.at("interrupts")) {
+    v.interrupts.push_back({ij.at("name").get<std::string>(), ij.at("count").get<uint64_t>()});
+  }
+  for (const json& pj : root.at("preflight")) {
+    v.preflight.push_back({pj.at("name").get<std::string>(), pj.at("passed").get<bool>(), pj.value("reason", "")});
+  }
+  return v;
+}
+
+}  // namespace
+
+Result<Verdict> ParseVerdictJson(std::string_view text) {
+  json root = json::parse(text.begin(), text.end(), nullptr, /*allow_exceptions=*/false);
+  if (root.is_discarded()) return MakeError("the verdict is not valid JSON", EINVAL);
+  if (!root.is_object()) return MakeError("the verdict is not a JSON object", EINVAL);
+  // nlohmann reports a missing or mistyped field by exception; it ends here, as an error value.
+  try {
+    return ParseUnchecked(root);
+  } catch (const json::exception& e) {
+    return MakeError(std::string("verdict JSON: ") + e.what(), EINVAL);
+  }
+}
+
+}  // namespace rtagent

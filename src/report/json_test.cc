@@ -1,0 +1,51 @@
+#include "report/json.h"
+
+#include <catch2/catch.hpp>
+
+#include "report/test_verdict.h"
+
+using namespace rtagent;
+using namespace rtagent::testing;
+
+TEST_CASE("the verdict's JSON is complete and matches the expected file", "[report]") {
+  const std::string json = RenderJson(ExampleVerdict());
+  CheckExpected("verdict.json", json);
+  CHECK_THAT(json, Catch::Contains("\"result\": \"FAIL\""));
+  CHECK_THAT(json, Catch::Contains("\"code\": \"virtual_machine\""));
+  // Sparse bins: only the non-empty ones.
+  CHECK_THAT(json, Catch::Contains("[\n            40,\n            4\n          ]"));
+}
+
+TEST_CASE("a verdict survives JSON and back", "[report]") {
+  const Verdict v = ExampleVerdict();
+  auto back = ParseVerdictJson(RenderJson(v));
+  REQUIRE(back);
+  CHECK(RenderJson(*back) == RenderJson(v));
+  REQUIRE(back->cpus.size() == 2);
+  CHECK(back->cpus[0].cpu == 2);
+  CHECK(back->cpus[0].histogram.overflows() == 1);
+  CHECK(back->cpus[0].histogram.bins() == v.cpus[0].histogram.bins());
+  CHECK(back->cpus[0].stats.Find(0.9999)->beyond_limit);
+  CHECK(back->loads[1].cpus_ran == CpuSet::Of({0, 1, 2}));
+  CHECK(back->config.pm_qos.holder == PmQosHolder::kSampler);
+  CHECK_FALSE(back->pass);
+}
+
+TEST_CASE("bad verdict JSON is refused with the reason", "[report]") {
+  CHECK_THAT(ParseVerdictJson("{nope").error().message, Catch::Contains("not valid JSON"));
+  CHECK_THAT(ParseVerdictJson("[]").error().message, Catch::Contains("not a JSON object"));
+  CHECK_THAT(ParseVerdictJson(R"({"schema": "other/1"})").error().message, Catch::Contains("schema"));
+
+  std::string json = RenderJson(ExampleVerdict());
+  std::string missing = json;
+  missing.replace(missing.find("\"interrupted\""), 13, "\"interruptex\"");
+  auto r = ParseVerdictJson(missing);
+  REQUIRE_FALSE(r);
+  CHECK_THAT(r.error().message, Catch::Contains("interrupted"));
+
+  std::string past = json;
+  past.replace(past.find("\n            40,"), 16, "\n            400,");
+  r = ParseVerdictJson(past);
+  REQUIRE_FALSE(r);
+  CHECK_THAT(r.error().message, Catch::Contains("bin 400 is past the limit"));
+}

@@ -1,0 +1,185 @@
+#include "report/markdown.h"
+
+#include <sstream>
+
+#include "report/format.h"
+
+namespace rtagent {
+namespace {
+
+std::string Us(const std::optional<int64_t>& ns) { return ns ? FormatNsAsUs(*ns) : "–"; }
+
+std::string PercentileCell(const Percentile* p, uint32_t limit_us) {
+  if (!p) return "–";
+  if (p->beyond_limit) return "> " + std::to_string(limit_us) + " (beyond limit)";
+  if (!p->us) return "–";
+  return std::to_string(*p->us);
+}
+
+std::string YesNo(bool b) { return b ? "yes" : "no"; }
+
+std::string LimitText(const Criterion& k) {
+  const bool whole = k.limit == static_cast<double>(static_cast<int64_t>(k.limit));
+  std::string value = FormatFixed(k.limit, whole ? 0 : 1) + (k.unit.empty() ? "" : " " + k.unit);
+  if (k.name == "samples" || k.name == "duration") return "≥ " + value;
+  if (k.name.rfind("preflight ", 0) == 0) return "passed";
+  if (k.name.rfind("placement ", 0) == 0) return "held";
+  return "≤ " + value;
+}
+
+}  // namespace
+
+std::string MarkdownCell(const std::string& s) {
+  std::string out;
+  for (char c : s) {
+    if (c == '|') {
+      out += "\\|";
+    } else if (c == '\n') {
+      out += ' ';
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
+std::string RenderMarkdown(const Verdict& v) {
+  std::ostringstream o;
+  const char* result = v.pass ? "PASS" : "FAIL";
+  o << "# Latency acceptance: " << result << " — " << MarkdownCell(v.profile_name) << "\n\n";
+
+  if (!v.warnings.empty()) {
+    o << "> **Read this first: these figures cannot be taken at face value.**\n";
+    for (const TrustWarning& w : v.warnings) o << "> - " << w.text << "\n";
+    o << "\n";
+  }
+
+  int failed = 0;
+  for (const Criterion& k : v.criteria) failed += k.pass ? 0 : 1;
+  o << "**Result: " << result << "**";
+  if (failed > 0) {
+    o << " — " << failed << " of " << v.criteria.size() << " criteria failed";
+  } else if (!v.criteria.empty()) {
+    o << " — all " << v.criteria.size() << " criteria hold";
+  }
+  if (v.interrupted) o << "; the run was interrupted";
+  o << ".\n\n";
+  o << "Measured CPUs " << v.config.cpus.ToList() << " every " << v.config.interval_us << " µs for "
+    << FormatDuration(v.config.duration_actual_ns) << " (asked " << FormatDuration(v.config.duration_asked_ns) << "), "
+    << v.config.policy << " priority " << v.config.priority << ", on " << MarkdownCell(v.host.hostname) << " ("
+    << MarkdownCell(v.host.kernel_release) << (v.host.preempt_rt ? ", PREEMPT_RT" : ", not PREEMPT_RT") << ")";
+  if (!v.started_at.empty()) o << ", started " << v.started_at;
+  o << ".\n\n";
+
+  if (!v.criteria.empty()) {
+    o << "## Criteria\n\n";
+    o << "| Role | Criterion | Limit | Measured | Result | Evidence |\n";
+    o << "|---|---|---|---|---|---|\n";
+    for (const Criterion& k : v.criteria) {
+      o << "| " << k.Role() << " | " << MarkdownCell(k.name) << " | " << LimitText(k) << " | "
+        << MarkdownCell(k.measured_text) << " | " << (k.pass ? "pass" : "**FAIL**") << " | " << MarkdownCell(k.evidence)
+        << " |\n";
+    }
+    o << "\n";
+  }
+
+  o << "## Latency per CPU (µs)\n\n";
+  o << "| CPU | Samples | Min | Mean | p50 | p90 | p99 | p99.9 | p99.99 | Max | Overflows | Skipped periods |\n";
+  o << "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n";
+  for (const CpuResult& c : v.cpus) {
+    const uint32_t lim = c.histogram.limit_us();
+    o << "| " << c.cpu << " | " << FormatCount(c.stats.samples) << " | " << Us(c.stats.min_ns) << " | "
+      << (c.stats.mean_ns ? FormatFixed(*c.stats.mean_ns / 1000.0, 1) : "–");
+    for (double q : kReportedQuantiles) o << " | " << PercentileCell(c.stats.Find(q), lim);
+    o << " | " << Us(c.stats.max_ns) << " | " << FormatCount(c.stats.overflows) << " | "
+      << FormatCount(c.stats.skipped_periods) << " |\n";
+  }
+  o << "\nPercentiles are 1 µs bins counted with every overflow in the total; min, mean and max are exact.\n\n";
+
+  bool any_overflow = false;
+  for (const CpuResult& c : v.cpus) any_overflow = any_overflow || c.stats.overflows > 0;
+  if (any_overflow) {
+    o << "## Overflows (wake-ups past the histogram's last bin)\n\n";
+    for (const CpuResult& c : v.cpus) {
+      if (c.stats.overflows == 0) continue;
+      const auto& first = c.histogram.first_overflows();
+      o << "- CPU " << c.cpu << ": " << FormatCount(c.stats.overflows) << " at or past " << c.histogram.limit_us()
+        << " µs, the latest " << FormatNsAsUs(c.histogram.overflow_max_ns()) << " µs. Worst:";
+      for (const OverflowEvent& e : c.histogram.worst_overflows()) {
+        o << " " << FormatNsAsUs(e.latency_ns) << " µs at sample " << FormatCount(e.sample_index) << " ("
+          << FormatDuration(e.since_start_ns) << ");";
+      }
+      o << " first at sample";
+      for (size_t i = 0; i < first.size(); ++i) o << (i ? ", " : " ") << FormatCount(first[i].sample_index);
+      if (first.size() < c.stats.overflows) o << " and " << FormatCount(c.stats.overflows - first.size()) << " more";
+      o << ".\n";
+    }
+    o << "\n";
+  }
+
+  o << "## Run\n\n";
+  o << "| Setting | Value |\n|---|---|\n";
+  o << "| Measured CPUs | " << v.config.cpus.ToList() << " |\n";
+  o << "| Interval | " << v.config.interval_us << " µs |\n";
+  o << "| Scheduling | " << v.config.policy << ", priority " << v.config.priority << " asked |\n";
+  o << "| Duration | " << FormatDuration(v.config.duration_actual_ns) << " of " << FormatDuration(v.config.duration_asked_ns)
+    << " asked |\n";
+  o << "| Histogram | 1 µs bins, 0 to " << v.config.histogram_limit_us << " µs |\n";
+  o << "| Memory locked | " << YesNo(v.config.memory_locked) << " |\n";
+  o << "| PM QoS note in force | ";
+  if (v.config.pm_qos.holder == PmQosHolder::kNone) {
+    o << "none (every idle state allowed)";
+  } else {
+    o << (v.config.pm_qos.value_us ? std::to_string(*v.config.pm_qos.value_us) + " µs" : "unknown value") << ", held by "
+      << (v.config.pm_qos.holder == PmQosHolder::kSampler   ? "the sampler itself"
+          : v.config.pm_qos.holder == PmQosHolder::kProfile ? "the profile's tuned state"
+                                                            : "an unknown program");
+  }
+  o << " |\n";
+  for (const std::string& n : v.config.notes) o << "| Note | " << MarkdownCell(n) << " |\n";
+  if (!v.profile_digest.empty()) o << "| Profile digest | `" << v.profile_digest << "` |\n";
+  o << "\n";
+
+  o << "## Host\n\n";
+  o << "| Fact | Value |\n|---|---|\n";
+  o << "| Host | " << MarkdownCell(v.host.hostname) << " |\n";
+  o << "| Kernel | " << MarkdownCell(v.host.kernel_release) << " `" << MarkdownCell(v.host.kernel_version) << "` |\n";
+  o << "| PREEMPT_RT | " << YesNo(v.host.preempt_rt) << " |\n";
+  o << "| Clocksource | " << MarkdownCell(v.host.clocksource) << " |\n";
+  o << "| Clock | resolution " << v.host.clock_resolution_ns << " ns, one read " << v.host.clock_read_cost_ns << " ns"
+    << (v.host.coarse_clock ? ", **coarse**" : "") << " |\n";
+  o << "| Virtual machine | " << YesNo(v.host.virtual_machine)
+    << (v.host.hypervisor.empty() ? "" : " (" + MarkdownCell(v.host.hypervisor) + ")") << " |\n\n";
+
+  if (!v.loads.empty()) {
+    o << "## Loads\n\n";
+    o << "| Load | CPUs asked | CPUs ran | Placement | Ended | Log |\n|---|---|---|---|---|---|\n";
+    for (const LoadResult& l : v.loads) {
+      std::string ended = l.exit_code ? "exit " + std::to_string(*l.exit_code)
+                          : l.signal  ? "signal " + std::to_string(*l.signal)
+                                      : "still running";
+      o << "| " << MarkdownCell(l.name) << " | " << l.cpus_asked.ToList() << " | "
+        << (l.cpus_ran.Empty() ? "–" : l.cpus_ran.ToList()) << " | " << (l.PlacementHeld() ? "held" : "**broken**")
+        << " | " << ended << " | " << MarkdownCell(l.log_path) << " |\n";
+    }
+    o << "\n";
+  }
+
+  if (!v.interrupts.empty()) {
+    o << "## Interrupts on the measured CPUs during the run\n\n";
+    o << "| Interrupt | Count |\n|---|---:|\n";
+    for (const InterruptDelta& d : v.interrupts) o << "| " << MarkdownCell(d.name) << " | " << FormatCount(d.count) << " |\n";
+    o << "\n";
+  }
+
+  if (!v.preflight.empty()) {
+    o << "## Pre-flight checks\n\n";
+    for (const PreflightCheck& p : v.preflight) {
+      o << "- " << (p.passed ? "pass" : "**FAIL**") << " " << p.name << (p.reason.empty() ? "" : ": " + p.reason) << "\n";
+    }
+    o << "\n";
+  }
+  return o.str();
+}
+
+}  // namespace rtagent

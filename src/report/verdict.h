@@ -1,0 +1,151 @@
+// The verdict of a loaded latency acceptance test: everything a reader, CI or `rtagent diff`
+// needs, as plain data. Renderers (json.h, junit.h, markdown.h, svg.h, cyclictest_text.h)
+// are pure functions of it; judge.h fills its criteria, warnings and result.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "base/cpuset.h"
+#include "latency/histogram.h"
+#include "latency/sampler.h"
+#include "latency/statistics.h"
+
+namespace rtagent {
+
+/// Facts about the machine that qualify the figures.
+struct HostFacts {
+  std::string hostname;
+  std::string kernel_release;  ///< uname -r
+  std::string kernel_version;  ///< uname -v (says PREEMPT_RT on a real-time kernel)
+  bool preempt_rt = false;
+  std::string clocksource;     ///< current_clocksource
+  bool virtual_machine = false;
+  std::string hypervisor;      ///< "kvm", "xen", ... ("" when unknown or none)
+  bool coarse_clock = false;
+  std::vector<std::string> clock_reasons;  ///< JudgeClock's reasons (clock_info.h)
+  int64_t clock_resolution_ns = 0;
+  int64_t clock_read_cost_ns = 0;
+};
+
+/// Who held the PM QoS note (/dev/cpu_dma_latency) that was in force during the run.
+enum class PmQosHolder {
+  kNone,     ///< nobody: the power manager's own limit (2000 s, no limit) applied
+  kSampler,  ///< the sampler's own note: the test measured its own state, not the tuned one
+  kProfile,  ///< the tuned state's note (rtagent hold, from the profile's power section)
+  kUnknown,  ///< another program held one, or it could not be told
+};
+
+/// "none", "sampler", "profile", "unknown".
+std::string PmQosHolderName(PmQosHolder h);
+/// The holder named by PmQosHolderName, or nullopt.
+std::optional<PmQosHolder> ParsePmQosHolder(const std::string& name);
+
+/// The PM QoS note in force during the run, and whose it was.
+struct PmQosNote {
+  PmQosHolder holder = PmQosHolder::kNone;
+  std::optional<int32_t> value_us;  ///< the note's value; nullopt when none or unknown
+};
+
+/// How the run was set up, asked and actual.
+struct RunConfig {
+  CpuSet cpus;                   ///< measured CPUs
+  int64_t interval_us = 0;
+  int priority = 0;              ///< asked SCHED_FIFO priority
+  std::string policy;            ///< the class the loops actually ran in ("SCHED_FIFO")
+  int64_t duration_asked_ns = 0;
+  int64_t duration_actual_ns = 0;
+  uint32_t histogram_limit_us = 0;
+  bool memory_locked = false;
+  PmQosNote pm_qos;
+  std::vector<std::string> notes;  ///< the sampler's notes (fallbacks, fixture root)
+};
+
+/// One measured CPU.
+struct CpuResult {
+  int cpu = 0;
+  Histogram histogram;
+  LatencyStats stats;  ///< ComputeStats(histogram, the limited quantiles)
+};
+
+/// A load that pushed against the run, and where it really ran.
+struct LoadResult {
+  std::string name;
+  CpuSet cpus_asked;
+  CpuSet cpus_ran;        ///< every CPU it was seen running on
+  std::string log_path;
+  std::optional<int> exit_code;  ///< nullopt when it did not exit by itself
+  std::optional<int> signal;     ///< the signal that ended it (SIGTERM when we stopped it)
+
+  /// It never ran outside the CPUs it was given.
+  bool PlacementHeld() const { return cpus_ran.IsSubsetOf(cpus_asked); }
+};
+
+/// How many times one interrupt line (/proc/interrupts name) fired on the measured CPUs.
+struct InterruptDelta {
+  std::string name;
+  uint64_t count = 0;
+};
+
+/// A pre-flight check run before the test (verify's checks), passed or not.
+struct PreflightCheck {
+  std::string name;
+  bool passed = false;
+  std::string reason;
+};
+
+/// One acceptance criterion, on one CPU (cpu set) or the whole run.
+struct Criterion {
+  std::string name;           ///< "max", "p99.9", "overflows", "samples", "duration", "preflight"
+  std::optional<int> cpu;     ///< the CPU it was measured on; nullopt for the whole run
+  std::string unit;           ///< "µs", "s", or "" for counts
+  double limit = 0;           ///< the threshold (an upper bound for latencies and overflows, a lower for samples and duration)
+  std::optional<double> measured;  ///< nullopt when it could not be known (a percentile beyond the limit)
+  std::string measured_text;  ///< the measured value as a reader should see it ("beyond 1000 µs")
+  bool pass = false;
+  std::string evidence;       ///< why it passed or failed, with the numbers
+
+  /// "CPU 2" or "run".
+  std::string Role() const;
+};
+
+/// A reason the figures cannot be taken at face value.
+struct TrustWarning {
+  std::string code;  ///< "virtual_machine", "coarse_clock", "too_short", "own_pm_qos", "sched_other", "memory_not_locked", "interrupted"
+  std::string text;  ///< the sentence shown to readers
+
+  bool operator==(const TrustWarning&) const = default;
+};
+
+/// The whole verdict.
+struct Verdict {
+  std::string tool_version;
+  std::string started_at;      ///< ISO 8601 UTC
+  std::string profile_name;
+  std::string profile_digest;  ///< sha256 of the resolved profile
+  HostFacts host;
+  RunConfig config;
+  std::vector<CpuResult> cpus;  ///< in CPU order
+  std::vector<LoadResult> loads;
+  std::vector<InterruptDelta> interrupts;
+  std::vector<PreflightCheck> preflight;
+  std::vector<Criterion> criteria;
+  bool pass = false;
+  bool interrupted = false;
+  std::vector<TrustWarning> warnings;
+
+  /// The CPU's result, or nullptr.
+  const CpuResult* FindCpu(int cpu) const;
+};
+
+/// A CpuResult with its statistics (the reported quantiles plus `extra_quantiles`).
+CpuResult MakeCpuResult(int cpu, Histogram histogram, const std::vector<double>& extra_quantiles = {});
+
+/// Copies a sampler run into the verdict: config (asked and actual), per-CPU histograms and
+/// statistics, the interrupted flag, and the sampler's own PM QoS note when it held one
+/// (otherwise `pm_qos` is left as the caller set it: the tuned state's note or none).
+void AddSamplerResult(Verdict& v, SamplerResult run, const std::vector<double>& extra_quantiles = {});
+
+}  // namespace rtagent

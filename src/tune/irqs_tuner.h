@@ -1,0 +1,21 @@
+// irqs: every movable IRQ to the housekeeping CPUs unless a rule sends it elsewhere
+// (Documentation/core-api/irq/irq-affinity.rst; lesson chapters 3 and 6). The kernel refuses
+// some moves with EIO: per-CPU interrupts, managed queue vectors a driver spread over the
+// CPUs, IRQ 0 on x86. Those are recorded as unchangeable with the reason, not as failures.
+#pragma once
+
+#include "tune/tuner.h"
+
+namespace rtagent {
+
+class IrqsTuner : public Tuner {
+ public:
+  std::string Section() const override { return "irqs"; }
+  Result<SectionPlan> Plan(const PlanContext& ctx) const override;
+};
+
+/// The rule that decides where `irq` goes: the first rule of the profile whose every matcher
+/// matches, or nullptr for the default. Pure.
+const profile::IrqRule* MatchIrqRule(const profile::IrqsConfig& config, const IrqInfo& irq);
+
+}  // namespace rtagent

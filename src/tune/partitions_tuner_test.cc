@@ -1,0 +1,428 @@
+// The partitions tuner on copies of the v2 (arm64 PREEMPT_RT) and v1 (x86 IPC) fixtures:
+// plan with before/after, apply, plan again with nothing pending, revert to the same bytes;
+// the invalid partition's reason; injected EBUSY, EINVAL, EACCES; and, tagged [host], an
+// exclusive cpuset on this machine's v1 hierarchy holding a child process.
+#include "tune/partitions_tuner.h"
+
+#include <signal.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <catch2/catch.hpp>
+#include <cerrno>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
+
+#include "base/fault_root.h"
+#include "profile/loader.h"
+#include "tune/journal.h"
+
+using namespace rtagent;
+
+namespace {
+
+const std::string kArm64 = std::string(RTAGENT_SOURCE_DIR) + "/tests/sysroots/arm64-rt-8cpu";
+const std::string kX86 = std::string(RTAGENT_SOURCE_DIR) + "/tests/sysroots/x86-ipc-4cpu";
+
+profile::Profile Load(const std::string& yaml, const SysRoot& root) {
+  profile::Diagnostics diags;
+  auto cpus = profile::ReadSystemCpus(root);
+  REQUIRE(cpus.ok());
+  auto p = profile::LoadProfileText(yaml, "board.yaml", ".", *cpus, &diags);
+  INFO(diags.FormatText());
+  REQUIRE(p.ok());
+  return std::move(*p);
+}
+
+SectionPlan PlanOf(const Tuner& t, const profile::Profile& p, const SysRoot& root) {
+  SystemState state;
+  auto plan = t.Plan(PlanContext{p, root, state});
+  INFO((plan.ok() ? std::string() : plan.error().message));
+  REQUIRE(plan.ok());
+  return std::move(*plan);
+}
+
+std::vector<Change> PendingOf(const SectionPlan& plan) {
+  std::vector<Change> out;
+  for (const auto& c : plan.items) {
+    if (Pending(c)) out.push_back(c);
+  }
+  return out;
+}
+
+const Change* Find(const SectionPlan& plan, const std::string& key) {
+  for (const auto& c : plan.items) {
+    if (c.key == key) return &c;
+  }
+  return nullptr;
+}
+
+std::vector<const Finding*> FindingsWith(const SectionPlan& plan, Finding::Level level, const std::string& text) {
+  std::vector<const Finding*> out;
+  for (const auto& f : plan.findings) {
+    if (f.level == level && f.message.find(text) != std::string::npos) out.push_back(&f);
+  }
+  return out;
+}
+
+std::vector<std::string> TreeDiff(const std::string& a, const std::string& b) {
+  namespace fs = std::filesystem;
+  auto files = [](const std::string& top) {
+    std::map<std::string, std::string> out;
+    for (auto it = fs::recursive_directory_iterator(top); it != fs::recursive_directory_iterator(); ++it) {
+      std::string rel = fs::relative(it->path(), top).string();
+      if (rel.rfind("run", 0) == 0) continue;
+      if (it->is_directory()) {
+        out[rel + "/"] = "";
+        continue;
+      }
+      std::ifstream in(it->path(), std::ios::binary);
+      std::stringstream ss;
+      ss << in.rdbuf();
+      out[rel] = ss.str();
+    }
+    return out;
+  };
+  auto fa = files(a), fb = files(b);
+  std::vector<std::string> diff;
+  for (const auto& [k, v] : fa) {
+    auto it = fb.find(k);
+    if (it == fb.end() || it->second != v) diff.push_back(k);
+  }
+  for (const auto& [k, v] : fb) {
+    if (!fa.count(k)) diff.push_back(k);
+  }
+  return diff;
+}
+
+ApplyReport ApplyPlan(const Tuner& tuner, const SectionPlan& plan, SysRoot& root, Journal& journal) {
+  Executor ex(root, journal);
+  tuner.AddActuators(ex, root);
+  return ex.Apply(PendingOf(plan));
+}
+
+RevertReport RevertAll(const Tuner& tuner, SysRoot& root) {
+  Journal journal(root);
+  REQUIRE(journal.Load().ok());
+  Executor ex(root, journal);
+  tuner.AddActuators(ex, root);
+  return ex.Revert();
+}
+
+const char* kArmPartition = R"(version: 1
+cores:
+  housekeeping: 0-3
+  isolated: 4-7
+partitions:
+  ctl:
+    cpus: 6-7
+    type: root
+    processes: [sshd, "camera.*"]
+)";
+
+}  // namespace
+
+TEST_CASE("partitions on cgroup v2: an existing isolated partition has nothing to do", "[partitions]") {
+  TempTree tree(kArm64);
+  FaultRoot root(tree.dir());
+  auto p = Load(R"(version: 1
+cores:
+  housekeeping: 0-3
+  isolated: 4-7
+partitions:
+  rt:
+    cpus: 4-7
+    processes: [robot_ctrl]
+)",
+                root);
+  PartitionsTuner tuner;
+  SectionPlan plan = PlanOf(tuner, p, root);
+  CHECK(plan.section == "partitions");
+  REQUIRE(plan.items.size() == 5);
+  CHECK(plan.items[0].key == "controller:/:cpuset");
+  CHECK(plan.items[0].before == "+cpuset");
+  CHECK(Find(plan, "dir:/rt")->before == "present");
+  CHECK(Find(plan, "file:/rt:cpuset.cpus")->before == "4-7");
+  CHECK(Find(plan, "file:/rt:cpuset.cpus.partition")->after == "isolated");
+  CHECK(Find(plan, "proc:1200")->before == "/rt");
+  for (const auto& c : plan.items) CHECK(c.actuator == "cgroup");
+  CHECK(PendingOf(plan).empty());
+  CHECK(plan.findings.empty());
+  CHECK(root.writes().empty());
+}
+
+TEST_CASE("partitions on cgroup v2: create, plan again, revert to the same bytes", "[partitions]") {
+  TempTree tree(kArm64);
+  FaultRoot root(tree.dir());
+  auto p = Load(kArmPartition, root);
+  PartitionsTuner tuner;
+  SectionPlan plan = PlanOf(tuner, p, root);
+  // Items in the order the kernel needs them: the directory before its files, the files
+  // before the processes.
+  std::vector<std::string> keys;
+  for (const auto& c : PendingOf(plan)) keys.push_back(c.key);
+  CHECK(keys == std::vector<std::string>{"dir:/ctl", "file:/ctl:cpuset.cpus", "file:/ctl:cpuset.cpus.partition",
+                                         "proc:612"});
+  CHECK(Find(plan, "dir:/ctl")->before == "absent");
+  CHECK(Find(plan, "file:/ctl:cpuset.cpus")->before == "(absent)");
+  CHECK(Find(plan, "file:/ctl:cpuset.cpus")->after == "6-7");
+  CHECK(Find(plan, "file:/ctl:cpuset.cpus")->compare == Compare::kCpuList);
+  CHECK(Find(plan, "file:/ctl:cpuset.cpus.partition")->after == "root");
+  CHECK(Find(plan, "proc:612")->before == "/system.slice/sshd.service");
+  CHECK(Find(plan, "proc:612")->after == "/ctl");
+  CHECK(Find(plan, "proc:612")->what.find("sshd") != std::string::npos);
+  // A name that matches no running process is a warning at its line.
+  auto w = FindingsWith(plan, Finding::Level::kWarning, "no running process is named \"camera.*\"");
+  REQUIRE(w.size() == 1);
+  CHECK(w[0]->mark.line == 9);
+
+  Journal journal(root);
+  REQUIRE(journal.Load().ok());
+  ApplyReport rep = ApplyPlan(tuner, plan, root, journal);
+  CHECK_FALSE(rep.rolled_back);
+  CHECK(rep.Count(Outcome::kApplied) == 4);
+  CHECK(tree.Get("sys/fs/cgroup/ctl/cpuset.cpus") == "6-7\n");
+  CHECK(tree.Get("sys/fs/cgroup/ctl/cpuset.cpus.partition") == "root\n");
+  CHECK(tree.Get("sys/fs/cgroup/ctl/cgroup.procs") == "612\n");
+  CHECK(PendingOf(PlanOf(tuner, p, root)).empty());
+
+  RevertReport rev = RevertAll(tuner, root);
+  CHECK(rev.complete);
+  CHECK(TreeDiff(tree.dir(), kArm64).empty());
+}
+
+TEST_CASE("partitions on cgroup v2: the cpuset controller is handed down first", "[partitions]") {
+  TempTree tree(kArm64);
+  tree.Put("sys/fs/cgroup/cgroup.subtree_control", "cpu io memory pids\n");
+  TempTree reference(tree.dir());
+  FaultRoot root(tree.dir());
+  auto p = Load(kArmPartition, root);
+  PartitionsTuner tuner;
+  SectionPlan plan = PlanOf(tuner, p, root);
+  auto pending = PendingOf(plan);
+  REQUIRE_FALSE(pending.empty());
+  CHECK(pending[0].key == "controller:/:cpuset");
+  CHECK(pending[0].before == "-cpuset");
+  CHECK(pending[0].after == "+cpuset");
+  Journal journal(root);
+  REQUIRE(journal.Load().ok());
+  CHECK_FALSE(ApplyPlan(tuner, plan, root, journal).rolled_back);
+  CHECK(tree.Get("sys/fs/cgroup/cgroup.subtree_control") == "cpuset cpu io memory pids\n");
+  CHECK(tree.Get("sys/fs/cgroup/ctl/cpuset.cpus.partition") == "root\n");
+  CHECK(PendingOf(PlanOf(tuner, p, root)).empty());
+  CHECK(RevertAll(tuner, root).complete);
+  CHECK(TreeDiff(tree.dir(), reference.dir()).empty());
+}
+
+TEST_CASE("an invalid partition is reported with the kernel's reason and stays pending", "[partitions]") {
+  TempTree tree(kArm64);
+  tree.Put("sys/fs/cgroup/rt/cpuset.cpus.partition", "isolated invalid (Cpu list in cpuset.cpus not exclusive)\n");
+  FaultRoot root(tree.dir());
+  auto p = Load(R"(version: 1
+cores:
+  housekeeping: 0-3
+  isolated: 4-7
+partitions:
+  rt:
+    cpus: 4-7
+)",
+                root);
+  PartitionsTuner tuner;
+  SectionPlan plan = PlanOf(tuner, p, root);
+  auto errors = FindingsWith(plan, Finding::Level::kError, "partition \"rt\" is invalid: Cpu list in cpuset.cpus not exclusive");
+  REQUIRE(errors.size() == 1);
+  CHECK(errors[0]->mark.line == 6);
+  CHECK(errors[0]->why.find("Chapter 6") != std::string::npos);
+  const Change* type = Find(plan, "file:/rt:cpuset.cpus.partition");
+  REQUIRE(type != nullptr);
+  CHECK(type->before == "isolated invalid (Cpu list in cpuset.cpus not exclusive)");
+  CHECK(Pending(*type));
+}
+
+TEST_CASE("partitions: known refusals are outcomes, other errors roll back", "[partitions]") {
+  TempTree tree(kArm64);
+  FaultRoot root(tree.dir());
+  auto p = Load(kArmPartition, root);
+  PartitionsTuner tuner;
+  SectionPlan plan = PlanOf(tuner, p, root);
+  Journal journal(root);
+  REQUIRE(journal.Load().ok());
+
+  SECTION("EBUSY on the partition type: unchangeable, with the reason") {
+    root.FailWrites("sys/fs/cgroup/ctl/cpuset.cpus.partition", EBUSY);
+    ApplyReport rep = ApplyPlan(tuner, plan, root, journal);
+    CHECK_FALSE(rep.rolled_back);
+    CHECK(rep.Count(Outcome::kUnchangeable) == 1);
+    for (const auto& r : rep.results) {
+      if (r.outcome == Outcome::kUnchangeable) CHECK(r.detail.find("EBUSY") != std::string::npos);
+    }
+    CHECK(tree.Get("sys/fs/cgroup/ctl/cgroup.procs") == "612\n");
+  }
+
+  SECTION("EINVAL moving a process: unchangeable") {
+    root.FailWrites("sys/fs/cgroup/ctl/cgroup.procs", EINVAL);
+    ApplyReport rep = ApplyPlan(tuner, plan, root, journal);
+    CHECK_FALSE(rep.rolled_back);
+    REQUIRE(rep.Count(Outcome::kUnchangeable) == 1);
+    CHECK(rep.results.back().change.key == "proc:612");
+    CHECK(rep.results.back().detail.find("EINVAL") != std::string::npos);
+  }
+
+  SECTION("EACCES on the CPUs fails the apply; the new cgroup is removed again") {
+    root.FailWrites("sys/fs/cgroup/ctl/cpuset.cpus", EACCES);
+    ApplyReport rep = ApplyPlan(tuner, plan, root, journal);
+    CHECK(rep.rolled_back);
+    CHECK(rep.rollback_errors.empty());
+    CHECK(rep.Count(Outcome::kFailed) == 1);
+    CHECK(rep.Count(Outcome::kRolledBack) == 1);
+    CHECK_FALSE(root.Exists("sys/fs/cgroup/ctl"));
+    CHECK(TreeDiff(tree.dir(), kArm64).empty());
+  }
+}
+
+TEST_CASE("partitions on cgroup v1: an exclusive cpuset without load balancing", "[partitions]") {
+  TempTree tree(kX86);
+  FaultRoot root(tree.dir());
+  auto p = Load(R"(version: 1
+cores:
+  housekeeping: 0
+  isolated: 1-3
+partitions:
+  rt:
+    cpus: 1-3
+    processes: [plc_runtime]
+)",
+                root);
+  PartitionsTuner tuner;
+  SectionPlan plan = PlanOf(tuner, p, root);
+  std::vector<std::string> keys;
+  for (const auto& c : plan.items) keys.push_back(c.key);
+  CHECK(keys == std::vector<std::string>{"dir:/rt", "file:/rt:cpuset.cpus", "file:/rt:cpuset.mems",
+                                         "file:/rt:cpuset.cpu_exclusive", "file:/rt:cpuset.sched_load_balance",
+                                         "proc:640"});
+  CHECK(Find(plan, "file:/rt:cpuset.cpu_exclusive")->after == "1");
+  CHECK(Find(plan, "file:/rt:cpuset.sched_load_balance")->after == "0");
+  CHECK(Find(plan, "proc:640")->before == "/");
+  // The top cpuset still balances every CPU: said, not changed.
+  CHECK(FindingsWith(plan, Finding::Level::kWarning, "top cpuset balances every CPU").size() == 1);
+  // This fixture's top has no cpuset.mems: node 0, and a warning.
+  CHECK(Find(plan, "file:/rt:cpuset.mems")->after == "0");
+
+  Journal journal(root);
+  REQUIRE(journal.Load().ok());
+  ApplyReport rep = ApplyPlan(tuner, plan, root, journal);
+  CHECK_FALSE(rep.rolled_back);
+  CHECK(rep.Count(Outcome::kApplied) == 6);
+  CHECK(tree.Get("sys/fs/cgroup/cpuset/rt/cpuset.cpu_exclusive") == "1\n");
+  CHECK(tree.Get("sys/fs/cgroup/cpuset/rt/tasks") == "640\n642\n643\n");
+  CHECK(PendingOf(PlanOf(tuner, p, root)).empty());
+  CHECK(RevertAll(tuner, root).complete);
+  CHECK(TreeDiff(tree.dir(), kX86).empty());
+}
+
+TEST_CASE("partitions need a cpuset hierarchy: none is an error naming why", "[partitions]") {
+  TempTree tree(kArm64);
+  tree.Put("proc/mounts", "proc /proc proc rw 0 0\n");
+  FaultRoot root(tree.dir());
+  auto p = Load(kArmPartition, root);
+  PartitionsTuner tuner;
+  SystemState state;
+  auto plan = tuner.Plan(PlanContext{p, root, state});
+  REQUIRE_FALSE(plan.ok());
+  CHECK(plan.error().err == ENOENT);
+  CHECK(plan.error().message.find("cpuset") != std::string::npos);
+  // No partitions: nothing to find, nothing to say.
+  profile::Profile none = Load("version: 1\n", root);
+  CHECK(tuner.Plan(PlanContext{none, root, state}).ok());
+}
+
+TEST_CASE("partitions on this machine: a v1 exclusive cpuset holding a child process", "[partitions][host]") {
+  auto live = OpenRoot("/");
+  REQUIRE(live.ok());
+  auto h = FindCpusetHierarchy(**live);
+  if (::geteuid() != 0 || !h || h->version != 1) {
+    WARN("skipped: needs root and a cgroup v1 cpuset hierarchy");
+    return;
+  }
+  auto cpus = profile::ReadSystemCpus(**live);
+  REQUIRE(cpus.ok());
+  if (cpus->online.Count() < 2) {
+    WARN("skipped: needs two online CPUs");
+    return;
+  }
+  const int last = cpus->online.Max();
+  const std::string name = "rtagent-test-" + std::to_string(::getpid());
+  const std::string comm = "rtaP" + std::to_string(::getpid() % 100000);
+  const std::string dir = "/" + h->Dir() + "/" + name;
+
+  // Whatever happens, the child dies and the cpuset goes (an empty cpuset rmdirs cleanly).
+  struct Cleanup {
+    int pid = -1;
+    std::string dir;
+    ~Cleanup() {
+      if (pid > 0) {
+        ::kill(pid, SIGKILL);
+        ::waitpid(pid, nullptr, 0);
+      }
+      ::rmdir(dir.c_str());
+    }
+  } cleanup;
+  cleanup.dir = dir;
+  cleanup.pid = ::fork();
+  if (cleanup.pid == 0) {
+    ::prctl(PR_SET_NAME, comm.c_str(), 0, 0, 0);
+    for (;;) ::pause();
+  }
+  for (int i = 0; i < 200; ++i) {
+    std::ifstream in("/proc/" + std::to_string(cleanup.pid) + "/comm");
+    std::string now;
+    std::getline(in, now);
+    if (now == comm) break;
+    ::usleep(5000);
+  }
+
+  auto p = Load("version: 1\ncores:\n  housekeeping: 0-" + std::to_string(last - 1) + "\n  isolated: " +
+                    std::to_string(last) + "\npartitions:\n  " + name + ":\n    cpus: " + std::to_string(last) +
+                    "\n    processes: [" + comm + "]\n",
+                **live);
+  PartitionsTuner tuner;
+  SectionPlan plan = PlanOf(tuner, p, **live);
+  REQUIRE(Find(plan, "dir:/" + name) != nullptr);
+  CHECK(Find(plan, "dir:/" + name)->before == "absent");
+  REQUIRE(Find(plan, "proc:" + std::to_string(cleanup.pid)) != nullptr);
+  CHECK(Find(plan, "proc:" + std::to_string(cleanup.pid))->before == "/");
+  REQUIRE(PendingOf(plan).size() == 6);
+
+  // The journal goes to a scratch tree: the live /run/rtagent is not ours to touch.
+  TempTree scratch;
+  FsRoot journal_root(scratch.dir());
+  Journal journal(journal_root);
+  REQUIRE(journal.Load().ok());
+  Executor ex(**live, journal);
+  tuner.AddActuators(ex, **live);
+  ApplyReport rep = ex.Apply(PendingOf(plan));
+  std::string log;
+  for (const auto& r : rep.results) log += r.change.key + ": " + std::string(OutcomeName(r.outcome)) + " " + r.detail + "\n";
+  INFO(log + rep.rollback_errors);
+  REQUIRE_FALSE(rep.rolled_back);
+  CHECK(rep.Count(Outcome::kApplied) == 6);
+
+  auto read = [&](const std::string& file) { return (*live)->ReadTrimmed(h->Dir() + "/" + name + "/" + file).value_or("?"); };
+  CHECK(read(h->Cpuset("cpus")) == std::to_string(last));
+  CHECK(read(h->Cpuset("cpu_exclusive")) == "1");
+  CHECK(read(h->Cpuset("sched_load_balance")) == "0");
+  CHECK(read("tasks") == std::to_string(cleanup.pid));
+  CHECK(PendingOf(PlanOf(tuner, p, **live)).empty());
+
+  RevertReport rev = ex.Revert();
+  std::string rlog;
+  for (const auto& r : rev.results) rlog += r.change.key + ": " + std::string(OutcomeName(r.outcome)) + " " + r.detail + "\n";
+  INFO(rlog);
+  CHECK(rev.complete);
+  CHECK_FALSE((*live)->Exists(h->Dir() + "/" + name));
+  auto back = (*live)->Read("proc/" + std::to_string(cleanup.pid) + "/cgroup").value_or("");
+  CHECK(back.find(":cpuset:/\n") != std::string::npos);
+}

@@ -1,0 +1,52 @@
+// The tuner registry: one row per tuner, in the order apply runs them. Boot-time and global
+// settings first, then where things may run (partitions), then what runs there (IRQs, ranks).
+#include "tune/cores_tuner.h"
+#include "tune/irqs_tuner.h"
+#include "tune/memory_tuner.h"
+#include "tune/power_tuner.h"
+#include "tune/tuner.h"
+
+namespace rtagent {
+
+std::vector<std::unique_ptr<Tuner>> AllTuners() {
+  std::vector<std::unique_ptr<Tuner>> t;
+  t.push_back(std::make_unique<CoresTuner>());
+  t.push_back(std::make_unique<MemoryTuner>());
+  t.push_back(std::make_unique<PowerTuner>());
+  t.push_back(std::make_unique<IrqsTuner>());
+  return t;
+}
+
+std::vector<Change> FullPlan::PendingChanges() const {
+  std::vector<Change> out;
+  for (const auto& s : sections) {
+    for (const auto& c : s.items) {
+      if (Pending(c)) out.push_back(c);
+    }
+  }
+  return out;
+}
+
+std::vector<Change> FullPlan::RebootRequired() const {
+  std::vector<Change> out;
+  for (const auto& s : sections) {
+    for (const auto& c : s.items) {
+      if (c.reboot && Pending(c)) out.push_back(c);
+    }
+  }
+  return out;
+}
+
+Result<FullPlan> PlanAll(const profile::Profile& profile, const SysRoot& root) {
+  SystemState state = CollectSystemState(root);
+  PlanContext ctx{profile, root, state};
+  FullPlan plan;
+  for (const auto& tuner : AllTuners()) {
+    auto s = tuner->Plan(ctx);
+    if (!s) return MakeError(tuner->Section() + ": " + s.error().message, s.error().err);
+    plan.sections.push_back(std::move(*s));
+  }
+  return plan;
+}
+
+}  // namespace rtagent
