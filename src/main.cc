@@ -62,6 +62,43 @@ int main(int argc, char** argv) {
   auto* m = app.add_subcommand("commission", "Run the whole loop on a board: validate, inspect, plan (more as it lands)");
   m->add_option("profile", commission.profile, "Profile YAML (default: the built-in default profile)");
 
+  AcceptOptions accept;
+  accept.version = RTAGENT_VERSION;
+  auto* ac = app.add_subcommand("accept", "Run the loaded latency acceptance test; exit 0 PASS, 1 FAIL");
+  ac->add_option("profile", accept.profile, "Profile YAML (default: the built-in default profile)");
+  ac->add_option("--duration", accept.duration, "Length of the run (\"30s\", \"2h\"); default: acceptance.duration")
+      ->option_text("D");
+  ac->add_option("--json", accept.json, "Write the verdict as JSON to FILE")->option_text("FILE");
+  ac->add_option("--junit", accept.junit, "Write JUnit XML to FILE")->option_text("FILE");
+  ac->add_option("--md", accept.md, "Write a Markdown report to FILE")->option_text("FILE");
+  ac->add_option("--svg", accept.svg, "Write an SVG histogram to FILE")->option_text("FILE");
+  ac->add_option("--hist", accept.hist, "Write a cyclictest -h histogram to FILE")->option_text("FILE");
+  ac->add_option("--baseline", accept.baseline, "Diff against this verdict (JSON); a regression fails the run")
+      ->option_text("FILE");
+
+  DiffOptions diff;
+  auto* di = app.add_subcommand("diff", "Compare two verdicts by CPU, load and criterion; exit 1 on a regression");
+  di->add_option("before", diff.before, "Verdict JSON (the reference)")->required();
+  di->add_option("after", diff.after, "Verdict JSON (the new run)")->required();
+  di->add_flag("--json", diff.json, "Print JSON");
+  di->add_option("--tolerance-percent", diff.tolerance_percent, "Relative growth allowed, in % (default 10)")
+      ->option_text("P")
+      ->check(CLI::NonNegativeNumber);
+  di->add_option("--tolerance-us", diff.tolerance_us, "Absolute growth allowed, in µs (default 5)")
+      ->option_text("U")
+      ->check(CLI::NonNegativeNumber);
+
+  ReportOptions report;
+  auto* rp = app.add_subcommand("report", "Render a stored verdict (or a cyclictest -h report) again");
+  rp->add_option("verdict", report.verdict, "Verdict JSON written by accept --json");
+  rp->add_option("--from-cyclictest", report.from_cyclictest, "Read a cyclictest -h report instead")
+      ->option_text("FILE");
+  rp->add_option("--json", report.json, "Write JSON to FILE")->option_text("FILE");
+  rp->add_option("--junit", report.junit, "Write JUnit XML to FILE")->option_text("FILE");
+  rp->add_option("--md", report.md, "Write Markdown to FILE (\"-\": stdout; the default)")->option_text("FILE");
+  rp->add_option("--svg", report.svg, "Write an SVG histogram to FILE")->option_text("FILE");
+  rp->add_option("--hist", report.hist, "Write a cyclictest -h histogram to FILE")->option_text("FILE");
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -78,5 +115,8 @@ int main(int argc, char** argv) {
   if (*ve) return CmdVerify(g, verify);
   if (*re) return CmdRevert(g, revert);
   if (*m) return CmdCommission(g, commission);
+  if (*ac) return CmdAccept(g, accept);
+  if (*di) return CmdDiff(g, diff);
+  if (*rp) return CmdReport(g, report);
   return kExitBadInput;
 }

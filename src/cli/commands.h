@@ -64,4 +64,33 @@ struct CommissionOptions {
 /// `rtagent commission [PROFILE]`: the whole loop, as far as it is built.
 int CmdCommission(const GlobalOptions& g, const CommissionOptions& o);
 
+
+struct AcceptOptions {
+  std::string profile;   ///< path, or empty for the built-in default
+  std::string duration;  ///< --duration: overrides acceptance.duration ("2h", "30s")
+  std::string json, junit, md, svg, hist;  ///< output files ("-" is stdout)
+  std::string baseline;  ///< a previous verdict (JSON) to diff against; a regression fails
+  std::string version;   ///< rtagent's version, written into the verdict
+};
+/// `rtagent accept PROFILE`: the loaded latency acceptance test. 0 PASS, 1 FAIL, 2 bad input,
+/// 3 cannot run here (not root, a fixture root).
+int CmdAccept(const GlobalOptions& g, const AcceptOptions& o);
+
+struct DiffOptions {
+  std::string before, after;  ///< verdict JSON files
+  bool json = false;
+  double tolerance_percent = 10;
+  double tolerance_us = 5;
+};
+/// `rtagent diff BEFORE AFTER`: compares two verdicts by role; exit 1 on a regression.
+int CmdDiff(const GlobalOptions& g, const DiffOptions& o);
+
+struct ReportOptions {
+  std::string verdict;          ///< a verdict JSON file
+  std::string from_cyclictest;  ///< or a cyclictest -h report
+  std::string json, junit, md, svg, hist;  ///< outputs; none given: Markdown on stdout
+};
+/// `rtagent report VERDICT.json`: renders a stored verdict (or a cyclictest report) again.
+int CmdReport(const GlobalOptions& g, const ReportOptions& o);
+
 }  // namespace rtagent

@@ -2,12 +2,14 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "base/recording_root.h"
 #include "inspect/inspect_json.h"
 #include "inspect/inspect_test_support.h"
 #include "inspect/system_state.h"
@@ -63,6 +65,21 @@ TEST_CASE("a capture copies only what inspect reads and writes a manifest", "[ca
   CHECK_FALSE(fs::exists(out.path / "sys/fs/cgroup/rt/cgroup.procs"));
   CHECK(fs::exists(out.path / "sys/fs/cgroup/rt/cpuset.cpus.partition"));
   CHECK(fs::file_size(out.path / "dev/cpu_dma_latency") == 4);
+}
+
+TEST_CASE("inspect reads every file at most once", "[capture]") {
+  // The bench compares inspect with reading its files once: a second read of any file is a bug.
+  for (const char* name : {"arm64-rt-8cpu", "x86-ipc-4cpu", "vm-x86-captured"}) {
+    INFO(name);
+    TempDir out;
+    FsRoot source(Fixture(name));
+    RecordingRoot rec(source, out.str());
+    CollectSystemState(rec);
+    std::vector<std::string> files = rec.Files();
+    std::sort(files.begin(), files.end());
+    CHECK(std::adjacent_find(files.begin(), files.end()) == files.end());
+    CHECK(files.size() > 100);
+  }
 }
 
 TEST_CASE("capture refuses a non-empty directory unless forced", "[capture]") {

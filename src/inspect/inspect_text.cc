@@ -414,9 +414,10 @@ void Power(Out& o, const PowerState& p) {
 
 void Cgroups(Out& o, const CgroupState& c, const CpuState& cpus, const TextOptions& opt) {
   o.Title("cgroups");
-  std::string layout = c.layout;
-  if (c.v2_mount) layout += ", v2 at " + *c.v2_mount;
-  if (c.v1_cpuset_mount) layout += ", v1 cpuset at " + *c.v1_cpuset_mount;
+  std::vector<std::string> where;
+  if (c.v2_mount) where.push_back("cgroup2 at " + *c.v2_mount);
+  if (c.v1_cpuset_mount) where.push_back("v1 cpuset at " + *c.v1_cpuset_mount);
+  std::string layout = c.layout + (where.empty() ? "" : " (" + Join(where, ", ") + ")");
   o.Pairs({{"layout", layout},
            {"v2 controllers", c.v2_mount ? (c.v2_controllers.empty() ? "none" : Join(c.v2_controllers)) : kAbsent},
            {"v2 isolated CPUs", List(cpus.partition_isolated)}});
@@ -432,7 +433,8 @@ void Cgroups(Out& o, const CgroupState& c, const CpuState& cpus, const TextOptio
   if (!shown.empty()) {
     TextTable t({"V2 CPUSET", "PARTITION", "CPUS", "EFFECTIVE"});
     for (const auto* s : shown) {
-      t.Row({s->path, s->path == "/" ? "(root)" : s->partition, List(s->cpus), List(s->effective_cpus)});
+      bool root = s->path == "/";  // the root cgroup has no cpuset.cpus nor partition file
+      t.Row({s->path, root ? "(root)" : s->partition, root ? "-" : List(s->cpus), List(s->effective_cpus)});
     }
     o.Table(t);
     if (members) o.Line(std::to_string(members) + " more v2 cpusets are plain members");

@@ -92,16 +92,13 @@ InterruptTable ParseInterrupts(std::string_view text) {
   InterruptTable t;
   auto lines = SplitLines(text);
   size_t first = 0;
+  while (first < lines.size() && TrimView(lines[first]).empty()) ++first;
   // The header names the online CPUs: "           CPU0       CPU1 ..." (offline CPUs have no column).
-  for (; first < lines.size(); ++first) {
-    auto words = SplitWs(lines[first]);
-    if (words.empty()) continue;
-    if (words.front().substr(0, 3) != "CPU") break;
-    for (auto w : words) {
+  if (first < lines.size() && TrimView(lines[first]).substr(0, 3) == "CPU") {
+    for (auto w : SplitWs(lines[first])) {
       if (auto n = ParseInt(w.substr(3))) t.cpus.push_back(static_cast<int>(*n));
     }
     ++first;
-    break;
   }
   size_t ncols = t.cpus.size();
   for (size_t i = first; i < lines.size(); ++i) {

@@ -36,19 +36,17 @@ void DecideSafetyNet(const SysRoot& root, const CpuSet& online, const KernelInfo
 
   // The fair server lives in debugfs only (kernel/sched/debug.c, Linux 6.12+):
   // sched/fair_server/cpuN/{runtime,period}, in nanoseconds.
-  std::vector<int> cpus = online.Cpus();
-  int first_err = ENOENT;
-  for (int cpu : cpus) {
+  // The first online CPU's runtime tells whether the directory is there at all; after that a
+  // missing file is only a gap in that CPU's entry.
+  int first_err = 0;
+  for (int cpu : online.Cpus()) {
     auto runtime = root.Read(kpath::FairServerRuntime(cpu));
-    if (!runtime) {
-      if (net->fair_server.empty()) {
-        first_err = runtime.error().err;
-        break;
-      }
-      net->fair_server.push_back({cpu, std::nullopt, ReadNumber(root, kpath::FairServerPeriod(cpu))});
-      continue;
+    if (!runtime && net->fair_server.empty()) {
+      first_err = runtime.error().err;
+      break;
     }
-    net->fair_server.push_back({cpu, ParseInt(*runtime), ReadNumber(root, kpath::FairServerPeriod(cpu))});
+    net->fair_server.push_back({cpu, runtime ? ParseInt(*runtime) : std::nullopt,
+                                ReadNumber(root, kpath::FairServerPeriod(cpu))});
   }
   bool since_612 = k.parsed && k.parsed->AtLeast(6, 12);
   if (!net->fair_server.empty()) {

@@ -176,9 +176,13 @@ TEST_CASE("sampler setup follows the start-up ritual and gives everything back",
   CHECK_FALSE(r->interrupted);
   REQUIRE(r->cpus.size() == 1);
   CHECK(r->cpus[0].sched == SchedState{SCHED_FIFO, 80});
-  // 20 ms at 1 ms: about 20 wake-ups (generous: the fake does not raise the priority).
-  CHECK(r->cpus[0].histogram.samples() >= 10);
-  CHECK(r->cpus[0].histogram.samples() <= 20);
+  // 20 ms at 1 ms: 20 periods, each sampled or skipped (the fake does not raise the
+  // priority, so a busy machine may make the thread miss some; a late last wake-up may skip
+  // a period past the end).
+  const Histogram& h = r->cpus[0].histogram;
+  CHECK(h.samples() >= 1);
+  CHECK(h.samples() + h.skipped_periods() >= 20);
+  CHECK(h.samples() + h.skipped_periods() <= 25);
 }
 
 TEST_CASE("SCHED_FIFO refused with EPERM is an error value naming the way out", "[latency]") {
@@ -387,8 +391,8 @@ TEST_CASE("a real one-second run on this machine counts every period", "[latency
     INFO("CPU " << run.cpu);
     const Histogram& h = run.histogram;
     // 1 s at 1 ms: 1000 periods, each either sampled or counted as skipped.
-    CHECK(h.samples() + h.skipped_periods() >= 900);
-    CHECK(h.samples() + h.skipped_periods() <= 1001);
+    CHECK(h.samples() + h.skipped_periods() >= 1000);
+    CHECK(h.samples() + h.skipped_periods() <= 1010);  // a late last wake-up may skip past the end
     uint64_t in_bins = 0;
     for (uint64_t b : h.bins()) in_bins += b;
     CHECK(in_bins + h.overflows() == h.samples());

@@ -20,7 +20,7 @@ namespace rtagent {
 /// cgroup-v1/cpusets.rst).
 struct CpusetHierarchy {
   int version = 2;                  ///< 2: the unified hierarchy; 1: a v1 hierarchy with cpuset
-  std::string mount;                ///< absolute, as /proc/mounts prints it: "/sys/fs/cgroup/cpuset"
+  std::string mount;                ///< absolute, as the mounts file prints it (the v1 cpuset mount point)
   std::string prefix = kpath::kCpusetPrefix;  ///< "" for a v1 hierarchy mounted with -o noprefix
 
   /// The mount point relative to the root.

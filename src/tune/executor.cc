@@ -78,6 +78,16 @@ ApplyReport Executor::Apply(const std::vector<Change>& changes) {
     }
     auto now = a->Read(c.key);
     if (!now) {
+      // A thread that exited since the plan (ESRCH) is a known refusal, not a failure.
+      const KnownRefusal* known = nullptr;
+      for (const auto& r : c.refusals) {
+        if (r.err == now.error().err) known = &r;
+      }
+      if (known) {
+        res.outcome = Outcome::kUnchangeable;
+        res.detail = known->reason;
+        continue;
+      }
       fail(i, now.error().message);
       break;
     }

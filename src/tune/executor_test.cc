@@ -185,3 +185,18 @@ TEST_CASE("revert skips what is already back and what has gone", "[tune]") {
   CHECK(rev.results[1].outcome == Outcome::kAlreadySet);
   CHECK(root.writes().empty());
 }
+
+TEST_CASE("a known refusal at re-read time is an outcome too (a thread that exited)", "[tune]") {
+  Board b;
+  FaultRoot root(b.tree.dir());
+  root.FailReads("proc/irq/25/smp_affinity_list", ESRCH);
+  Journal journal(root);
+  Executor ex(root, journal);
+  Change gone = FileChange("proc/irq/25/smp_affinity_list", "0-1", Compare::kCpuList);
+  gone.refusals.push_back({ESRCH, "the thread exited"});
+  ApplyReport rep = ex.Apply({gone, FileChange("proc/irq/24/smp_affinity_list", "0-1", Compare::kCpuList)});
+  CHECK_FALSE(rep.rolled_back);
+  CHECK(rep.results[0].outcome == Outcome::kUnchangeable);
+  CHECK(rep.results[0].detail == "the thread exited");
+  CHECK(rep.results[1].outcome == Outcome::kApplied);
+}

@@ -242,6 +242,14 @@ Result<SectionPlan> RanksTuner::Plan(const PlanContext& ctx) const {
                                  rule.cpus.mark, "sched-deadline.rst, section 5; Real-Time Linux, chapters 2 and 6"});
       }
     }
+    if (sets_cpus && std::any_of(members[r].begin(), members[r].end(), [&](size_t i) { return tasks[i].IrqThread(); })) {
+      // kernel/irq/manage.c (irq_thread_check_affinity): a threaded handler is moved to its
+      // IRQ's affinity whenever that changes, so the IRQ must go to the same CPUs.
+      plan.findings.push_back({Finding::Level::kInfo,
+                               "rank \"" + rule.name + "\" pins IRQ threads; each follows its IRQ's affinity again "
+                               "when that changes, so send those IRQs to the same CPUs in the irqs section",
+                               rule.cpus.mark, "kernel/irq/manage.c, irq_thread_check_affinity; Real-Time Linux, Chapter 4"});
+    }
     for (size_t i : members[r]) {
       const TaskView& t = tasks[i];
       TaskId id{t.pid, t.tid};

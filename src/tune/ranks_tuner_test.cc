@@ -243,6 +243,8 @@ TEST_CASE("ranks plan shows each thread's class and affinity before and after", 
     if (plan.items[i].actuator == "sched") CHECK(plan.items[i + 1].key != plan.items[i].key);
   }
   CHECK(FindingsWith(plan, Finding::Level::kError, "").empty());
+  // Pinned IRQ threads follow their IRQ's affinity: said once per rule that pins them.
+  CHECK(FindingsWith(plan, Finding::Level::kInfo, "pins IRQ threads").size() == 2);
   // Plan never writes.
   CHECK(root.writes().empty());
 }

@@ -3,7 +3,9 @@
 #include "tune/cores_tuner.h"
 #include "tune/irqs_tuner.h"
 #include "tune/memory_tuner.h"
+#include "tune/partitions_tuner.h"
 #include "tune/power_tuner.h"
+#include "tune/ranks_tuner.h"
 #include "tune/tuner.h"
 
 namespace rtagent {
@@ -13,7 +15,9 @@ std::vector<std::unique_ptr<Tuner>> AllTuners() {
   t.push_back(std::make_unique<CoresTuner>());
   t.push_back(std::make_unique<MemoryTuner>());
   t.push_back(std::make_unique<PowerTuner>());
+  t.push_back(std::make_unique<PartitionsTuner>());
   t.push_back(std::make_unique<IrqsTuner>());
+  t.push_back(std::make_unique<RanksTuner>());
   return t;
 }
 

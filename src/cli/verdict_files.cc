@@ -1,0 +1,125 @@
+#include "cli/verdict_files.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include "report/cyclictest_text.h"
+#include "report/json.h"
+#include "report/junit.h"
+#include "report/markdown.h"
+#include "report/svg.h"
+
+namespace rtagent {
+
+namespace {
+
+std::string DirOf(const std::string& path) {
+  std::filesystem::path p(path);
+  std::string d = p.parent_path().string();
+  return d.empty() ? "." : d;
+}
+
+}  // namespace
+
+Result<std::string> ReadTextFile(const std::string& path) {
+  if (path == "-") {
+    std::ostringstream s;
+    s << std::cin.rdbuf();
+    return s.str();
+  }
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return MakeError("cannot read " + path, errno);
+  std::ostringstream s;
+  s << in.rdbuf();
+  if (in.bad()) return MakeError("cannot read " + path, errno);
+  return s.str();
+}
+
+Result<Verdict> ReadVerdictFile(const std::string& path) {
+  auto text = ReadTextFile(path);
+  if (!text) return text.error();
+  auto v = ParseVerdictJson(*text);
+  if (!v) return MakeError(path + ": not a verdict: " + v.error().message);
+  return v;
+}
+
+Result<void> CheckWritable(const std::string& path) {
+  if (path == "-") return Ok();
+  if (path.empty()) return MakeError("an empty output path");
+  struct stat st;
+  if (::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) return MakeError(path + " is a directory");
+  const std::string dir = DirOf(path);
+  if (::stat(dir.c_str(), &st) != 0) return MakeError("cannot write " + path + ": directory " + dir, errno);
+  if (!S_ISDIR(st.st_mode)) return MakeError("cannot write " + path + ": " + dir + " is not a directory");
+  if (::access(dir.c_str(), W_OK) != 0) return MakeError("cannot write " + path + ": directory " + dir, errno);
+  return Ok();
+}
+
+Result<void> WriteTextFile(const std::string& path, const std::string& text) {
+  if (path == "-") {
+    std::cout << text << std::flush;
+    return Ok();
+  }
+  const std::string tmp = path + ".tmp." + std::to_string(::getpid());
+  int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd < 0) return MakeError("cannot write " + tmp, errno);
+  size_t off = 0;
+  while (off < text.size()) {
+    ssize_t n = ::write(fd, text.data() + off, text.size() - off);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      int e = errno;
+      ::close(fd);
+      ::unlink(tmp.c_str());
+      return MakeError("cannot write " + tmp, e);
+    }
+    off += static_cast<size_t>(n);
+  }
+  if (::fsync(fd) != 0 || ::close(fd) != 0) {
+    int e = errno;
+    ::unlink(tmp.c_str());
+    return MakeError("cannot write " + tmp, e);
+  }
+  if (::rename(tmp.c_str(), path.c_str()) != 0) {
+    int e = errno;
+    ::unlink(tmp.c_str());
+    return MakeError("cannot rename " + tmp + " to " + path, e);
+  }
+  return Ok();
+}
+
+std::string RenderVerdictAs(const Verdict& v, const std::string& format) {
+  if (format == "json") return RenderJson(v);
+  if (format == "junit") return RenderJUnit(v);
+  if (format == "svg") return RenderSvg(v);
+  if (format == "hist") return RenderCyclictestHistogram(v);
+  return RenderMarkdown(v);
+}
+
+Result<void> CheckOutputs(const std::vector<VerdictOutput>& outputs) {
+  for (const VerdictOutput& o : outputs) {
+    if (o.path.empty()) continue;
+    auto ok = CheckWritable(o.path);
+    if (!ok) return MakeError("--" + o.format + ": " + ok.error().message);
+  }
+  return Ok();
+}
+
+Result<void> WriteOutputs(const Verdict& v, const std::vector<VerdictOutput>& outputs) {
+  for (const VerdictOutput& o : outputs) {
+    if (o.path.empty()) continue;
+    auto ok = WriteTextFile(o.path, RenderVerdictAs(v, o.format));
+    if (!ok) return ok.error();
+  }
+  return Ok();
+}
+
+}  // namespace rtagent
