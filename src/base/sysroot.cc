@@ -49,7 +49,7 @@ Result<void> SysRoot::Remove(const std::string& path) {
 
 FsRoot::FsRoot(std::string dir) : dir_(std::move(dir)) {
   while (dir_.size() > 1 && dir_.back() == '/') dir_.pop_back();
-  if (dir_.empty()) dir_ = "/";
+  if (dir_.empty()) dir_.assign(1, '/');
 }
 
 std::string FsRoot::HostPath(const std::string& path) const {

@@ -15,7 +15,8 @@ Result<void> Journal::Load() {
   entries_.clear();
   auto text = root_.Read(Path());
   if (!text) {
-    if (text.error().err == ENOENT) return Ok();
+    // No journal file (or no run directory at all): nothing was changed before.
+    if (text.error().err == ENOENT || text.error().err == ENOTDIR) return Ok();
     return text.error();
   }
   json doc = json::parse(*text, nullptr, /*allow_exceptions=*/false);

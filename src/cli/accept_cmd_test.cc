@@ -1,0 +1,227 @@
+// `rtagent accept`, `diff` and `report` as a user runs them: the built binary, exit codes and
+// the files it writes. The accept runs measure this live machine for 1-2 s and need root
+// (SCHED_FIFO, mlockall) and two CPUs (one housekeeping for the load, one measured); they are
+// skipped with the reason otherwise.
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <array>
+#include <catch2/catch.hpp>
+#include <cstdio>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <thread>
+
+#include "profile/test_support.h"
+
+using rtagent::profile::testing::TempDir;
+
+namespace {
+
+struct Run {
+  int code = -1;
+  std::string out;  // stdout and stderr together
+};
+
+Run RtAgent(const std::string& args) {
+  // CI=true: no live progress line (the output is a pipe anyway).
+  std::string cmd = "CI=true " + std::string(RTAGENT_BINARY) + " " + args + " 2>&1";
+  Run r;
+  FILE* p = ::popen(cmd.c_str(), "r");
+  if (p == nullptr) return r;
+  std::array<char, 4096> buf;
+  size_t n;
+  while ((n = std::fread(buf.data(), 1, buf.size(), p)) > 0) r.out.append(buf.data(), n);
+  int status = ::pclose(p);
+  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return r;
+}
+
+std::string Slurp(const std::string& path) {
+  std::ifstream in(path);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+/// A small profile for this machine: CPU 0 takes the load, CPU 1 is measured.
+std::string Profile(const std::string& limits, const std::string& loads = "    builtin: [cache]\n") {
+  return "name: tiny\ncores:\n  housekeeping: 0\n  isolated: 1\nacceptance:\n  duration: 2s\n"
+         "  histogram_limit_us: 20000\n" +
+         limits + "  loads:\n" + loads;
+}
+
+/// Why the live accept runs cannot run here, or "" when they can.
+std::string LiveSkipReason() {
+  if (::geteuid() != 0) return "needs root (SCHED_FIFO, mlockall)";
+  if (std::thread::hardware_concurrency() < 2) return "needs 2 CPUs (one for the load, one measured)";
+  return "";
+}
+
+/// Writes a lenient verdict with a 1 s run into `dir`; returns its path.
+std::string MakeVerdict(const TempDir& dir) {
+  std::string p = dir.Write("lenient.yaml", Profile("  max_us: 20000\n", "    builtin: []\n"));
+  Run r = RtAgent("accept " + p + " --duration 1s --json " + dir.path() + "/v.json");
+  INFO(r.out);
+  REQUIRE((r.code == 0 || r.code == 1));
+  return dir.path() + "/v.json";
+}
+
+}  // namespace
+
+TEST_CASE("accept measures this VM and writes every output, labelled as virtual-machine figures", "[accept]") {
+  if (std::string why = LiveSkipReason(); !why.empty()) {
+    WARN("skipped: " << why);
+    return;
+  }
+  TempDir dir;
+  std::string p = dir.Write("tiny.yaml", Profile("  max_us: 20000\n"));
+  const std::string d = dir.path();
+  Run r = RtAgent("accept " + p + " --json " + d + "/v.json --junit " + d + "/v.xml --md " + d + "/v.md --svg " + d +
+                  "/v.svg --hist " + d + "/v.hist");
+  INFO(r.out);
+  REQUIRE((r.code == 0 || r.code == 1));
+
+  auto j = nlohmann::json::parse(Slurp(d + "/v.json"));
+  CHECK(j["result"] == (r.code == 0 ? "PASS" : "FAIL"));
+  CHECK(j["host"]["virtual_machine"] == true);
+  bool vm_warning = false;
+  for (const auto& w : j["warnings"]) vm_warning = vm_warning || w["code"] == "virtual_machine";
+  CHECK(vm_warning);
+  CHECK(j["config"]["cpus"] == "1");
+  CHECK(j["cpus"][0]["histogram"]["samples"].get<uint64_t>() >= 1900);
+  CHECK(j["loads"][0]["name"] == "cache");
+  CHECK(j["loads"][0]["cpus_ran"] == "0");
+  // The terminal summary says it too, with the per-CPU table and the criteria.
+  CHECK(r.out.find("virtual-machine figures") != std::string::npos);
+  CHECK(r.out.find("overflows") != std::string::npos);
+  CHECK(r.out.find("PASS max (CPU 1)") != std::string::npos);
+  // No progress line when stdout is not a terminal.
+  CHECK(r.out.find("elapsed") == std::string::npos);
+
+  const std::string xml = Slurp(d + "/v.xml");
+  CHECK(xml.rfind("<?xml", 0) == 0);
+  CHECK(xml.find("<testsuite") != std::string::npos);
+  CHECK(xml.find("</testsuite>") != std::string::npos);
+  const std::string md = Slurp(d + "/v.md");
+  CHECK(md.find("virtual-machine figures") != std::string::npos);
+  const std::string svg = Slurp(d + "/v.svg");
+  CHECK(svg.find("<svg") != std::string::npos);
+  CHECK(svg.find("</svg>") != std::string::npos);
+  CHECK(Slurp(d + "/v.hist").find("# Max Latencies:") != std::string::npos);
+}
+
+TEST_CASE("accept fails on an impossible limit, with the failing criterion in JUnit", "[accept]") {
+  if (std::string why = LiveSkipReason(); !why.empty()) {
+    WARN("skipped: " << why);
+    return;
+  }
+  TempDir dir;
+  // max_us: 0 is refused by the profile validator (1..); 1 µs is impossible on any machine.
+  std::string p = dir.Write("strict.yaml", Profile("  max_us: 1\n", "    builtin: []\n"));
+  Run r = RtAgent("accept " + p + " --duration 1s --junit " + dir.path() + "/v.xml");
+  INFO(r.out);
+  CHECK(r.code == 1);
+  CHECK(r.out.find("accept: FAIL") != std::string::npos);
+  CHECK(r.out.find("FAIL max (CPU 1)") != std::string::npos);
+  const std::string xml = Slurp(dir.path() + "/v.xml");
+  CHECK(xml.find("<failure") != std::string::npos);
+  CHECK(xml.find("max") != std::string::npos);
+}
+
+TEST_CASE("accept refuses bad input with exit 2 before running anything", "[accept]") {
+  TempDir dir;
+  std::string bad = dir.Write("bad.yaml", "acceptance:\n  max_us: 0\n  durration: 2s\n");
+  Run r1 = RtAgent("accept " + bad);
+  CHECK(r1.code == 2);
+  CHECK(r1.out.find("bad.yaml:") != std::string::npos);
+
+  std::string ok = dir.Write("ok.yaml", Profile("  max_us: 20000\n"));
+  Run r2 = RtAgent("accept " + ok + " --duration 0s");
+  CHECK(r2.code == 2);
+  Run r3 = RtAgent("accept " + ok + " --duration ten");
+  CHECK(r3.code == 2);
+  Run r4 = RtAgent("accept " + ok + " --json " + dir.path() + "/no/such/dir/v.json");
+  CHECK(r4.code == 2);
+  CHECK(r4.out.find("--json") != std::string::npos);
+  Run r5 = RtAgent("accept " + ok + " --baseline " + dir.path() + "/missing.json");
+  CHECK(r5.code == 2);
+  // A load that does not exist is named before anything runs.
+  std::string ext = dir.Write("ext.yaml", Profile("  max_us: 20000\n", "    external:\n      - argv: [rtagent-no-such-program]\n"));
+  Run r6 = RtAgent("accept " + ext);
+  CHECK(r6.code == 2);
+  CHECK(r6.out.find("rtagent-no-such-program") != std::string::npos);
+}
+
+TEST_CASE("accept under a fixture root refuses with exit 3: it measures the live machine only", "[accept]") {
+  TempDir dir;
+  dir.MakeSysroot("0-3", "0-3");
+  std::string p = dir.Write("tiny.yaml", "name: tiny\n");
+  Run r = RtAgent("accept --root " + dir.path() + " " + p + " --json " + dir.path() + "/v.json");
+  CHECK(r.code == 3);
+  CHECK(r.out.find("live machine") != std::string::npos);
+  CHECK(Slurp(dir.path() + "/v.json").empty());
+}
+
+TEST_CASE("diff passes a verdict against itself and gates a doctored regression", "[accept]") {
+  if (std::string why = LiveSkipReason(); !why.empty()) {
+    WARN("skipped: " << why);
+    return;
+  }
+  TempDir dir;
+  const std::string v = MakeVerdict(dir);
+  Run same = RtAgent("diff " + v + " " + v);
+  INFO(same.out);
+  CHECK(same.code == 0);
+
+  // Move one wake-up to 15 ms: a much higher max than any tolerance allows.
+  auto j = nlohmann::json::parse(Slurp(v));
+  auto& h = j["cpus"][0]["histogram"];
+  auto& bins = h["bins"];
+  bins[0][1] = bins[0][1].get<uint64_t>() - 1;
+  if (bins[0][1].get<uint64_t>() == 0) bins.erase(bins.begin());
+  bins.push_back({15000, 1});
+  h["max_ns"] = 15000500;
+  h["sum_ns"] = h["sum_ns"].get<int64_t>() + 15000000;
+  const std::string worse = dir.Write("worse.json", j.dump(2));
+
+  Run reg = RtAgent("diff " + v + " " + worse);
+  INFO(reg.out);
+  CHECK(reg.code == 1);
+  Run reg_json = RtAgent("diff --json " + v + " " + worse);
+  CHECK(reg_json.code == 1);
+  CHECK(nlohmann::json::parse(reg_json.out)["regression"] == true);
+  // Generous enough tolerances let it through.
+  Run tolerated = RtAgent("diff " + v + " " + worse + " --tolerance-percent 100000 --tolerance-us 100000");
+  CHECK(tolerated.code == 0);
+
+  Run bad = RtAgent("diff " + v + " " + dir.Write("junk.json", "{\"schema\": 3}"));
+  CHECK(bad.code == 2);
+}
+
+TEST_CASE("report renders a stored verdict again", "[accept]") {
+  if (std::string why = LiveSkipReason(); !why.empty()) {
+    WARN("skipped: " << why);
+    return;
+  }
+  TempDir dir;
+  const std::string v = MakeVerdict(dir);
+  Run md = RtAgent("report " + v);
+  CHECK(md.code == 0);
+  CHECK(md.out.rfind("# Latency acceptance:", 0) == 0);
+  CHECK(md.out.find("virtual-machine figures") != std::string::npos);
+
+  Run files = RtAgent("report " + v + " --md " + dir.path() + "/r.md --junit " + dir.path() + "/r.xml --hist " +
+                      dir.path() + "/r.hist");
+  CHECK(files.code == 0);
+  CHECK(Slurp(dir.path() + "/r.md") == md.out);
+  CHECK(Slurp(dir.path() + "/r.xml").find("<testsuite") != std::string::npos);
+
+  // Its cyclictest histogram reads back.
+  Run cyc = RtAgent("report --from-cyclictest " + dir.path() + "/r.hist");
+  CHECK(cyc.code == 0);
+  CHECK(cyc.out.find("cyclictest report") != std::string::npos);
+
+  CHECK(RtAgent("report " + dir.path() + "/missing.json").code == 2);
+}

@@ -1,0 +1,159 @@
+// plan, apply, verify, revert and commission as a user runs them, on copies of the fixtures.
+#include <sys/wait.h>
+
+#include <catch2/catch.hpp>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "base/fault_root.h"
+
+using namespace rtagent;
+namespace fs = std::filesystem;
+
+namespace {
+
+const std::string kArm = std::string(RTAGENT_SOURCE_DIR) + "/tests/sysroots/arm64-rt-8cpu";
+const std::string kProfiles = std::string(RTAGENT_SOURCE_DIR) + "/profiles";
+
+struct Run {
+  int code = -1;
+  std::string out;
+};
+
+Run Rt(const std::string& args) {
+  std::string cmd = std::string(RTAGENT_BINARY) + " " + args + " 2>&1";
+  FILE* p = ::popen(cmd.c_str(), "r");
+  REQUIRE(p);
+  Run r;
+  char buf[4096];
+  size_t n;
+  while ((n = fread(buf, 1, sizeof buf, p)) > 0) r.out.append(buf, n);
+  int st = ::pclose(p);
+  r.code = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+  return r;
+}
+
+// Every file of a tree with its contents, to prove a command wrote nothing.
+std::map<std::string, std::string> Snapshot(const std::string& dir) {
+  std::map<std::string, std::string> m;
+  for (const auto& e : fs::recursive_directory_iterator(dir)) {
+    if (!e.is_regular_file()) continue;
+    std::ifstream in(e.path(), std::ios::binary);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    m[e.path().string()] = ss.str();
+  }
+  return m;
+}
+
+}  // namespace
+
+TEST_CASE("plan writes nothing and shows before -> after by section", "[cli][plan]") {
+  TempTree t(kArm);
+  auto before = Snapshot(t.dir());
+  Run r = Rt("plan " + kProfiles + "/generic-4core.yaml --root " + t.dir());
+  CHECK(r.code == 0);
+  CHECK_THAT(r.out, Catch::Contains("irqs"));
+  CHECK_THAT(r.out, Catch::Contains("IRQ 85 (eth0) affinity"));
+  CHECK_THAT(r.out, Catch::Contains("reboot required"));
+  CHECK(Snapshot(t.dir()) == before);
+
+  Run j = Rt("plan " + kProfiles + "/generic-4core.yaml --json --root " + t.dir());
+  REQUIRE(j.code == 0);
+  auto doc = nlohmann::json::parse(j.out.substr(j.out.find('{')));
+  CHECK(doc["summary"]["pending"].get<int>() > 0);
+  CHECK(doc["summary"]["reboot_required"].get<int>() > 0);
+  bool irq85 = false;
+  for (const auto& s : doc["sections"]) {
+    for (const auto& c : s["changes"]) irq85 |= c["key"] == "proc/irq/85/smp_affinity_list" && c["after"] == "0-1";
+  }
+  CHECK(irq85);
+  CHECK(Snapshot(t.dir()) == before);
+}
+
+TEST_CASE("apply, verify, apply again, revert: the user's round trip", "[cli][apply]") {
+  TempTree t(kArm);
+  const std::string profile = kProfiles + "/generic-4core.yaml --root " + t.dir();
+  Run v0 = Rt("verify " + profile);
+  CHECK(v0.code == 1);
+  CHECK_THAT(v0.out, Catch::Contains("DIFFERS"));
+
+  Run a = Rt("apply " + profile);
+  INFO(a.out);
+  REQUIRE(a.code == 0);
+  CHECK_THAT(a.out, Catch::Contains("applied"));
+  CHECK(t.Get("proc/irq/85/smp_affinity_list") == "0-1");
+  CHECK(fs::exists(t.dir() + "/run/rtagent/journal.json"));
+
+  Run v1 = Rt("verify " + profile);
+  INFO(v1.out);
+  CHECK(v1.code == 0);
+  CHECK_THAT(v1.out, Catch::Contains("PASS"));
+
+  Run again = Rt("apply " + profile + " --json");
+  REQUIRE(again.code == 0);
+  auto doc = nlohmann::json::parse(again.out.substr(again.out.find('{')));
+  CHECK(doc["summary"]["applied"].get<int>() == 0);
+
+  Run rv = Rt("revert --root " + t.dir());
+  INFO(rv.out);
+  CHECK(rv.code == 0);
+  CHECK_THAT(rv.out, Catch::Contains("restored"));
+  CHECK(t.Get("proc/irq/85/smp_affinity_list") == "0-3");
+  CHECK_FALSE(fs::exists(t.dir() + "/run/rtagent/journal.json"));
+
+  Run nothing = Rt("revert --root " + t.dir());
+  CHECK(nothing.code == 0);
+  CHECK_THAT(nothing.out, Catch::Contains("nothing to revert"));
+}
+
+TEST_CASE("apply refuses bad input and rolls back when it cannot journal", "[cli][apply]") {
+  TempTree t(kArm);
+  auto before = Snapshot(t.dir());
+  t.Put("bad.yaml", "cores:\n  housekeeping: 0-3\n  isolatd: 4-7\n");
+  Run bad = Rt("apply " + t.dir() + "/bad.yaml --root " + t.dir());
+  CHECK(bad.code == 2);
+  CHECK_THAT(bad.out, Catch::Contains("bad.yaml:3:3"));
+  CHECK_THAT(bad.out, Catch::Contains("nothing was changed"));
+
+  // /run is a file: the journal cannot be written, so nothing may be changed (exit 4).
+  t.Put("run", "not a directory");
+  Run a = Rt("apply " + kProfiles + "/generic-4core.yaml --root " + t.dir());
+  INFO(a.out);
+  CHECK(a.code == 4);
+  CHECK_THAT(a.out, Catch::Contains("rolled back"));
+  auto after = Snapshot(t.dir());
+  after.erase(t.dir() + "/run");
+  after.erase(t.dir() + "/bad.yaml");
+  CHECK(after == before);
+}
+
+TEST_CASE("a corrupt journal stops apply and revert with its name", "[cli][apply]") {
+  TempTree t(kArm);
+  t.Put("run/rtagent/journal.json", "{ truncated");
+  Run a = Rt("apply " + kProfiles + "/generic-4core.yaml --root " + t.dir());
+  CHECK(a.code == 3);
+  CHECK_THAT(a.out, Catch::Contains("journal.json"));
+  Run r = Rt("revert --root " + t.dir());
+  CHECK(r.code == 3);
+  CHECK_THAT(r.out, Catch::Contains("corrupt"));
+}
+
+TEST_CASE("commission runs validate, inspect and plan and names what it does not do yet", "[cli][commission]") {
+  TempTree t(kArm);
+  auto before = Snapshot(t.dir());
+  Run r = Rt("commission " + kProfiles + "/generic-4core.yaml --root " + t.dir());
+  INFO(r.out);
+  CHECK(r.code == 0);
+  CHECK_THAT(r.out, Catch::Contains("step 1: validate"));
+  CHECK_THAT(r.out, Catch::Contains("PREEMPT_RT"));
+  CHECK_THAT(r.out, Catch::Contains("to change now"));
+  CHECK_THAT(r.out, Catch::Contains("not built yet"));
+  CHECK(Snapshot(t.dir()) == before);
+  Run bad = Rt("commission /nonexistent.yaml --root " + t.dir());
+  CHECK(bad.code == 2);
+}
