@@ -112,11 +112,58 @@ bool FsRoot::IsDir(const std::string& path) const {
   return ::stat(HostPath(path).c_str(), &st) == 0 && S_ISDIR(st.st_mode);
 }
 
+namespace {
+
+// What a kernel attribute reads back after `value` was written to it, for fixture trees: the
+// value and a newline, or, for a choice file such as transparent_hugepage/enabled
+// ("always [madvise] never"), the same choices with the brackets moved to the one written.
+// This keeps apply-then-revert byte-identical on a fixture, as it is on a kernel.
+std::string FixtureReadBack(const std::string& old_text, const std::string& value) {
+  std::string v = StripWs(value);
+  size_t open = old_text.find('[');
+  if (open != std::string::npos && old_text.find(']', open) != std::string::npos) {
+    std::string out;
+    bool found = false;
+    size_t i = 0;
+    std::string text = StripWs(old_text);
+    while (i < text.size()) {
+      size_t j = text.find(' ', i);
+      if (j == std::string::npos) j = text.size();
+      std::string word = text.substr(i, j - i);
+      if (word.size() > 2 && word.front() == '[' && word.back() == ']') word = word.substr(1, word.size() - 2);
+      if (!word.empty()) {
+        if (word == v) {
+          found = true;
+          word = "[" + word + "]";
+        }
+        out += (out.empty() ? "" : " ") + word;
+      }
+      i = j + 1;
+    }
+    if (found) return out + "\n";
+  }
+  return value.empty() || value.back() == '\n' ? value : value + "\n";
+}
+
+}  // namespace
+
 Result<void> FsRoot::Write(const std::string& path, const std::string& value) {
   std::string host = HostPath(path);
-  // Kernel attribute files take one write(2); O_TRUNC matters only for fixture trees,
-  // where the file is a plain file and must not keep a longer old value's tail.
-  int flags = O_WRONLY | O_CLOEXEC | (IsLive() ? 0 : O_TRUNC);
+  if (!IsLive()) {
+    // A fixture tree behaves like the kernel's files: see FixtureReadBack.
+    auto old = Read(path);
+    if (!old) return MakeError("cannot open " + host + " for writing", old.error().err);
+    const std::string text = FixtureReadBack(*old, value);
+    int fd = ::open(host.c_str(), O_WRONLY | O_TRUNC | O_CLOEXEC);
+    if (fd < 0) return MakeError("cannot open " + host + " for writing", errno);
+    ssize_t n = ::write(fd, text.data(), text.size());
+    int e = errno;
+    ::close(fd);
+    if (n < 0 || static_cast<size_t>(n) != text.size()) return MakeError("cannot write \"" + value + "\" to " + host, n < 0 ? e : EIO);
+    return Ok();
+  }
+  // Kernel attribute files take one write(2).
+  int flags = O_WRONLY | O_CLOEXEC;
   int fd = ::open(host.c_str(), flags);
   if (fd < 0) return MakeError("cannot open " + host + " for writing", errno);
   ssize_t n;

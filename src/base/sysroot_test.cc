@@ -26,6 +26,13 @@ TEST_CASE("FsRoot reads, lists and writes under its directory", "[base]") {
   // A fixture file holding a longer old value must not keep its tail.
   REQUIRE(root.Write("proc/irq/5/smp_affinity_list", "1\n").ok());
   CHECK(t.Get("proc/irq/5/smp_affinity_list") == "1\n");
+  // A fixture reads back as the kernel would: with its newline, and a choice file with
+  // its brackets moved to the value written.
+  REQUIRE(root.Write("proc/irq/5/smp_affinity_list", "0-1").ok());
+  CHECK(t.Get("proc/irq/5/smp_affinity_list") == "0-1\n");
+  t.Put("sys/kernel/mm/transparent_hugepage/enabled", "always [madvise] never\n");
+  REQUIRE(root.Write("sys/kernel/mm/transparent_hugepage/enabled", "never").ok());
+  CHECK(t.Get("sys/kernel/mm/transparent_hugepage/enabled") == "always madvise [never]\n");
 }
 
 TEST_CASE("FsRoot errors name the path and keep the errno", "[base]") {

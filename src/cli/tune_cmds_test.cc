@@ -86,7 +86,7 @@ TEST_CASE("apply, verify, apply again, revert: the user's round trip", "[cli][ap
   INFO(a.out);
   REQUIRE(a.code == 0);
   CHECK_THAT(a.out, Catch::Contains("applied"));
-  CHECK(t.Get("proc/irq/85/smp_affinity_list") == "0-1");
+  CHECK(t.Get("proc/irq/85/smp_affinity_list") == "0-1\n");
   CHECK(fs::exists(t.dir() + "/run/rtagent/journal.json"));
 
   Run v1 = Rt("verify " + profile);
@@ -103,7 +103,7 @@ TEST_CASE("apply, verify, apply again, revert: the user's round trip", "[cli][ap
   INFO(rv.out);
   CHECK(rv.code == 0);
   CHECK_THAT(rv.out, Catch::Contains("restored"));
-  CHECK(t.Get("proc/irq/85/smp_affinity_list") == "0-3");
+  CHECK(t.Get("proc/irq/85/smp_affinity_list") == "0-3\n");
   CHECK_FALSE(fs::exists(t.dir() + "/run/rtagent/journal.json"));
 
   Run nothing = Rt("revert --root " + t.dir());
@@ -156,4 +156,33 @@ TEST_CASE("commission runs validate, inspect and plan and names what it does not
   CHECK(Snapshot(t.dir()) == before);
   Run bad = Rt("commission /nonexistent.yaml --root " + t.dir());
   CHECK(bad.code == 2);
+}
+
+TEST_CASE("apply then revert leaves every fixture byte-identical", "[cli][apply]") {
+  struct Case {
+    std::string tree, profile;
+  };
+  const std::string s = std::string(RTAGENT_SOURCE_DIR) + "/tests/sysroots/";
+  for (const Case& c : {Case{"arm64-rt-8cpu", kProfiles + "/generic-4core.yaml"}, Case{"arm64-rt-8cpu", ""},
+                        Case{"x86-ipc-4cpu", kProfiles + "/x86-ipc.yaml"}, Case{"x86-ipc-4cpu", ""},
+                        Case{"vm-x86-captured", kProfiles + "/ci-vm.yaml"}, Case{"vm-x86-captured", ""}}) {
+    INFO(c.tree << " with " << (c.profile.empty() ? "the built-in default" : c.profile));
+    TempTree t(s + c.tree);
+    auto before = Snapshot(t.dir());
+    Run a = Rt("apply " + c.profile + " --root " + t.dir());
+    INFO(a.out);
+    REQUIRE(a.code == 0);
+    Run v = Rt("verify " + c.profile + " --root " + t.dir());
+    INFO(v.out);
+    CHECK(v.code == 0);
+    Run r = Rt("revert --root " + t.dir());
+    INFO(r.out);
+    REQUIRE(r.code == 0);
+    auto after = Snapshot(t.dir());
+    for (const auto& [path, text] : before) {
+      INFO(path);
+      CHECK(after[path] == text);
+    }
+    CHECK(after.size() == before.size());
+  }
 }

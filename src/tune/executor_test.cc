@@ -56,8 +56,8 @@ TEST_CASE("apply journals every before value and revert puts them back", "[tune]
   ApplyReport rep = ex.Apply(plan);
   CHECK_FALSE(rep.rolled_back);
   CHECK(rep.Count(Outcome::kApplied) == 3);
-  CHECK(b.tree.Get("proc/irq/24/smp_affinity_list") == "0-1");
-  CHECK(b.tree.Get("proc/sys/kernel/timer_migration") == "0");
+  CHECK(b.tree.Get("proc/irq/24/smp_affinity_list") == "0-1\n");
+  CHECK(b.tree.Get("proc/sys/kernel/timer_migration") == "0\n");
 
   // The journal on disk holds the values found before, for a later process to revert from.
   Journal reloaded(root);
@@ -74,9 +74,9 @@ TEST_CASE("apply journals every before value and revert puts them back", "[tune]
   Executor ex2(root, reloaded);
   RevertReport rev = ex2.Revert();
   CHECK(rev.complete);
-  CHECK(b.tree.Get("proc/irq/24/smp_affinity_list") == "0-3");
-  CHECK(b.tree.Get("proc/sys/kernel/timer_migration") == "1");
-  CHECK(b.tree.Get("sys/kernel/mm/transparent_hugepage/defrag") == "madvise");  // the choice, as the kernel takes it
+  CHECK(b.tree.Get("proc/irq/24/smp_affinity_list") == "0-3\n");
+  CHECK(b.tree.Get("proc/sys/kernel/timer_migration") == "1\n");
+  CHECK(b.tree.Get("sys/kernel/mm/transparent_hugepage/defrag") == "always defer defer+madvise [madvise] never\n");  // byte-identical
   CHECK_FALSE(root.Exists(Journal::Path()));
 }
 
@@ -114,8 +114,8 @@ TEST_CASE("a failure in the middle rolls back what this run did", "[tune]") {
   CHECK(rep.results[2].outcome == Outcome::kFailed);
   CHECK_THAT(rep.results[2].detail, Catch::Contains("timer_migration"));
   CHECK(rep.results[3].outcome == Outcome::kNotRun);
-  CHECK(b.tree.Get("proc/irq/24/smp_affinity_list") == "0-3");
-  CHECK(b.tree.Get("proc/irq/25/smp_affinity_list") == "0-3");
+  CHECK(b.tree.Get("proc/irq/24/smp_affinity_list") == "0-3\n");
+  CHECK(b.tree.Get("proc/irq/25/smp_affinity_list") == "0-3\n");
   CHECK(b.tree.Get("sys/kernel/mm/transparent_hugepage/defrag").find("[madvise]") != std::string::npos);
   CHECK_FALSE(root.Exists(Journal::Path()));
 }

@@ -138,14 +138,14 @@ TEST_CASE("apply, then plan again: nothing left; revert puts the board back", "[
     INFO(c.what << ": " << c.before << " -> " << c.after);
     CHECK(c.reboot);  // only boot-time items can remain
   }
-  CHECK(t.Get(kpath::ProcIrq(85) + "/smp_affinity_list") == "1");
+  CHECK(t.Get(kpath::ProcIrq(85) + "/smp_affinity_list") == "1\n");
 
   Journal reload(root);
   REQUIRE(reload.Load().ok());
   auto ex2 = MakeExecutor(root, reload);
   RevertReport rev = ex2->Revert();
   CHECK(rev.complete);
-  CHECK(t.Get(kpath::ProcIrq(85) + "/smp_affinity_list") == irq85.substr(0, irq85.find('\n')));
+  CHECK(t.Get(kpath::ProcIrq(85) + "/smp_affinity_list") == irq85);
   CHECK(t.Get(kpath::kThpEnabled).find("never") != std::string::npos);
   (void)thp;
 }
@@ -201,10 +201,10 @@ irqs:
   CHECK(rep.rolled_back);
   CHECK(rep.Count(Outcome::kRolledBack) >= 2);
   CHECK(rep.Count(Outcome::kFailed) == 1);
-  CHECK(t.Get(kpath::kWorkqueueCpumask) == "0f");
-  CHECK(t.Get(kpath::kTimerMigration) == "0");
+  CHECK(t.Get(kpath::kWorkqueueCpumask) == wq);
+  CHECK(t.Get(kpath::kTimerMigration) == "0\n");
   CHECK(t.Get(kpath::kThpEnabled) == thp);
-  CHECK(t.Get(kpath::ProcIrq(85) + "/smp_affinity_list") != "0-1");  // irqs come after memory: never reached
+  CHECK(t.Get(kpath::ProcIrq(85) + "/smp_affinity_list") != "0-1\n");  // irqs come after memory: never reached
   CHECK_FALSE(root.Exists(Journal::Path()));
 }
 

@@ -151,6 +151,75 @@ affinity_write_errno() {
   if err=$(sh -c "echo $2 > /proc/irq/$1/smp_affinity" 2>&1); then echo ok; else echo "${err##*: }"; fi
 }
 
+# json_flat FILE: every scalar of a JSON document as "path=value", one a line (path: keys and
+# array indexes joined by dots, e.g. threads.realtime.3.comm=irq/4-ttyS0; strings unquoted,
+# null/true/false/numbers as written). busybox awk, no JSON tool needed in the guest.
+json_flat() {
+  awk '
+# json_flat: every scalar of a JSON document as "path=value" (path: keys and array indexes
+# joined by dots; strings unquoted with \" \\ \/ \n \t unescaped; null/true/false/numbers as written).
+{ s = s $0 "\n" }
+END {
+  n = split(s, c, "")
+  d = 0; expect_key = 0
+  for (i = 1; i <= n; i++) {
+    ch = c[i]
+    if (ch == " " || ch == "\n" || ch == "\t" || ch == "\r" || ch == ",") {
+      if (ch == "," && typ[d] == "a") idx[d]++
+      if (ch == "," && typ[d] == "o") expect_key = 1
+      continue
+    }
+    if (ch == "{" || ch == "[") {
+      d++; typ[d] = (ch == "{") ? "o" : "a"; idx[d] = 0; key[d] = ""
+      expect_key = (ch == "{")
+      continue
+    }
+    if (ch == "}" || ch == "]") { d--; expect_key = 0; continue }
+    if (ch == ":") { expect_key = 0; continue }
+    if (ch == "\"") {
+      v = ""
+      for (i++; i <= n && c[i] != "\""; i++) {
+        if (c[i] == "\\") { i++; e = c[i]; if (e == "n") e = "\n"; else if (e == "t") e = "\t"; v = v e }
+        else v = v c[i]
+      }
+      if (expect_key && typ[d] == "o") { key[d] = v; continue }
+      emit(v); continue
+    }
+    v = ch
+    while (i < n && c[i+1] !~ /[],}[:space:]]/) { i++; v = v c[i] }
+    emit(v)
+  }
+}
+function emit(v,   p, k) {
+  p = ""
+  for (k = 1; k <= d; k++) p = p (k > 1 ? "." : "") (typ[k] == "o" ? key[k] : idx[k])
+  print p "=" v
+}
+  ' "$1"
+}
+# jget FLAT PATH: the value at PATH in a json_flat output ("" when absent; check with jhas)
+jget() { awk -v p="$2=" 'index($0, p) == 1 { print substr($0, length(p) + 1); exit }' "$1"; }
+# jexpect CHECK FLAT PATH EXPECTED[|ALT...]: the value at PATH is one of the alternatives;
+# a missing path FAILs (inspect's schema is final: docs/inspect.md)
+jexpect() {
+  if ! awk -v p="$3=" 'index($0, p) == 1 { f = 1 } END { exit !f }' "$2"; then fail "$1" "no $3 in $(basename "$2")"; return; fi
+  v=$(jget "$2" "$3")
+  old_ifs=$IFS; IFS='|'
+  for want in $4; do
+    if [ "$v" = "$want" ]; then IFS=$old_ifs; pass "$1 ($3=$v)"; return; fi
+  done
+  IFS=$old_ifs
+  fail "$1" "$3 is '$v', expected '$4'"
+}
+# stat_sched PID: "rt_priority/policy" (fields 40/41 of /proc/PID/stat), "" when gone
+stat_sched() {
+  line=$(cat /proc/$1/stat 2>/dev/null) || return 0
+  rest=${line##*) }
+  set -- $rest
+  shift 37
+  echo "$1/$2"
+}
+
 finish() {
   np=$(grep -c PASS "$RESULTS"); nf=$(grep -c FAIL "$RESULTS"); ns=$(grep -c SKIP "$RESULTS")
   echo "RESULT pass=$np fail=$nf skip=$ns"

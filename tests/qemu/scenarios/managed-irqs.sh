@@ -40,6 +40,41 @@ threads > /tmp/threads
 fact virtio_irq_threads "$(awk '$3 ~ /^irq\/.*virtio/ {print $3 "=" $4 "/" $5}' /tmp/threads | tr '\n' ' ')"
 
 if rt inspect-json inspect --json; then
-  expect_grep "inspect --json lists the virtio queues" 'virtio[0-9]*-req' "$OUT/inspect-json.out"
+  json_flat "$OUT/inspect-json.out" > /tmp/inspect.flat
+  q=$(grep -E '^irqs\.irqs\.[0-9]+\.name=virtio[0-9]+-req' /tmp/inspect.flat | wc -l)
+  expect_eq "inspect --json lists the 4 virtio queues" "$q" 4
+  h=$(for i in $(sed -n 's/^irqs\.irqs\.\([0-9]*\)\.name=virtio[0-9]*-req.*/\1/p' /tmp/inspect.flat); do jget /tmp/inspect.flat irqs.irqs.$i.managed_hint; done | sort -u | tr '\n' ' ')
+  expect_eq "inspect: the queues' managed_hint" "$h" "true "
 fi
+
+# apply with irqs.default housekeeping: the queues are recorded unchangeable, not failed
+cat > /tmp/managed.yaml <<'EOP'
+version: 1
+name: managed-irqs
+cores:
+  housekeeping: 0-1
+  isolated: 2-3
+  boot: {isolcpus: [nohz, domain, managed_irq], nohz_full: true, rcu_nocbs: true, rcu_nocb_poll: false, irqaffinity: true, kthread_cpus: false, skew_tick: false}
+  bootloader: print
+irqs:
+  default: housekeeping
+kernel:
+  preempt_rt: any
+EOP
+rt_expect apply 0 apply /tmp/managed.yaml --json
+json_flat "$OUT/apply.out" > /tmp/apply.flat
+grep -E '^results\.[0-9]+\.(what|outcome|detail)=' /tmp/apply.flat | sed 's/^/  | /' | head -60
+jexpect "apply: not rolled back" /tmp/apply.flat rolled_back false
+jexpect "apply: nothing failed" /tmp/apply.flat summary.failed 0
+for irq in $(grep 'virtio[0-9]*-req' /tmp/virtio-irqs | awk '{sub(":","",$1); print $1}'); do
+  i=$(grep -E "^results\.[0-9]+\.key=.*irq/$irq/smp_affinity_list\$" /tmp/apply.flat | sed 's/^results\.\([0-9]*\)\..*/\1/' | head -1)
+  if [ -z "$i" ]; then fail "apply: IRQ $irq (virtio queue) in the results" "no result with key .../irq/$irq/smp_affinity_list"; continue; fi
+  jexpect "apply: IRQ $irq ($(jget /tmp/apply.flat results.$i.what)) outcome" /tmp/apply.flat results.$i.outcome unchangeable
+done
+if [ -n "$cfg" ]; then
+  i=$(grep -E "^results\.[0-9]+\.key=.*irq/$cfg/smp_affinity_list\$" /tmp/apply.flat | sed 's/^results\.\([0-9]*\)\..*/\1/' | head -1)
+  [ -n "$i" ] && jexpect "apply: config IRQ $cfg outcome" /tmp/apply.flat results.$i.outcome "applied|already_set"
+  expect_file "config IRQ $cfg after apply" /proc/irq/$cfg/smp_affinity_list 0-1
+fi
+rt_expect revert 0 revert
 finish

@@ -96,11 +96,32 @@ fi
 rtagent --version > /tmp/v 2>&1; fact rtagent_version "$(cat /tmp/v)"
 if rt inspect-json inspect --json; then
   expect_grep "inspect --json mentions PREEMPT_RT" PREEMPT_RT "$OUT/inspect-json.out"
-  # Tighten as inspect's JSON settles (key names are guesses until then; missing keys SKIP).
-  json_check "inspect: preempt_rt" "$OUT/inspect-json.out" preempt_rt true
-  json_check "inspect: isolated" "$OUT/inspect-json.out" isolated "2-3|[2,3]"
-  json_check "inspect: nohz_full" "$OUT/inspect-json.out" nohz_full "2-3|[2,3]"
-  expect_grep "inspect --json lists irq/ threads" '"irq/[0-9]+-' "$OUT/inspect-json.out"
+  json_flat "$OUT/inspect-json.out" > /tmp/inspect.flat
+  jexpect "inspect: schema" /tmp/inspect.flat schema rtagent.inspect/1
+  jexpect "inspect: kernel.preempt_rt" /tmp/inspect.flat kernel.preempt_rt true
+  jexpect "inspect: kernel.preempt_model" /tmp/inspect.flat kernel.preempt_model PREEMPT_RT
+  jexpect "inspect: kernel.realtime_sysfs" /tmp/inspect.flat kernel.realtime_sysfs 1
+  jexpect "inspect: kernel.release" /tmp/inspect.flat kernel.release "$(uname -r)"
+  jexpect "inspect: kernel.safety_net.active" /tmp/inspect.flat kernel.safety_net.active rt_throttling
+  jexpect "inspect: cmdline.isolation.isolcpus.cpus" /tmp/inspect.flat cmdline.isolation.isolcpus.cpus 2-3
+  jexpect "inspect: cmdline.isolation.irqaffinity" /tmp/inspect.flat cmdline.isolation.irqaffinity 0-1
+  jexpect "inspect: cpus.online" /tmp/inspect.flat cpus.online 0-3
+  jexpect "inspect: cpus.isolated" /tmp/inspect.flat cpus.isolated 2-3
+  jexpect "inspect: cpus.nohz_full" /tmp/inspect.flat cpus.nohz_full 2-3
+  jexpect "inspect: cpus.housekeeping" /tmp/inspect.flat cpus.housekeeping 0-1
+  jexpect "inspect: cpus.workqueue_cpumask" /tmp/inspect.flat cpus.workqueue_cpumask 3
+  jexpect "inspect: irqs.default_affinity" /tmp/inspect.flat irqs.default_affinity 0-1
+  jexpect "inspect: memory.thp.enabled" /tmp/inspect.flat memory.thp.enabled null
+  jexpect "inspect: clock.clocksource" /tmp/inspect.flat clock.clocksource hpet
+  jexpect "inspect: clock.hypervisor.present" /tmp/inspect.flat clock.hypervisor.present true
+  # every irq/* thread the kernel shows is in threads.realtime[] as fifo 50
+  awk '$3 ~ /^irq\// {print $2, $3}' /tmp/threads > /tmp/irqthreads
+  while read -r tid comm; do
+    i=$(grep -E "^threads\.realtime\.[0-9]+\.tid=$tid\$" /tmp/inspect.flat | sed 's/^threads\.realtime\.\([0-9]*\)\..*/\1/' | head -1)
+    if [ -z "$i" ]; then fail "inspect: $comm in threads.realtime" "no entry with tid $tid"; continue; fi
+    got="$(jget /tmp/inspect.flat threads.realtime.$i.comm) $(jget /tmp/inspect.flat threads.realtime.$i.policy) $(jget /tmp/inspect.flat threads.realtime.$i.priority)"
+    expect_eq "inspect: threads.realtime.$i is $comm fifo 50" "$got" "$comm fifo 50"
+  done < /tmp/irqthreads
 fi
 if rt inspect-table inspect; then
   expect_grep "inspect table mentions PREEMPT_RT" PREEMPT_RT "$OUT/inspect-table.out"

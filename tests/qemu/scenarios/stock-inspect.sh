@@ -39,8 +39,15 @@ file_fact clocksource /sys/devices/system/clocksource/clocksource0/current_clock
 
 rtagent --version > /tmp/v 2>&1; fact rtagent_version "$(cat /tmp/v)"
 if rt inspect-json inspect --json; then
-  json_check "inspect: preempt_rt" "$OUT/inspect-json.out" preempt_rt false
-  json_check "inspect: isolated" "$OUT/inspect-json.out" isolated "2-3|[2,3]"
+  json_flat "$OUT/inspect-json.out" > /tmp/inspect.flat
+  jexpect "inspect: kernel.preempt_rt" /tmp/inspect.flat kernel.preempt_rt false
+  jexpect "inspect: kernel.preempt_model" /tmp/inspect.flat kernel.preempt_model PREEMPT_DYNAMIC
+  jexpect "inspect: kernel.realtime_sysfs" /tmp/inspect.flat kernel.realtime_sysfs null
+  jexpect "inspect: cpus.isolated" /tmp/inspect.flat cpus.isolated 2-3
+  jexpect "inspect: cpus.nohz_full" /tmp/inspect.flat cpus.nohz_full 2-3
+  jexpect "inspect: memory.thp.enabled.selected" /tmp/inspect.flat memory.thp.enabled.selected always
+  n=$(grep -cE '^threads\.realtime\.[0-9]+\.comm=irq/' /tmp/inspect.flat)
+  expect_eq "inspect: no irq/* thread in threads.realtime" "$n" 0
 fi
 rt inspect-table inspect
 finish
