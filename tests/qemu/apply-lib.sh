@@ -68,6 +68,7 @@ snapshot() {   # snapshot FILE: every value the profile touches, one "name=value
     echo "default_affinity=$(cat $DA)"
     [ -n "$TTYPID" ] && echo "irqthread=$(stat_sched $TTYPID) $(sed -n 's/^Cpus_allowed_list:[[:space:]]*//p' /proc/$TTYPID/status)"
     echo "sleeper=$(stat_sched $SLEEP) $(sed -n 's/^Cpus_allowed_list:[[:space:]]*//p' /proc/$SLEEP/status)"
+    echo "init_affinity=$(sed -n 's/^Cpus_allowed_list:[[:space:]]*//p' /proc/1/status)"
     echo "subtree=$(cat $CG/cgroup.subtree_control)"
     echo "rt_cgroup=$([ -d $CG/rt ] && echo present || echo absent)"
     [ -e /sys/kernel/mm/transparent_hugepage/enabled ] && echo "thp_enabled=$(cat /sys/kernel/mm/transparent_hugepage/enabled)"
@@ -118,6 +119,7 @@ apply_loop() {
   expect_eq "sleep 1000 prio/policy (stat 40/41) after apply" "$(stat_sched $SLEEP)" 55/1
   expect_file "partition rt reads back isolated" $CG/rt/cpuset.cpus.partition isolated
   expect_file "partition rt cpus" $CG/rt/cpuset.cpus.effective 2-3
+  fact init_affinity_after_apply "$(sed -n 's/^Cpus_allowed_list:[[:space:]]*//p' /proc/1/status) (before: $(sed -n 's/^init_affinity=//p' /tmp/before))"
   [ -n "$2" ] && eval "$2"   # the scenario's own read-backs
 
   rt_expect verify 0 verify $P --json
