@@ -18,6 +18,8 @@ grep -qw rtagent.strict=1 /proc/cmdline && STRICT=1
 pass() { echo "PASS $1"; echo PASS >> "$RESULTS"; }
 fail() { echo "FAIL $1: $2"; echo FAIL >> "$RESULTS"; }
 skip() { echo "SKIP $1: $2"; echo SKIP >> "$RESULTS"; }
+# A check that fails because of a known, documented rtagent bug: shown, not counted as a pass.
+knownbug() { echo "XFAIL $1: $2 (known bug, see docs/qemu.md)"; echo KNOWNBUG >> "$RESULTS"; }
 fact() { k=$1; shift; echo "FACT $k: $*"; }
 info() { echo "INFO $*"; }
 

@@ -109,7 +109,7 @@ if rt inspect-json inspect --json; then
   jexpect "inspect: cpus.isolated" /tmp/inspect.flat cpus.isolated 2-3
   jexpect "inspect: cpus.nohz_full" /tmp/inspect.flat cpus.nohz_full 2-3
   jexpect "inspect: cpus.housekeeping" /tmp/inspect.flat cpus.housekeeping 0-1
-  jexpect "inspect: cpus.workqueue_cpumask" /tmp/inspect.flat cpus.workqueue_cpumask 3
+  jexpect "inspect: cpus.workqueue_cpumask (mask 3 as a list)" /tmp/inspect.flat cpus.workqueue_cpumask 0-1
   jexpect "inspect: irqs.default_affinity" /tmp/inspect.flat irqs.default_affinity 0-1
   jexpect "inspect: memory.thp.enabled" /tmp/inspect.flat memory.thp.enabled null
   jexpect "inspect: clock.clocksource" /tmp/inspect.flat clock.clocksource hpet
