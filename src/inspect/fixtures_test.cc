@@ -259,7 +259,7 @@ TEST_CASE("rtagent inspect --json on each fixture", "[inspect]") {
   CHECK(vm["cpus"]["online_count"] == 2);
 }
 
-TEST_CASE("--section limits the document to one section", "[inspect]") {
+TEST_CASE("inspect --section limits the document to one section", "[inspect]") {
   json j = InspectBinary("arm64-rt-8cpu", "--section irqs");
   CHECK(j.size() == 2);  // schema and irqs
   CHECK(j.contains("irqs"));
