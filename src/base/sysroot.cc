@@ -197,11 +197,8 @@ Result<void> MakeDirs(const std::string& dir) {
 
 }  // namespace
 
-Result<void> FsRoot::WriteDurable(const std::string& path, const std::string& contents) {
-  std::string host = HostPath(path);
-  std::string dir = host.substr(0, host.find_last_of('/'));
-  if (auto r = MakeDirs(dir); !r) return r;
-  std::string tmp = host + ".tmp";
+Result<void> WriteFileAtomic(const std::string& path, const std::string& contents) {
+  const std::string tmp = path + ".tmp." + std::to_string(::getpid());
   int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (fd < 0) return MakeError("cannot create " + tmp, errno);
   size_t done = 0;
@@ -223,18 +220,26 @@ Result<void> FsRoot::WriteDurable(const std::string& path, const std::string& co
     return MakeError("cannot fsync " + tmp, e);
   }
   ::close(fd);
-  if (::rename(tmp.c_str(), host.c_str()) != 0) {
+  if (::rename(tmp.c_str(), path.c_str()) != 0) {
     int e = errno;
     ::unlink(tmp.c_str());
-    return MakeError("cannot rename " + tmp + " to " + host, e);
+    return MakeError("cannot rename " + tmp + " to " + path, e);
   }
   // The rename is durable only once the directory entry is on disk.
-  int dfd = ::open(dir.empty() ? "/" : dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  size_t slash = path.find_last_of('/');
+  std::string dir = slash == std::string::npos ? "." : (slash == 0 ? "/" : path.substr(0, slash));
+  int dfd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   if (dfd >= 0) {
     ::fsync(dfd);
     ::close(dfd);
   }
   return Ok();
+}
+
+Result<void> FsRoot::WriteDurable(const std::string& path, const std::string& contents) {
+  std::string host = HostPath(path);
+  if (auto r = MakeDirs(host.substr(0, host.find_last_of('/'))); !r) return r;
+  return WriteFileAtomic(host, contents);
 }
 
 Result<void> FsRoot::Remove(const std::string& path) {

@@ -70,6 +70,11 @@ class FsRoot : public SysRoot {
   std::string dir_;
 };
 
+/// Writes a whole file at a host path so that a crash leaves the old or the new file, never
+/// a part: contents to PATH.tmp.PID, fsync, rename over PATH, fsync of the directory. The
+/// directory must exist. Used for the journal (through SysRoot::WriteDurable) and for reports.
+Result<void> WriteFileAtomic(const std::string& path, const std::string& contents);
+
 /// Opens the root named by --root (an existing directory), or the live system for "/".
 Result<std::unique_ptr<SysRoot>> OpenRoot(const std::string& dir);
 

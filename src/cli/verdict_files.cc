@@ -1,5 +1,7 @@
 #include "cli/verdict_files.h"
 
+#include "base/sysroot.h"
+
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -68,32 +70,7 @@ Result<void> WriteTextFile(const std::string& path, const std::string& text) {
     std::cout << text << std::flush;
     return Ok();
   }
-  const std::string tmp = path + ".tmp." + std::to_string(::getpid());
-  int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd < 0) return MakeError("cannot write " + tmp, errno);
-  size_t off = 0;
-  while (off < text.size()) {
-    ssize_t n = ::write(fd, text.data() + off, text.size() - off);
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      int e = errno;
-      ::close(fd);
-      ::unlink(tmp.c_str());
-      return MakeError("cannot write " + tmp, e);
-    }
-    off += static_cast<size_t>(n);
-  }
-  if (::fsync(fd) != 0 || ::close(fd) != 0) {
-    int e = errno;
-    ::unlink(tmp.c_str());
-    return MakeError("cannot write " + tmp, e);
-  }
-  if (::rename(tmp.c_str(), path.c_str()) != 0) {
-    int e = errno;
-    ::unlink(tmp.c_str());
-    return MakeError("cannot rename " + tmp + " to " + path, e);
-  }
-  return Ok();
+  return WriteFileAtomic(path, text);
 }
 
 std::string RenderVerdictAs(const Verdict& v, const std::string& format) {
