@@ -53,8 +53,8 @@ int CmdCommission(const GlobalOptions& g, const CommissionOptions& o) {
 
   // 4. what is not built yet
   std::cout << Step(g.color, 4, "not done by commission yet");
-  std::cout << "- apply: commission does not change the system yet; run `rtagent apply "
-            << (o.profile.empty() ? "" : o.profile + " ") << "` (as root), `rtagent verify` to check, `rtagent revert` to undo\n"
+  std::cout << "- apply: commission does not change the system yet; run `rtagent apply"
+            << (o.profile.empty() ? "" : " " + o.profile) << "` (as root), `rtagent verify` to check, `rtagent revert` to undo\n"
             << "- checks (PREEMPT_RT, interrupts on isolated CPUs, hwlat, clock honesty, lint): not built yet\n"
             << "- loaded latency acceptance test: not run by commission yet; run `rtagent accept "
             << (o.profile.empty() ? "PROFILE" : o.profile) << "` (as root) for the pass/fail verdict\n";
