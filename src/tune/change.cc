@@ -1,31 +1,18 @@
 #include "tune/change.h"
 
-#include <sstream>
-
 #include "base/cpuset.h"
+#include "base/kernel_text.h"
 
 namespace rtagent {
 namespace {
 
-std::string Trim(std::string_view s) {
-  size_t b = s.find_first_not_of(" \t\r\n");
-  if (b == std::string_view::npos) return {};
-  size_t e = s.find_last_not_of(" \t\r\n");
-  return std::string(s.substr(b, e - b + 1));
-}
-
 // "always [madvise] never" -> "madvise"; a value without brackets is its own choice.
-std::string Chosen(std::string_view s) {
-  size_t open = s.find('[');
-  size_t close = s.find(']', open == std::string_view::npos ? 0 : open);
-  if (open == std::string_view::npos || close == std::string_view::npos) return Trim(s);
-  return Trim(s.substr(open + 1, close - open - 1));
-}
+std::string Chosen(std::string_view s) { return ParseBracketChoice(s).value_or(Trim(s)); }
 
+// "a  b\n" -> "a b".
 std::string Words(std::string_view s) {
-  std::istringstream in{std::string(s)};
-  std::string w, out;
-  while (in >> w) out += (out.empty() ? "" : " ") + w;
+  std::string out;
+  for (std::string_view w : SplitWs(s)) out += (out.empty() ? "" : " ") + std::string(w);
   return out;
 }
 
