@@ -44,9 +44,14 @@ def cpumask(cpus, nr):
 POLICY = {"other": 0, "fifo": 1, "rr": 2, "batch": 3, "idle": 5, "deadline": 6}
 
 
-def task_stat(tid, comm, ppid, cpu, policy, rtprio):
+# stat field 9 (PF_*, include/linux/sched.h): a per-CPU kthread has PF_KTHREAD|PF_NO_SETAFFINITY,
+# kthreadd and IRQ threads PF_KTHREAD only, a user process PF_FORKNOEXEC|PF_RANDOMIZE.
+PF_PERCPU_KTHREAD, PF_KTHREAD, PF_USER = 0x4208040, 0x208040, 0x400100
+
+
+def task_stat(tid, comm, ppid, cpu, policy, rtprio, flags=PF_PERCPU_KTHREAD):
     prio = -(rtprio + 1) if policy in ("fifo", "rr") else 20
-    fields = [str(tid), "(%s)" % comm, "S", str(ppid), str(tid), "0", "0", "-1", "69238848",
+    fields = [str(tid), "(%s)" % comm, "S", str(ppid), str(tid), "0", "0", "-1", str(flags),
               "0", "0", "0", "0", "12", "340", "0", "0", str(prio), "0", "1", "0", "15",
               "0", "0", "18446744073709551615", "0", "0", "0", "0", "0", "0", "0",
               "2147483647", "0", "1", "0", "0", "17", str(cpu), str(rtprio),
@@ -169,25 +174,25 @@ def main():
     pid = [1]
     made = [0]
 
-    def proc(comm, threads, policy="other", rtprio=0, cpus=None, cmdline=""):
+    def proc(comm, threads, policy="other", rtprio=0, cpus=None, cmdline="", flags=PF_PERCPU_KTHREAD):
         tgid = pid[0]
         for t in range(threads):
             tid = tgid + t
             tcomm = comm if t == 0 else "%s-w%d" % (comm[:10], t)
             base = "proc/%d/task/%d" % (tgid, tid)
             c = cpus if cpus is not None else house
-            write(root, base + "/stat", task_stat(tid, tcomm, 2 if not cmdline else 1, c[0], policy, rtprio))
+            write(root, base + "/stat", task_stat(tid, tcomm, 2 if not cmdline else 1, c[0], policy, rtprio, flags))
             write(root, base + "/status", task_status(tid, tgid, tcomm, 2, c, nr))
             write(root, base + "/comm", tcomm + "\n")
-        write(root, "proc/%d/stat" % tgid, task_stat(tgid, comm, 2, (cpus or house)[0], policy, rtprio))
+        write(root, "proc/%d/stat" % tgid, task_stat(tgid, comm, 2, (cpus or house)[0], policy, rtprio, flags))
         write(root, "proc/%d/status" % tgid, task_status(tgid, tgid, comm, 2, cpus or house, nr))
         write(root, "proc/%d/comm" % tgid, comm + "\n")
         write(root, "proc/%d/cmdline" % tgid, cmdline.replace(" ", "\0"))
         pid[0] += threads
         made[0] += threads
 
-    proc("systemd", 1, cmdline="/sbin/init")
-    proc("kthreadd", 1)
+    proc("systemd", 1, cmdline="/sbin/init", flags=PF_USER)
+    proc("kthreadd", 1, flags=PF_KTHREAD)
     for cpu in allcpus:
         proc("ksoftirqd/%d" % cpu, 1, cpus=[cpu])
         proc("ktimers/%d" % cpu, 1, "fifo", 1, cpus=[cpu])
@@ -196,11 +201,11 @@ def main():
         proc("cpuhp/%d" % cpu, 1, cpus=[cpu])
     for irq, chip, hw, action in names:
         if action and made[0] < a.threads:
-            proc("irq/%d-%s" % (irq, action[:9]), 1, "fifo", 50)
+            proc("irq/%d-%s" % (irq, action[:9]), 1, "fifo", 50, flags=PF_KTHREAD)
     n = 0
     while made[0] < a.threads:
         left = a.threads - made[0]
-        proc("robotd%d" % n, min(40, left), cmdline="/usr/bin/robotd --instance %d" % n)
+        proc("robotd%d" % n, min(40, left), cmdline="/usr/bin/robotd --instance %d" % n, flags=PF_USER)
         n += 1
 
     # memory, workqueues, power, clocks, cgroup v2 with an isolated partition

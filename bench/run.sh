@@ -4,6 +4,9 @@
 #   inspect: `rtagent inspect --json` on a generated 256-CPU / 4,096-IRQ / 20,000-thread tree,
 #            against the floor: reading the very same files once (the list comes from
 #            `rtagent capture`, which records every file inspect reads).
+#   sampler: `rtagent accept`'s sampler against cyclictest -m (bench/sampler_vs_cyclictest.sh).
+#   tune:    `rtagent plan`, `apply` and `revert` with bench/tune-large.yaml on a copy of the
+#            same tree: wall time, peak RSS, journal entries (bench/tune.sh).
 #
 # usage: bash bench/run.sh [--cpus N --irqs N --threads N] [--runs N]
 # Needs build/rtagent and build/rtagent_bench_readfiles (bash tools/setup.sh), python3, and
@@ -62,3 +65,22 @@ print(f"|---|---|---|---|---|---|")
 print(f"| {cpus} CPUs, {irqs} IRQs, {threads} threads | {nfiles} | {ins['mean']*1000:.0f} ± {ins['stddev']*1000:.0f} ms "
       f"| {floor['mean']*1000:.0f} ± {floor['stddev']*1000:.0f} ms | {ins['mean']/floor['mean']:.2f}x | {int(rss)/1024:.1f} MiB |")
 PY
+
+# plan, apply and revert on a copy of the same tree (issue 3).
+bash bench/tune.sh --rtagent build/rtagent --tree "$tree" --runs 3
+
+# The hold daemon over a few minutes on this machine (issue 6; root only, it tunes the live
+# system and reverts): RSS, CPU time, wake-ups per second and the CPUs it ran on.
+if [ "$(id -u)" = 0 ]; then
+  bash bench/hold.sh --rtagent build/rtagent
+else
+  echo "bench: bench/hold.sh skipped (needs root)" >&2
+fi
+
+# rtagent's latency sampler against cyclictest (rt-tests), alternating, same interval,
+# priority, CPU and load (issue 5; root only): CPU time per wake-up, peak RSS, p50/p99/max.
+if [ "$(id -u)" = 0 ]; then
+  bash bench/sampler_vs_cyclictest.sh --rtagent build/rtagent
+else
+  echo "bench: bench/sampler_vs_cyclictest.sh skipped (needs root)" >&2
+fi

@@ -51,7 +51,7 @@ int main(int argc, char** argv) {
   auto* ve = app.add_subcommand("verify", "Check that the system matches the profile");
   ve->add_option("profile", verify.profile, "Profile YAML (default: the built-in default profile)");
   ve->add_flag("--json", verify.json, "Print JSON");
-  ve->add_option("--suite", verify.suite, "Check suite: commission, boot or ci");
+  ve->add_option("--suite", verify.suite, "Check suite: commission, boot, ci or a suite file (default: checks.suite)")->option_text("NAME|FILE");
   ve->add_option("--junit", verify.junit, "Also write JUnit XML to FILE")->option_text("FILE");
 
   RevertOptions revert;
@@ -59,8 +59,22 @@ int main(int argc, char** argv) {
   re->add_flag("--json", revert.json, "Print JSON");
 
   CommissionOptions commission;
-  auto* m = app.add_subcommand("commission", "Run the whole loop on a board: validate, inspect, plan (more as it lands)");
+  commission.version = RTAGENT_VERSION;
+  auto* m = app.add_subcommand("commission",
+                               "Run the whole loop on a board: validate, inspect, plan, apply, verify, accept, verdict");
   m->add_option("profile", commission.profile, "Profile YAML (default: the built-in default profile)");
+  m->add_option("--duration", commission.duration, "Length of the acceptance run; default: acceptance.duration")
+      ->option_text("D");
+  m->add_option("--out", commission.out_dir,
+                "Directory for the verdict files (default: ./rtagent-commission-<UTC time>, created)")
+      ->option_text("DIR");
+  m->add_flag("--revert-after", commission.revert_after,
+              "Put back every value this run changed at the end, also on failure and Ctrl-C");
+  m->add_option("--json", commission.json, "Also write the verdict as JSON to FILE")->option_text("FILE");
+  m->add_option("--junit", commission.junit, "Also write JUnit XML to FILE")->option_text("FILE");
+  m->add_option("--md", commission.md, "Also write the Markdown report to FILE")->option_text("FILE");
+  m->add_option("--svg", commission.svg, "Also write the SVG histogram to FILE")->option_text("FILE");
+  m->add_option("--hist", commission.hist, "Also write a cyclictest -h histogram to FILE")->option_text("FILE");
 
   AcceptOptions accept;
   accept.version = RTAGENT_VERSION;
@@ -75,6 +89,9 @@ int main(int argc, char** argv) {
   ac->add_option("--hist", accept.hist, "Write a cyclictest -h histogram to FILE")->option_text("FILE");
   ac->add_option("--baseline", accept.baseline, "Diff against this verdict (JSON); a regression fails the run")
       ->option_text("FILE");
+  ac->add_option("--preflight", accept.preflight,
+                 "Check suite run first, each check a criterion: boot (default), commission, ci, a suite file, or none")
+      ->option_text("SUITE");
 
   DiffOptions diff;
   auto* di = app.add_subcommand("diff", "Compare two verdicts by CPU, load and criterion; exit 1 on a regression");
@@ -99,6 +116,17 @@ int main(int argc, char** argv) {
   rp->add_option("--svg", report.svg, "Write an SVG histogram to FILE")->option_text("FILE");
   rp->add_option("--hist", report.hist, "Write a cyclictest -h histogram to FILE")->option_text("FILE");
 
+  HoldOptions hold;
+  auto* ho = app.add_subcommand("hold", "Apply the profile and hold it: PM QoS note, drift re-assert, systemd notify");
+  ho->add_option("profile", hold.profile, "Profile YAML (default: the built-in default profile)");
+  ho->add_flag("--once", hold.once, "Apply, verify, print what is held and exit (on_stop decides keep or revert)");
+  ho->add_option("--verdict", hold.verdict, "Report this verdict (accept --json) in status and the Prometheus file")
+      ->option_text("FILE");
+
+  StatusOptions status;
+  auto* st = app.add_subcommand("status", "Show what `rtagent hold` holds; exit 3 when it is not running");
+  st->add_flag("--json", status.json, "Print JSON");
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -118,5 +146,7 @@ int main(int argc, char** argv) {
   if (*ac) return CmdAccept(g, accept);
   if (*di) return CmdDiff(g, diff);
   if (*rp) return CmdReport(g, report);
+  if (*ho) return CmdHold(g, hold);
+  if (*st) return CmdStatus(g, status);
   return kExitBadInput;
 }

@@ -95,6 +95,8 @@ inline std::string TaskDir(int pid) { return Pid(pid) + "/task"; }
 inline std::string TaskStat(int pid, int tid) { return Task(pid, tid) + "/stat"; }
 inline std::string TaskStatus(int pid, int tid) { return Task(pid, tid) + "/status"; }
 inline std::string TaskSched(int pid, int tid) { return Task(pid, tid) + "/sched"; }
+/// "on-CPU ns, run-queue wait ns, timeslices" (Documentation/scheduler/sched-stats.rst; CONFIG_SCHED_INFO).
+inline std::string TaskSchedstat(int pid, int tid) { return Task(pid, tid) + "/schedstat"; }
 /// /proc/PID/stat of a process (its main thread): pid, comm, state, ppid, pgrp, ... processor.
 inline std::string ProcStat(int pid) { return Pid(pid) + "/stat"; }
 /// /proc/PID/cmdline: the arguments, each ended by a NUL (empty for kernel threads).
@@ -160,6 +162,24 @@ inline const std::string kCpuDmaLatency = "dev/cpu_dma_latency";
 // --- tracing (Documentation/trace/ftrace.rst, hwlat_detector.rst) ---
 inline const std::string kTracefs = "sys/kernel/tracing";
 inline const std::string kTracefsLegacy = "sys/kernel/debug/tracing";
+/// A file of a tracefs mount found at `tracefs` (kTracefs or kTracefsLegacy).
+inline std::string TracefsFile(const std::string& tracefs, const std::string& file) { return tracefs + "/" + file; }
+// Files of tracefs, for TracefsFile().
+inline const std::string kAvailableTracers = "available_tracers";
+inline const std::string kCurrentTracer = "current_tracer";
+inline const std::string kTracingCpumask = "tracing_cpumask";
+inline const std::string kTracingThresh = "tracing_thresh";          // us; 0 = off
+inline const std::string kTracingOn = "tracing_on";
+inline const std::string kTracingMaxLatency = "tracing_max_latency";  // us, the worst the tracer saw
+inline const std::string kTrace = "trace";                            // reading does not consume it
+inline const std::string kHwlatWidth = "hwlat_detector/width";        // us spun per window
+inline const std::string kHwlatWindow = "hwlat_detector/window";      // us
+inline const std::string kHwlatMode = "hwlat_detector/mode";          // 5.10+: none [round-robin] per-cpu
+
+// --- kernel log (Documentation/ABI/testing/dev-kmsg) ---
+/// Records "prio,seq,usec,flags;text"; blocking at the end on a live system, so rtagent reads
+/// it only in fixture trees (live: syslog(2) SYSLOG_ACTION_READ_ALL, which never blocks).
+inline const std::string kKmsg = "dev/kmsg";
 
 // --- rtagent's own runtime state ---
 inline const std::string kRunDir = "run/rtagent";

@@ -1,21 +1,131 @@
 #include "check/runner.h"
 
+#include <algorithm>
+#include <cerrno>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
 #include <thread>
 
 #include "base/result.h"
+#include "check/builtin_suites.h"
 #include "inspect/system_state.h"
+#include "profile/diagnostics.h"
+#include "profile/reader.h"
+#include "profile/yaml_tree.h"
 
 namespace rtagent::check {
 
+namespace fs = std::filesystem;
+
 std::vector<std::string> BuiltinSuiteNames() { return {"commission", "boot", "ci"}; }
 
-// PLACEHOLDER until checks/*.yaml are compiled in: every suite runs every check.
-Result<Suite> LoadSuite(const std::string& name_or_path) {
+namespace {
+
+const char* BuiltinText(const std::string& name) {
+  if (name == "commission") return kCommissionSuiteYaml;
+  if (name == "boot") return kBootSuiteYaml;
+  if (name == "ci") return kCiSuiteYaml;
+  return nullptr;
+}
+
+std::vector<std::string> CheckNames() {
+  std::vector<std::string> names;
+  for (const auto& c : AllChecks()) names.push_back(c->Name());
+  return names;
+}
+
+}  // namespace
+
+Result<Suite> ParseSuite(const std::string& text, const std::string& file) {
+  using profile::YamlNode;
+  profile::Diagnostics diags;
+  bool parsed = false;
+  YamlNode doc = profile::ParseYaml(text, file, &diags, &parsed);
   Suite s;
-  s.name = name_or_path;
-  s.source = "built-in";
-  for (const auto& c : AllChecks()) s.checks.push_back(c->Name());
+  s.source = file;
+  profile::SystemCpus no_cpus;
+  profile::FieldReader r(&diags, &no_cpus);
+  if (parsed && doc.IsNull()) {
+    diags.Error({file, 1, 1}, "the suite file is empty", "write at least `checks: [kernel, cmdline]`");
+  } else if (parsed && r.MapWithKeys(doc, {"name", "description", "checks", "windows"}, "suite", "key")) {
+    if (const YamlNode* v = doc.Find("name")) {
+      if (auto n = r.String(*v, "name")) s.name = *n;
+    }
+    if (const YamlNode* v = doc.Find("description")) {
+      if (auto d = r.String(*v, "description")) s.description = *d;
+    }
+    const YamlNode* checks = doc.Find("checks");
+    if (checks == nullptr) {
+      diags.Error(doc.mark, "the suite names no checks", "add `checks: [conformance, kernel, cmdline, clock, lint]`");
+    } else if (auto names = r.StringList(*checks, "checks", false)) {
+      const auto known = CheckNames();
+      for (size_t i = 0; i < names->size(); ++i) {
+        const std::string& n = (*names)[i];
+        const profile::SourceMark& at = i < checks->items.size() ? checks->items[i].mark : checks->mark;
+        if (std::find(known.begin(), known.end(), n) == known.end()) {
+          std::string near = profile::NearestWord(n, known);
+          diags.Error(at, "unknown check \"" + n + "\"",
+                      (near.empty() ? std::string() : "did you mean \"" + near + "\"? ") + "the checks are " +
+                          profile::JoinChoices(known));
+        } else if (std::find(s.checks.begin(), s.checks.end(), n) != s.checks.end()) {
+          diags.Error(at, "check \"" + n + "\" is listed twice", "name each check once, in the order it runs");
+        } else {
+          s.checks.push_back(n);
+        }
+      }
+      if (names->empty()) diags.Error(checks->mark, "the suite names no checks", "list at least one check");
+    }
+    if (const YamlNode* w = doc.Find("windows")) {
+      if (r.MapWithKeys(*w, {"interrupts", "hwlat"}, "windows", "window")) {
+        if (const YamlNode* v = w->Find("interrupts")) {
+          if (auto d = r.DurationValue(*v, "windows.interrupts", std::chrono::milliseconds(100))) s.interrupts_window = *d;
+        }
+        if (const YamlNode* v = w->Find("hwlat")) {
+          if (auto d = r.DurationValue(*v, "windows.hwlat", std::chrono::seconds(1))) s.hwlat_duration = *d;
+        }
+      }
+    }
+  }
+  if (diags.HasErrors()) {
+    diags.Sort();
+    std::string msg = diags.FormatText(false);
+    while (!msg.empty() && msg.back() == '\n') msg.pop_back();
+    return MakeError(msg);
+  }
+  if (s.name.empty()) s.name = fs::path(file).stem().string();
   return s;
+}
+
+Result<Suite> LoadSuite(const std::string& name_or_path) {
+  if (const char* text = BuiltinText(name_or_path)) {
+    auto s = ParseSuite(text, "checks/" + name_or_path + ".yaml");
+    if (s) s->source = "checks/" + name_or_path + ".yaml (built-in)";
+    return s;
+  }
+  bool looks_like_path = name_or_path.find('/') != std::string::npos || name_or_path.ends_with(".yaml") ||
+                         name_or_path.ends_with(".yml");
+  if (!looks_like_path) {
+    auto names = BuiltinSuiteNames();
+    std::string near = profile::NearestWord(name_or_path, names);
+    return MakeError("unknown suite \"" + name_or_path + "\"" + (near.empty() ? "" : " (did you mean \"" + near + "\"?)") +
+                     ": the built-in suites are " + profile::JoinChoices(names) + "; or give a suite file's path");
+  }
+  std::ifstream in(name_or_path, std::ios::binary);
+  if (!in) return MakeError("cannot read suite file " + name_or_path, errno);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ParseSuite(ss.str(), name_or_path);
+}
+
+std::vector<std::string> NeedsRoot(const Suite& suite, const profile::Profile& profile) {
+  std::vector<std::string> out;
+  for (const auto& name : suite.checks) {
+    if (name != "hwlat") continue;
+    auto c = FindCheck(name);
+    if (c && !c->DisabledByProfile(profile)) out.push_back(name);
+  }
+  return out;
 }
 
 Status SuiteReport::Overall() const {
@@ -45,6 +155,7 @@ bool SleepUnlessStopped(Duration d, const std::atomic<bool>* stop) {
 SuiteReport RunSuite(const profile::Profile& profile, SysRoot& root, const Suite& suite, const RunOptions& options) {
   SuiteReport report;
   report.suite = suite.name;
+  report.suite_source = suite.source;
   report.profile = profile.path;
   report.root = root.Dir();
   SystemState state = CollectSystemState(root);
@@ -59,7 +170,15 @@ SuiteReport RunSuite(const profile::Profile& profile, SysRoot& root, const Suite
       break;
     }
     auto check = FindCheck(name);
-    if (!check || check->DisabledByProfile(profile)) continue;
+    if (!check) continue;
+    if (check->DisabledByProfile(profile)) {
+      CheckResult off;
+      off.check = off.id = name;
+      off.status = Status::kSkip;
+      off.summary = "turned off by the profile (checks." + name + ".enabled: false)";
+      report.results.push_back(std::move(off));
+      continue;
+    }
     auto results = check->Run(env);
     if (options.on_check) options.on_check(name, results);
     report.results.insert(report.results.end(), results.begin(), results.end());

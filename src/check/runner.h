@@ -20,6 +20,9 @@ std::vector<std::string> BuiltinSuiteNames();
 /// A built-in suite by name, or a suite file by path (anything with a '/' or ending in .yaml).
 /// The error names the file, line and key, or lists the valid names.
 Result<Suite> LoadSuite(const std::string& name_or_path);
+/// Parses a suite's YAML text (checks/README.md); `file` names it in errors, which are
+/// "file:line:column: error: ..." lines with hints, every problem at once.
+Result<Suite> ParseSuite(const std::string& text, const std::string& file);
 
 struct RunOptions {
   /// Waits for a window; default: sleeps, returning false early when *stop is set.
@@ -31,6 +34,7 @@ struct RunOptions {
 
 struct SuiteReport {
   std::string suite;
+  std::string suite_source;  ///< where the suite came from: "checks/ci.yaml (built-in)" or a path
   std::string profile;  ///< the profile's path
   std::string root;     ///< the system root checked
   std::vector<CheckResult> results;  ///< in run order
@@ -41,7 +45,11 @@ struct SuiteReport {
   int Count(Status s) const;
 };
 
-/// Runs every check of `suite` that the profile does not turn off.
+/// The checks of `suite` the profile leaves on that need root on a live system (hwlat drives
+/// the tracer); the others only read. Empty when the suite runs as any user.
+std::vector<std::string> NeedsRoot(const Suite& suite, const profile::Profile& profile);
+
+/// Runs every check of `suite`; a check the profile turns off answers SKIP with that reason.
 SuiteReport RunSuite(const profile::Profile& profile, SysRoot& root, const Suite& suite,
                      const RunOptions& options = {});
 

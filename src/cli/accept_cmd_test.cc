@@ -13,6 +13,9 @@
 #include <sstream>
 #include <thread>
 
+#include "base/shell_test_support.h"
+#include "base/kernel_paths.h"
+#include "base/sysroot.h"
 #include "profile/test_support.h"
 
 using rtagent::profile::testing::TempDir;
@@ -28,13 +31,9 @@ Run RtAgent(const std::string& args) {
   // CI=true: no live progress line (the output is a pipe anyway).
   std::string cmd = "CI=true " + std::string(RTAGENT_BINARY) + " " + args + " 2>&1";
   Run r;
-  FILE* p = ::popen(cmd.c_str(), "r");
-  if (p == nullptr) return r;
-  std::array<char, 4096> buf;
-  size_t n;
-  while ((n = std::fread(buf.data(), 1, buf.size(), p)) > 0) r.out.append(buf.data(), n);
-  int status = ::pclose(p);
-  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  rtagent::test::ShellResult s = rtagent::test::RunShell(cmd);
+  r.code = s.code;
+  r.out = s.out;
   return r;
 }
 
@@ -154,6 +153,57 @@ TEST_CASE("accept refuses bad input with exit 2 before running anything", "[acce
   Run r6 = RtAgent("accept " + ext);
   CHECK(r6.code == 2);
   CHECK(r6.out.find("rtagent-no-such-program") != std::string::npos);
+  Run r7 = RtAgent("accept " + ok + " --preflight no-such-suite");
+  CHECK(r7.code == 2);
+  CHECK(r7.out.find("no-such-suite") != std::string::npos);
+}
+
+TEST_CASE("accept's pre-flight checks are criteria: each check of the boot suite, a failed one fails the run",
+          "[accept]") {
+  if (std::string why = LiveSkipReason(); !why.empty()) {
+    WARN("skipped: " << why);
+    return;
+  }
+  TempDir dir;
+  std::string p = dir.Write("tiny.yaml", Profile("  max_us: 20000\n", "    builtin: []\n"));
+  Run r = RtAgent("accept " + p + " --duration 1s --json " + dir.path() + "/v.json");
+  INFO(r.out);
+  REQUIRE((r.code == 0 || r.code == 1));
+  auto j = nlohmann::json::parse(Slurp(dir.path() + "/v.json"));
+  std::vector<std::string> names;
+  bool any_failed = false;
+  for (const auto& c : j["preflight"]) {
+    names.push_back(c["name"]);
+    any_failed = any_failed || !c["passed"].get<bool>();
+  }
+  for (const char* check : {"conformance", "kernel", "clock", "interrupts"}) {
+    CHECK(std::find(names.begin(), names.end(), check) != names.end());
+  }
+  if (any_failed) CHECK(r.code == 1);
+  CHECK(r.out.find("preflight kernel (run)") != std::string::npos);
+
+  // --preflight none: no check is a criterion.
+  Run none = RtAgent("accept " + p + " --duration 1s --preflight none --json " + dir.path() + "/n.json");
+  INFO(none.out);
+  REQUIRE((none.code == 0 || none.code == 1));
+  CHECK(nlohmann::json::parse(Slurp(dir.path() + "/n.json"))["preflight"].empty());
+
+  // A profile that requires PREEMPT_RT on a kernel without it: the kernel check fails, so the
+  // verdict fails whatever the latency figures are.
+  auto live = rtagent::OpenRoot("/");
+  REQUIRE(live.ok());
+  const std::string version = (*live)->Read(rtagent::kpath::kVersion).value_or("");
+  const std::string realtime = (*live)->Read(rtagent::kpath::kRealtime).value_or("");
+  if (realtime.rfind("1", 0) == 0 || version.find("PREEMPT_RT") != std::string::npos) {
+    WARN("the PREEMPT_RT half is skipped: this kernel is PREEMPT_RT");
+    return;
+  }
+  std::string rt = dir.Write("rt.yaml", Profile("  max_us: 20000\n", "    builtin: []\n") + "kernel:\n  preempt_rt: required\n");
+  Run f = RtAgent("accept " + rt + " --duration 1s --json " + dir.path() + "/f.json");
+  INFO(f.out);
+  CHECK(f.code == 1);
+  CHECK(f.out.find("FAIL preflight kernel (run)") != std::string::npos);
+  CHECK(nlohmann::json::parse(Slurp(dir.path() + "/f.json"))["result"] == "FAIL");
 }
 
 TEST_CASE("accept under a fixture root refuses with exit 3: it measures the live machine only", "[accept]") {

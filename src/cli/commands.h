@@ -59,9 +59,16 @@ struct RevertOptions {
 int CmdRevert(const GlobalOptions& g, const RevertOptions& o);
 
 struct CommissionOptions {
-  std::string profile;  ///< path, or empty for the built-in default
+  std::string profile;   ///< path, or empty for the built-in default
+  std::string duration;  ///< --duration: overrides acceptance.duration
+  std::string out_dir;   ///< --out DIR: every verdict file; default ./rtagent-commission-<UTC time>
+  std::string json, junit, md, svg, hist;  ///< extra copies of the verdict ("-" is stdout)
+  bool revert_after = false;  ///< put back every value this run changed, at the end, whatever happened
+  std::string version;        ///< rtagent's version, written into the verdict
 };
-/// `rtagent commission [PROFILE]`: the whole loop, as far as it is built.
+/// `rtagent commission [PROFILE]`: validate, inspect, plan, apply, verify, accept, verdict;
+/// `--revert-after` puts the system back. 0 PASS, 1 FAIL, 2 bad input, 3 a step cannot run
+/// here (not root; accept under --root), 4 apply rolled back.
 int CmdCommission(const GlobalOptions& g, const CommissionOptions& o);
 
 
@@ -71,6 +78,7 @@ struct AcceptOptions {
   std::string json, junit, md, svg, hist;  ///< output files ("-" is stdout)
   std::string baseline;  ///< a previous verdict (JSON) to diff against; a regression fails
   std::string version;   ///< rtagent's version, written into the verdict
+  std::string preflight;  ///< --preflight SUITE: the checks run first (default "boot"; "none")
 };
 /// `rtagent accept PROFILE`: the loaded latency acceptance test. 0 PASS, 1 FAIL, 2 bad input,
 /// 3 cannot run here (not root, a fixture root).
@@ -92,5 +100,23 @@ struct ReportOptions {
 };
 /// `rtagent report VERDICT.json`: renders a stored verdict (or a cyclictest report) again.
 int CmdReport(const GlobalOptions& g, const ReportOptions& o);
+
+struct HoldOptions {
+  std::string profile;  ///< path, or empty for the built-in default
+  bool once = false;    ///< apply, verify, print what is held, stop (on_stop decides keep/revert)
+  std::string verdict;  ///< a verdict JSON (accept --json) reported in status and Prometheus
+};
+/// `rtagent hold PROFILE`: applies the runtime state, holds the PM QoS note, re-asserts drift,
+/// talks to systemd. 0 stopped cleanly, 1 verify FAIL (--once) or a revert left values behind,
+/// 2 bad profile, 3 cannot run (not root, device, journal), 4 a write failed and was rolled back.
+int CmdHold(const GlobalOptions& g, const HoldOptions& o);
+
+struct StatusOptions {
+  bool json = false;
+};
+/// `rtagent status`: what `hold` holds (run/rtagent/state.json). 0 running and the last verify
+/// did not fail, 1 running but the last verify failed, 2 the state file is unreadable,
+/// 3 not running (no state file, stopped, or its pid is gone).
+int CmdStatus(const GlobalOptions& g, const StatusOptions& o);
 
 }  // namespace rtagent

@@ -1,11 +1,28 @@
-// `rtagent commission [PROFILE]`: the engineer's whole loop at the bench, as far as it is
-// built: validate the profile, show the board's real-time state, plan every change, and check
-// what already conforms. Each step that is not built yet is named, never silently skipped.
+// `rtagent commission [PROFILE]`: the engineer's whole loop at the bench, one step after
+// another: validate the profile, show the board's real-time state, plan every change, apply
+// it through the journal, verify it with the profile's check suite, run the loaded latency
+// acceptance test with verify's answers as its pre-flight checks, and write the verdict in
+// every format. `--revert-after` puts back what this run changed, whatever happened.
+//
+// Under --root FIXTURE the loop runs on the tree (apply writes into it, as `apply --root`
+// does) up to verify; the latency test is refused (there is no clock to measure in a tree)
+// and the exit code is 3. Without root on the live system it stops after the plan (exit 3).
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <ctime>
+#include <filesystem>
 #include <iostream>
 
 #include "base/exit_codes.h"
+#include "check/runner.h"
+#include "cli/acceptance_run.h"
+#include "cli/apply_step.h"
 #include "cli/commands.h"
+#include "cli/preflight.h"
 #include "cli/profile_arg.h"
+#include "cli/stop_signal.h"
 #include "inspect/inspect_text.h"
 #include "inspect/system_state.h"
 #include "tune/plan_render.h"
@@ -15,24 +32,141 @@ namespace rtagent {
 
 namespace {
 
+namespace fs = std::filesystem;
+
 std::string Step(bool color, int n, const std::string& title) {
   std::string t = "== step " + std::to_string(n) + ": " + title + " ==";
   return (color ? "\033[1m" + t + "\033[0m" : t) + "\n";
 }
 
+/// The default output directory: ./rtagent-commission-<UTC time>, one per run.
+std::string DefaultOutDir() {
+  const std::time_t t = std::time(nullptr);
+  std::tm tm{};
+  ::gmtime_r(&t, &tm);
+  char buf[64];
+  std::strftime(buf, sizeof buf, "rtagent-commission-%Y%m%dT%H%M%SZ", &tm);
+  return buf;
+}
+
+/// Refuses an output directory that cannot be made or written, before anything changes.
+/// An existing directory is used as it is (its verdict files are replaced whole).
+Result<void> CheckOutDir(const std::string& dir) {
+  struct stat st;
+  if (::stat(dir.c_str(), &st) == 0) {
+    if (!S_ISDIR(st.st_mode)) return MakeError("--out " + dir + ": exists and is not a directory");
+    if (::access(dir.c_str(), W_OK) != 0) return MakeError("--out " + dir + ": cannot write into it", errno);
+    return Ok();
+  }
+  std::string parent = fs::path(dir).lexically_normal().parent_path().string();
+  if (parent.empty()) parent = ".";
+  if (::stat(parent.c_str(), &st) != 0) return MakeError("--out " + dir + ": its parent " + parent + " is missing", errno);
+  if (!S_ISDIR(st.st_mode)) return MakeError("--out " + dir + ": its parent " + parent + " is not a directory");
+  if (::access(parent.c_str(), W_OK) != 0) return MakeError("--out " + dir + ": cannot create it in " + parent, errno);
+  return Ok();
+}
+
+/// Puts back what this run applied when it ends, on every path out of the command (a step
+/// that fails, Ctrl-C, an early return), unless Done() already did it.
+class RevertAfter {
+ public:
+  RevertAfter(SysRoot& root, bool armed) : root_(root), armed_(armed) {}
+  ~RevertAfter() { Done(); }
+  RevertAfter(const RevertAfter&) = delete;
+  RevertAfter& operator=(const RevertAfter&) = delete;
+
+  /// Reverts now (once). False when a value could not be put back.
+  bool Done() {
+    if (!armed_) return ok_;
+    armed_ = false;
+    std::cout << "\n-- --revert-after: putting back every value this run changed\n";
+    auto r = RevertJournal(root_);
+    if (!r) {
+      std::cerr << "rtagent commission: revert: " << r.error().message << "; run `rtagent revert`\n";
+      return ok_ = false;
+    }
+    std::cout << RenderRevertText(*r);
+    if (!r->complete) std::cerr << "rtagent commission: some values were not put back; see above and run `rtagent revert`\n";
+    return ok_ = r->complete;
+  }
+
+ private:
+  SysRoot& root_;
+  bool armed_;
+  bool ok_ = true;
+};
+
+/// Removes the output directory again when this run made it and wrote nothing into it.
+class OutDirGuard {
+ public:
+  explicit OutDirGuard(std::string dir) : dir_(std::move(dir)) {}
+  ~OutDirGuard() {
+    std::error_code ec;
+    if (made_ && fs::is_empty(dir_, ec) && !ec) fs::remove(dir_, ec);
+  }
+  OutDirGuard(const OutDirGuard&) = delete;
+  OutDirGuard& operator=(const OutDirGuard&) = delete;
+  Result<void> Make() {
+    std::error_code ec;
+    if (fs::is_directory(dir_, ec)) return Ok();
+    if (!fs::create_directory(dir_, ec)) return MakeError("cannot create " + dir_ + ": " + ec.message());
+    made_ = true;
+    return Ok();
+  }
+
+ private:
+  std::string dir_;
+  bool made_ = false;
+};
+
+int Stopped(const char* where) {
+  std::cerr << "rtagent commission: interrupted " << where << "; the loop stops here\n";
+  return kExitFail;
+}
+
 }  // namespace
 
 int CmdCommission(const GlobalOptions& g, const CommissionOptions& o) {
+  StopSignals signals;  // Ctrl-C ends the current step, then reverts (--revert-after) and exits
+  // Each step shows as it happens, also through a pipe or into a log (`| tee`, CI).
+  std::cout << std::unitbuf;
+
   // 1. validate
   std::cout << Step(g.color, 1, "validate the profile");
   int rc = kExitOk;
   auto lp = LoadForCommand("commission", g, o.profile, &rc);
   if (!lp) return rc;
-  std::cout << lp->profile.path << ": valid (" << profile::Summary(lp->profile) << ")\n\n";
+  SysRoot& root = *lp->root;
+  const profile::Profile& p = lp->profile;
+  std::cout << p.path << ": valid (" << profile::Summary(p) << ")\n";
+
+  // Every input is checked before anything changes: duration, loads, outputs, the journal.
+  const bool live = root.IsLive();
+  const std::string out_dir = o.out_dir.empty() ? DefaultOutDir() : o.out_dir;
+  AcceptanceRequest req;
+  req.command = "commission";
+  req.duration = o.duration;
+  req.version = o.version;
+  req.color = g.color;
+  req.log_dir = out_dir;
+  req.outputs = {{o.json, "json"}, {o.junit, "junit"}, {o.md, "md"}, {o.svg, "svg"}, {o.hist, "hist"}};
+  auto bad_input = [](const std::string& why) {
+    std::cerr << "rtagent commission: " << why << "; nothing was changed\n";
+    return kExitBadInput;
+  };
+  auto prep = PrepareAcceptance(*lp, req);  // checks the extra outputs too
+  if (!prep) return bad_input(prep.error().message);
+  if (auto ok = CheckOutDir(out_dir); !ok) return bad_input(ok.error().message);
+  if (o.revert_after && JournalPresent(root)) {
+    std::cerr << "rtagent commission: a journal of an earlier apply is on this system; --revert-after would undo it "
+                 "too. Run `rtagent revert` first, or commission without --revert-after. Nothing was changed\n";
+    return kExitCannotRun;
+  }
+  std::cout << "\n";
 
   // 2. inspect
-  std::cout << Step(g.color, 2, "inspect the system (" + lp->root->Dir() + ")");
-  SystemState state = CollectSystemState(*lp->root);
+  std::cout << Step(g.color, 2, "inspect the system (" + root.Dir() + ")");
+  SystemState state = CollectSystemState(root);
   TextOptions t;
   t.color = g.color;
   t.max_rows = 20;
@@ -44,21 +178,106 @@ int CmdCommission(const GlobalOptions& g, const CommissionOptions& o) {
 
   // 3. plan
   std::cout << Step(g.color, 3, "plan every change the profile needs");
-  auto plan = PlanAll(lp->profile, *lp->root);
+  auto plan = PlanAll(p, root);
   if (!plan) {
-    std::cerr << "rtagent commission: " << plan.error().message << "\n";
+    std::cerr << "rtagent commission: " << plan.error().message << "; nothing was changed\n";
     return kExitCannotRun;
   }
   std::cout << RenderPlanText(*plan, g.color) << "\n";
+  if (StopFlag().load()) return Stopped("after the plan; nothing was changed");
 
-  // 4. what is not built yet
-  std::cout << Step(g.color, 4, "not done by commission yet");
-  std::cout << "- apply: commission does not change the system yet; run `rtagent apply"
-            << (o.profile.empty() ? "" : " " + o.profile) << "` (as root), `rtagent verify` to check, `rtagent revert` to undo\n"
-            << "- checks (PREEMPT_RT, interrupts on isolated CPUs, hwlat, clock honesty, lint): not built yet\n"
-            << "- loaded latency acceptance test: not run by commission yet; run `rtagent accept "
-            << (o.profile.empty() ? "PROFILE" : o.profile) << "` (as root) for the pass/fail verdict\n";
-  return kExitOk;
+  // 4. apply
+  std::cout << Step(g.color, 4, "apply the runtime changes (journaled in /" + Journal::Path() + ")");
+  if (!CanWrite("commission", root)) {
+    std::cerr << "rtagent commission: apply, verify and the latency test need root; stopped after the plan\n";
+    return kExitCannotRun;
+  }
+  RevertAfter revert_after(root, o.revert_after);
+  auto applied = ApplyProfile(p, root);
+  if (!applied) {
+    std::cerr << "rtagent commission: " << applied.error().message << "; nothing was changed\n";
+    return kExitCannotRun;
+  }
+  if (applied->report.results.empty()) {
+    std::cout << "nothing to do: the system already matches " << p.path << "\n";
+  } else {
+    std::cout << RenderApplyText(applied->report, applied->plan, g.color);
+  }
+  if (applied->report.rolled_back) {
+    std::cerr << "rtagent commission: apply failed and was rolled back; the loop stops here\n";
+    return kExitRolledBack;
+  }
+  const auto reboot = applied->plan.RebootRequired();
+  if (!reboot.empty()) {
+    std::cout << "reboot required: " << reboot.size()
+              << " boot-time setting(s) take effect only after the boot loader change shown in the plan and a "
+                 "reboot; the loop goes on with the runtime state\n";
+  }
+  if (!o.revert_after && !applied->report.results.empty()) {
+    std::cout << "the changes stay in place; `rtagent revert` puts them back\n";
+  }
+  std::cout << "\n";
+  if (StopFlag().load()) return Stopped("after apply");
+
+  // 5. verify
+  auto suite = check::LoadSuite(p.checks.suite.value.empty() ? "commission" : p.checks.suite.value);
+  if (!suite) {
+    std::cerr << "rtagent commission: check suite: " << suite.error().message << "\n";
+    return kExitCannotRun;
+  }
+  std::cout << Step(g.color, 5, "verify: the " + suite->name + " check suite");
+  check::RunOptions ro;
+  ro.stop = &StopFlag();
+  // A fixture tree does not change with time: its check windows need no waiting.
+  if (!live) ro.wait = [](check::Duration) { return !StopFlag().load(); };
+  ro.on_check = [](const std::string&, const std::vector<check::CheckResult>& results) {
+    for (const check::CheckResult& r : results) {
+      std::cout << "  " << check::ToString(r.status) << "  " << r.id << (r.summary.empty() ? "" : ": " + r.summary)
+                << "\n";
+      if (r.status == check::Status::kFail && !r.hint.empty()) std::cout << "        hint: " << r.hint << "\n";
+    }
+    std::cout << std::flush;
+  };
+  const check::SuiteReport checks = check::RunSuite(p, root, *suite, ro);
+  std::cout << "verify: " << check::ToString(checks.Overall()) << " (" << checks.Count(check::Status::kPass)
+            << " passed, " << checks.Count(check::Status::kWarn) << " warned, " << checks.Count(check::Status::kFail)
+            << " failed, " << checks.Count(check::Status::kSkip) << " skipped); each check is a pre-flight criterion "
+            << "of the verdict\n\n";
+  if (StopFlag().load()) return Stopped("during verify");
+
+  // 6. accept
+  std::cout << Step(g.color, 6, "the loaded latency acceptance test");
+  if (std::string why = AcceptanceCannotRunReason(root, p.acceptance.priority.value); !why.empty()) {
+    std::cerr << "rtagent commission: acceptance test refused: " << why << "; no verdict was written\n";
+    revert_after.Done();
+    return kExitCannotRun;
+  }
+  OutDirGuard out_guard(out_dir);
+  if (auto ok = out_guard.Make(); !ok) {
+    std::cerr << "rtagent commission: " << ok.error().message << "\n";
+    return kExitCannotRun;
+  }
+  const std::string base = (fs::path(out_dir) / "verdict").string();
+  for (const auto& [ext, format] : std::vector<std::pair<std::string, std::string>>{
+           {".json", "json"}, {".junit.xml", "junit"}, {".md", "md"}, {".svg", "svg"}, {".hist", "hist"}}) {
+    req.outputs.push_back({base + ext, format});
+  }
+  AcceptanceOutcome outcome = RunAcceptance(**prep, req, PreflightFromSuite(checks));
+
+  // 7. the verdict
+  if (outcome.verdict) {
+    std::cout << "\n" << Step(g.color, 7, "the verdict");
+    for (const VerdictOutput& out : req.outputs) {
+      if (!out.path.empty() && out.path != "-" && fs::exists(out.path)) std::cout << "  " << out.path << "\n";
+    }
+    if (outcome.verdict->host.virtual_machine) {
+      std::cout << "  measured on a virtual machine: these are virtual-machine figures, not the board's real-time "
+                   "figures\n";
+    }
+  }
+  const bool restored = revert_after.Done();
+  if (!restored && outcome.exit_code == kExitOk) return kExitFail;
+  return outcome.exit_code;
 }
 
 }  // namespace rtagent

@@ -1,9 +1,16 @@
-// `rtagent plan`, `apply`, `verify` (conformance) and `revert`.
+// `rtagent plan`, `apply`, `verify` (a suite of checks, conformance first) and `revert`.
+#include <unistd.h>
+
 #include <iostream>
 
 #include "base/exit_codes.h"
+#include "cli/apply_step.h"
+#include "check/render.h"
+#include "check/runner.h"
 #include "cli/commands.h"
 #include "cli/profile_arg.h"
+#include "cli/stop_signal.h"
+#include "cli/verdict_files.h"
 #include "tune/plan_render.h"
 #include "tune/tuner.h"
 
@@ -47,18 +54,13 @@ int CmdApply(const GlobalOptions& g, const PlanOptions& o) {
   auto lp = LoadForCommand("apply", g, o.profile, &rc);
   if (!lp) return rc;
   if (!CanWrite("apply", *lp->root)) return kExitCannotRun;
-  auto plan = PlanAll(lp->profile, *lp->root);
-  if (!plan) {
-    std::cerr << "rtagent apply: " << plan.error().message << "; nothing was changed\n";
+  auto applied = ApplyProfile(lp->profile, *lp->root);  // cli/apply_step.h, shared with commission
+  if (!applied) {
+    std::cerr << "rtagent apply: " << applied.error().message << "; nothing was changed\n";
     return kExitCannotRun;
   }
-  Journal journal(*lp->root);
-  if (auto r = journal.Load(); !r) {
-    std::cerr << "rtagent apply: " << r.error().message << "\n";
-    return kExitCannotRun;
-  }
-  auto ex = MakeExecutor(*lp->root, journal);
-  ApplyReport report = ex->Apply(plan->PendingChanges());
+  const FullPlan* plan = &applied->plan;
+  const ApplyReport& report = applied->report;
   if (o.json) {
     auto j = ApplyJson(report, *plan);
     j["profile"] = lp->profile.path;
@@ -79,24 +81,54 @@ int CmdVerify(const GlobalOptions& g, const VerifyOptions& o) {
   int rc = kExitOk;
   auto lp = LoadForCommand("verify", g, o.profile, &rc);
   if (!lp) return rc;
-  auto plan = PlanAll(lp->profile, *lp->root);
-  if (!plan) {
-    std::cerr << "rtagent verify: " << plan.error().message << "\n";
-    return kExitCannotRun;
+  const std::string suite_name = o.suite.empty() ? *lp->profile.checks.suite : o.suite;
+  auto suite = check::LoadSuite(suite_name);
+  if (!suite) {
+    std::cerr << suite.error().message << "\nrtagent verify: bad suite " << suite_name << "; nothing was checked\n";
+    return kExitBadInput;
   }
-  auto j = ConformanceJson(*plan);
-  bool conforms = j["summary"]["differs"].get<int>() == 0;
+  if (!o.junit.empty()) {
+    if (auto w = CheckWritable(o.junit); !w) {
+      std::cerr << "rtagent verify: --junit " << o.junit << ": " << w.error().message << "\n";
+      return kExitBadInput;
+    }
+  }
+  if (lp->root->IsLive() && ::geteuid() != 0) {
+    auto need = check::NeedsRoot(*suite, lp->profile);
+    if (!need.empty()) {
+      std::cerr << "rtagent verify: the " << need.front() << " check drives the kernel's tracer and needs root: run it "
+                << "with sudo, pick a suite without it (--suite boot) or set checks." << need.front() << ": false\n";
+      return kExitCannotRun;
+    }
+  }
+
+  // Ctrl-C (or SIGTERM) stops a long interrupts or hwlat window early; the checks not run are
+  // left out and the report says it was interrupted.
+  StopSignals stop_signals;
+  check::RunOptions options;
+  options.stop = &StopFlag();
+  // A fixture tree does not change while we wait: a window there only wastes time.
+  if (!lp->root->IsLive()) options.wait = [](check::Duration) { return !StopFlag().load(); };
+  if (!o.json) {
+    options.on_check = [](const std::string& name, const std::vector<check::CheckResult>&) {
+      if (::isatty(STDERR_FILENO)) std::cerr << "  checked " << name << "\n";
+    };
+  }
+  check::SuiteReport report = check::RunSuite(lp->profile, *lp->root, *suite, options);
+
   if (o.json) {
-    j["profile"] = lp->profile.path;
-    j["root"] = lp->root->Dir();
-    j["result"] = conforms ? "PASS" : "FAIL";
-    std::cout << j.dump(2) << "\n";
+    std::cout << check::SuiteJson(report).dump(2) << "\n";
   } else {
-    std::cout << "verify " << lp->profile.path << " on " << lp->root->Dir() << "\n\n" << RenderConformanceText(*plan, g.color);
-    std::cout << (conforms ? "PASS" : "FAIL") << ": the runtime state " << (conforms ? "matches" : "does not match")
-              << " the profile\n";
+    std::cout << check::RenderSuiteText(report, g.color);
   }
-  return conforms ? kExitOk : kExitFail;
+  if (!o.junit.empty()) {
+    if (auto w = WriteTextFile(o.junit, check::RenderSuiteJUnit(report)); !w) {
+      std::cerr << "rtagent verify: cannot write --junit " << o.junit << ": " << w.error().message << "\n";
+      return kExitCannotRun;
+    }
+  }
+  if (report.interrupted) std::cerr << "rtagent verify: interrupted\n";
+  return report.Count(check::Status::kFail) > 0 || report.interrupted ? kExitFail : kExitOk;
 }
 
 int CmdRevert(const GlobalOptions& g, const RevertOptions& o) {

@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <nlohmann/json.hpp>
 
+#include "base/shell_test_support.h"
 #include "profile/test_support.h"
 
 using rtagent::profile::testing::TempDir;
@@ -21,13 +22,9 @@ struct Run {
 Run RtAgent(const std::string& args, bool with_stderr = true) {
   std::string cmd = std::string(RTAGENT_BINARY) + " " + args + (with_stderr ? " 2>&1" : " 2>/dev/null");
   Run r;
-  FILE* p = ::popen(cmd.c_str(), "r");
-  if (p == nullptr) return r;
-  std::array<char, 4096> buf;
-  size_t n;
-  while ((n = std::fread(buf.data(), 1, buf.size(), p)) > 0) r.out.append(buf.data(), n);
-  int status = ::pclose(p);
-  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  rtagent::test::ShellResult s = rtagent::test::RunShell(cmd);
+  r.code = s.code;
+  r.out = s.out;
   return r;
 }
 

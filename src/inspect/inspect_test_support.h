@@ -6,6 +6,8 @@
 #include <unistd.h>
 
 #include <filesystem>
+
+#include "base/shell_test_support.h"
 #include <string>
 
 namespace rtagent::testing {
@@ -24,13 +26,9 @@ struct RunResult {
 inline RunResult RunRtagent(const std::string& args, bool with_stderr = false) {
   std::string cmd = std::string(RTAGENT_BINARY) + " " + args + (with_stderr ? " 2>&1" : " 2>/dev/null");
   RunResult r;
-  FILE* p = ::popen(cmd.c_str(), "r");
-  if (!p) return r;
-  char buf[65536];
-  size_t n;
-  while ((n = fread(buf, 1, sizeof buf, p)) > 0) r.out.append(buf, n);
-  int status = ::pclose(p);
-  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  rtagent::test::ShellResult s = rtagent::test::RunShell(cmd);
+  r.code = s.code;
+  r.out = s.out;
   return r;
 }
 
@@ -48,4 +46,5 @@ struct TempDir {
   std::string str() const { return path.string(); }
 };
 
-}  // namespace rtagent::testing
+}  // namespace rtagent::testing#include "base/shell_test_support.h"
+

@@ -731,6 +731,35 @@ class ProfileBuilder {
     *map_out = v;
   }
 
+  // checks.suite: a built-in suite (checks/*.yaml compiled in) or a suite file, relative to
+  // the profile that names it. The file's contents are checked when verify loads it.
+  void ReadSuite(Marked<std::string>* suite, const YamlNode& v) {
+    auto s = r_.String(v, "checks.suite");
+    if (!s) return;
+    if (std::find(kSuiteNames.begin(), kSuiteNames.end(), *s) != kSuiteNames.end()) {
+      Assign(suite, *s, v.mark);
+      return;
+    }
+    const bool path_like = s->find('/') != std::string::npos || s->ends_with(".yaml") || s->ends_with(".yml");
+    if (!path_like) {
+      std::string near = NearestWord(*s, kSuiteNames);
+      r_.diags()->Error(v.mark, "unknown suite \"" + *s + "\" in 'checks.suite'",
+                        (near.empty() ? std::string() : "did you mean \"" + near + "\"? ") + "the built-in suites are " +
+                            JoinChoices(kSuiteNames) + ", or give a suite file's path (checks/README.md)");
+      return;
+    }
+    fs::path file(*s);
+    if (file.is_relative()) file = fs::path(v.mark.file).parent_path() / file;
+    std::error_code ec;
+    if (!fs::is_regular_file(file, ec)) {
+      r_.diags()->Error(v.mark, "the suite file '" + *s + "' in 'checks.suite' does not exist (looked for " +
+                                    file.lexically_normal().string() + ")",
+                        "give the path relative to this profile, or a built-in suite: " + JoinChoices(kSuiteNames));
+      return;
+    }
+    Assign(suite, file.lexically_normal().string(), v.mark);
+  }
+
   void ReadChecks(const YamlNode* node) {
     ChecksConfig& c = p_->checks;
     c.suite.value = "commission";
@@ -740,9 +769,7 @@ class ProfileBuilder {
     c.hwlat_duration.value = std::chrono::seconds(30);
     c.hwlat_threshold_us.value = 10;
     const YamlNode* checks = Section(node, "checks", "checks");
-    if (const YamlNode* v = Field(checks, "suite")) {
-      if (auto i = r_.Choice(*v, "checks.suite", kSuiteNames)) Assign(&c.suite, kSuiteNames[static_cast<size_t>(*i)], v->mark);
-    }
+    if (const YamlNode* v = Field(checks, "suite")) ReadSuite(&c.suite, *v);
     const YamlNode* m = nullptr;
     ReadToggle(&c.kernel, checks, "kernel", "checks.kernel", &m);
     ReadToggle(&c.cmdline, checks, "cmdline", "checks.cmdline", &m);

@@ -521,3 +521,34 @@ TEST_CASE("hwlat's width must be shorter than its window", "[profile]") {
   auto l = LoadYaml(dir, "checks:\n  hwlat:\n    width: 2s\n    window: 1s\n");
   CheckAt(Only(l, "checks.hwlat.width 2s is not shorter than the window 1s"), l.path, 3, 12);
 }
+
+TEST_CASE("checks.suite is a built-in suite or an existing suite file", "[profile][check]") {
+  TempDir dir;
+  auto typo = LoadYaml(dir, "checks:\n  suite: comission\n");
+  const Diagnostic& d = Only(typo, "unknown suite \"comission\" in 'checks.suite'");
+  CheckAt(d, typo.path, 2, 10);
+  CHECK_THAT(d.hint, Catch::Contains("did you mean \"commission\"") && Catch::Contains("suite file"));
+
+  auto missing = LoadYaml(dir, "checks:\n  suite: suites/nightly.yaml\n");
+  CheckAt(Only(missing, "the suite file 'suites/nightly.yaml' in 'checks.suite' does not exist"), missing.path, 2, 10);
+
+  dir.Write("suites/nightly.yaml", "checks: [kernel]\n");
+  auto ok = LoadYaml(dir, "checks:\n  suite: suites/nightly.yaml\n");
+  REQUIRE(ok.result);
+  CHECK(*ok.result->checks.suite == dir.path() + "/suites/nightly.yaml");
+  auto builtin = LoadYaml(dir, "checks:\n  suite: boot\n");
+  REQUIRE(builtin.result);
+  CHECK(*builtin.result->checks.suite == "boot");
+}
+
+TEST_CASE("bad check thresholds are errors at their line", "[profile][check]") {
+  TempDir dir;
+  auto l = LoadYaml(dir, "checks:\n  interrupts:\n    window: -5s\n  hwlat:\n    width: 10us\n    threshold_us: 0\n");
+  CHECK(Only(l, "checks.interrupts.window").mark.line == 3);
+  CheckAt(Only(l, "'checks.hwlat.threshold_us' is 0"), l.path, 6, 19);
+
+  auto never = LoadYaml(dir, "checks:\n  hwlat:\n    width: 10us\n    threshold_us: 20\n");
+  const Diagnostic& d = Only(never, "checks.hwlat.threshold_us 20 is not shorter than the width 10us");
+  CheckAt(d, never.path, 4, 19);
+  CHECK_THAT(d.message, Catch::Contains("nothing would ever be reported"));
+}

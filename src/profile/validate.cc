@@ -295,6 +295,15 @@ class Validator {
                     FormatDuration(*c.hwlat_window) + ")",
                 "run the tracer for many windows: 30s or more");
     }
+    // A gap is measured inside one width of spinning, so it can never be longer than the width:
+    // a threshold at or above it reports nothing, whatever the firmware does.
+    if (std::chrono::microseconds(*c.hwlat_threshold_us) >= *c.hwlat_width) {
+      d_->Error(At({c.hwlat_threshold_us.mark, c.hwlat_width.mark}),
+                "checks.hwlat.threshold_us " + std::to_string(*c.hwlat_threshold_us) +
+                    " is not shorter than the width " + FormatDuration(*c.hwlat_width) +
+                    ": no gap can be longer than the width, so nothing would ever be reported",
+                "a threshold of a few microseconds (the default is 10) finds SMIs and firmware gaps");
+    }
   }
 
   // ---- acceptance (Chapter 5)

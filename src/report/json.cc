@@ -79,6 +79,9 @@ std::string RenderJson(const Verdict& v) {
               {"pm_qos", json{{"holder", PmQosHolderName(v.config.pm_qos.holder)},
                               {"value_us", Optional(v.config.pm_qos.value_us)}}},
               {"notes", v.config.notes}};
+  // Written only when known, so verdicts from before these fields read the same.
+  if (v.config.pm_qos_device_us) config["pm_qos"]["device_us"] = *v.config.pm_qos_device_us;
+  if (v.config.pm_qos_hold_us) config["pm_qos"]["hold_us"] = *v.config.pm_qos_hold_us;
   json cpus = json::array();
   for (const CpuResult& c : v.cpus) {
     cpus.push_back(json{{"cpu", c.cpu}, {"stats", StatsJson(c.stats)}, {"histogram", HistogramJson(c.histogram)}});
@@ -199,6 +202,8 @@ Result<Verdict> ParseUnchecked(const json& root) {
   if (!parsed_holder) return MakeError("config.pm_qos.holder: unknown holder \"" + holder + "\"", EINVAL);
   v.config.pm_qos.holder = *parsed_holder;
   v.config.pm_qos.value_us = GetOptional<int32_t>(c.at("pm_qos"), "value_us");
+  v.config.pm_qos_device_us = GetOptional<int32_t>(c.at("pm_qos"), "device_us");
+  v.config.pm_qos_hold_us = GetOptional<int32_t>(c.at("pm_qos"), "hold_us");
   v.config.notes = c.value("notes", std::vector<std::string>{});
 
   for (const json& k : root.at("criteria")) {

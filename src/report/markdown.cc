@@ -2,6 +2,7 @@
 
 #include <sstream>
 
+#include "base/kernel_paths.h"
 #include "report/format.h"
 
 namespace rtagent {
@@ -134,6 +135,13 @@ std::string RenderMarkdown(const Verdict& v) {
       << (v.config.pm_qos.holder == PmQosHolder::kSampler   ? "the sampler itself"
           : v.config.pm_qos.holder == PmQosHolder::kProfile ? "the profile's tuned state"
                                                             : "an unknown program");
+  }
+  if (v.config.pm_qos_device_us || v.config.pm_qos_hold_us) {
+    o << " (";
+    if (v.config.pm_qos_device_us) o << "/" << kpath::kCpuDmaLatency << " read " << *v.config.pm_qos_device_us << " µs";
+    if (v.config.pm_qos_device_us && v.config.pm_qos_hold_us) o << "; ";
+    if (v.config.pm_qos_hold_us) o << "rtagent hold holds " << *v.config.pm_qos_hold_us << " µs";
+    o << ")";
   }
   o << " |\n";
   for (const std::string& n : v.config.notes) o << "| Note | " << MarkdownCell(n) << " |\n";

@@ -60,6 +60,11 @@ struct RunConfig {
   uint32_t histogram_limit_us = 0;
   bool memory_locked = false;
   PmQosNote pm_qos;
+  /// /dev/cpu_dma_latency as read before the run: the strictest note of every holder
+  /// (2000000000 when nobody holds one); nullopt when it could not be read.
+  std::optional<int32_t> pm_qos_device_us;
+  /// The note `rtagent hold` said it held (run/rtagent/state.json); nullopt when none.
+  std::optional<int32_t> pm_qos_hold_us;
   std::vector<std::string> notes;  ///< the sampler's notes (fallbacks, fixture root)
 };
 

@@ -12,6 +12,8 @@
 
 #include "base/kernel_text.h"
 #include "inspect/cgroups.h"
+#include "tune/ranks_tuner.h"
+#include "tune/sched_actuator.h"
 
 namespace rtagent {
 namespace {
@@ -575,6 +577,71 @@ Result<void> CgroupActuator::Write(const std::string& key, const std::string& va
     return be.Set(k->cgroup, kpath::kCgroupSubtreeControl, value);
   }
   return be.Move(k->pid, value);
+}
+
+// Which tasks the kernel re-places (kernel/cgroup/cpuset.c; Documentation/admin-guide/
+// cgroup-v2.rst, "cpuset.cpus.partition"): a valid partition takes its CPUs out of its parent's
+// cpuset.cpus.effective and gives them back when it becomes a member again (or its CPUs
+// change). update_cpumasks_hier() then calls update_tasks_cpumask() on the parent and on every
+// member cgroup below it whose effective CPUs follow, which sets each task's affinity to the new
+// effective CPUs. On 6.1 that drops whatever affinity the task had: one set with
+// sched_setaffinity, or the housekeeping CPUs every task inherits from isolcpus=domain (from
+// 6.2 a mask set with sched_setaffinity survives, intersected). Only per-CPU kernel threads of
+// the top cpuset are skipped. So after a partition comes and goes, init and every other task
+// of the top cgroup runs on all CPUs. Attaching a task to a cpuset (cpuset_attach(), v1 and
+// v2) likewise sets its affinity to the cpuset's CPUs. Taking every thread outside the
+// partition's subtree is a little wider than the kernel's walk (a sibling whose CPUs do not
+// change keeps its tasks' affinity), which only costs reads: revert finds those already back.
+Result<std::vector<SideEffect>> CgroupActuator::SideEffects(const std::string& key, const std::string& value) {
+  auto k = ParseKey(key);
+  if (!k) return k.error();
+  std::vector<SideEffect> out;
+  auto keep = [&](int pid, int tid, const std::string& comm, const std::string& why) {
+    const std::string task = TaskKey({pid, tid});
+    out.push_back({kAffinityActuator, task, "affinity of " + (comm.empty() ? "task" : comm) + " (" + task + "), kept: " + why,
+                   Compare::kCpuList});
+  };
+  if (k->kind == "proc") {
+    auto tids = root_.List(kpath::TaskDir(k->pid));
+    if (!tids) return out;  // gone: the move itself answers ESRCH
+    for (const auto& name : *tids) {
+      auto tid = ParseInt(name);
+      if (!tid) continue;
+      keep(k->pid, static_cast<int>(*tid), "", "moving process " + std::to_string(k->pid) + " to " + value +
+                                               " sets it to the cpuset's CPUs");
+    }
+    return out;
+  }
+  if (k->kind != "file") return out;
+  auto b = Backend();
+  if (!b) return b.error();
+  CgroupBackend& be = **b;
+  const CpusetHierarchy& h = be.hierarchy();
+  if (h.version != 2) return out;  // v1: cpu_exclusive and sched_load_balance leave the parent's tasks alone
+  const bool partition_file = k->name == h.Cpuset(kpath::kCpusetPartition);
+  if (!partition_file && k->name != h.Cpuset(kpath::kCpusetCpus)) return out;
+  if (!partition_file) {
+    // The CPUs of a member cgroup are within its parent's: its parent's tasks keep theirs.
+    auto now = be.Get(k->cgroup, h.Cpuset(kpath::kCpusetPartition));
+    if (!now || ParsePartition(*now).type == "member") return out;
+  }
+  const std::string why = "the kernel re-places it when " + k->cgroup + "'s " + k->name + " changes";
+  int checked_pid = 0;
+  bool inside = false;
+  for (const TaskView& t : ListTasks(root_, false)) {
+    if (t.PerCpuKthread()) continue;  // the kernel leaves them on their CPU
+    if (t.pid != checked_pid) {
+      checked_pid = t.pid;
+      inside = false;
+      // Kernel threads stay in the top cgroup; a user process may be inside the partition.
+      if (!t.Kthread()) {
+        auto cg = be.CgroupOf(t.pid);
+        inside = cg && (*cg == k->cgroup || cg->rfind(k->cgroup + "/", 0) == 0);
+      }
+    }
+    if (!inside) keep(t.pid, t.tid, t.comm, why);
+  }
+  return out;
 }
 
 }  // namespace rtagent

@@ -120,6 +120,16 @@ class CgroupActuator : public Actuator {
   CgroupActuator(SysRoot& root, CgroupFactory factory) : root_(root), factory_(std::move(factory)) {}
   Result<std::string> Read(const std::string& key) override;
   Result<void> Write(const std::string& key, const std::string& value) override;
+  /// The task placements the kernel changes by itself, as "affinity" items (TaskKey, CPU
+  /// list), so the executor journals them before the write and revert restores them:
+  ///   v2 cpuset.cpus.partition of a cgroup (and cpuset.cpus of a cgroup that is a partition):
+  ///     every thread outside that cgroup's subtree except per-CPU kernel threads (the parent
+  ///     and the member cgroups below it lose or regain the partition's CPUs);
+  ///   proc:PID: every thread of the process (moving it sets its affinity to the cpuset's CPUs).
+  /// Nothing for the other keys.
+  Result<std::vector<SideEffect>> SideEffects(const std::string& key, const std::string& value) override;
+  /// A cgroup's files exist only once its directory (and the parent's controller) is made.
+  bool Batchable() const override { return false; }
 
  private:
   Result<CgroupBackend*> Backend();

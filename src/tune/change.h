@@ -49,6 +49,9 @@ struct Change {
   bool reboot = false;   ///< boot-time setting (kernel command line): never written at runtime
   std::string why;       ///< the rule or lesson chapter behind it
   std::vector<KnownRefusal> refusals;
+  /// Only in revert reports: the key of the item whose write made the kernel change this
+  /// value by itself (JournalEntry::side_effect_of).
+  std::string side_effect_of;
 };
 
 }  // namespace rtagent

@@ -1,6 +1,7 @@
 #include "tune/executor.h"
 
 #include <cerrno>
+#include <unordered_set>
 
 namespace rtagent {
 
@@ -36,24 +37,91 @@ Actuator* Executor::Find(const std::string& name) {
   return it == actuators_.end() ? nullptr : it->second.get();
 }
 
+size_t Executor::BatchEnd(const std::vector<Change>& changes, size_t begin) {
+  auto batchable = [&](const Change& c) {
+    if (c.reboot) return true;  // never written
+    Actuator* a = Find(c.actuator);
+    return a != nullptr && a->Batchable();
+  };
+  if (!batchable(changes[begin])) return begin + 1;
+  std::unordered_set<std::string> keys;
+  size_t end = begin;
+  for (; end < changes.size(); ++end) {
+    const Change& c = changes[end];
+    if (c.section != changes[begin].section || !batchable(c)) break;
+    // The same key twice: the second must be read after the first is written.
+    if (!c.reboot && !keys.insert(c.actuator + '\n' + c.key).second) break;
+  }
+  return end;
+}
+
+namespace {
+
+constexpr size_t kNone = static_cast<size_t>(-1);
+
+const KnownRefusal* FindRefusal(const Change& c, int err) {
+  for (const auto& r : c.refusals) {
+    if (r.err == err) return &r;
+  }
+  return nullptr;
+}
+
+// A value found before a write: an item's own, or one of its side effects.
+struct Found {
+  SideEffect side;
+  std::string before;
+};
+
+// A change of the current batch that differs from the system and will be written.
+struct ToWrite {
+  size_t index = 0;          // into the report's results
+  std::string before;        // the value this run found
+  size_t record = kNone;     // its entry in the batch's journal records, when made now
+  std::vector<Found> sides;  // side effects found before it is written
+};
+
+}  // namespace
+
 ApplyReport Executor::Apply(const std::vector<Change>& changes) {
   ApplyReport report;
   for (const auto& c : changes) report.results.push_back({c, Outcome::kNotRun, ""});
-  std::vector<size_t> applied;  // indexes into results, in the order written
-  size_t journaled = 0;         // entries this run added to the journal
+  // What a rollback puts back, in the order it changed: an item written in this run
+  // (`result`), or a side effect found just before such a write (`result` kNone).
+  struct Undo {
+    size_t result = kNone;
+    Found side;
+  };
+  std::vector<Undo> undo;
+  size_t journaled = 0;  // entries this run added to the journal (they are its tail)
 
   auto fail = [&](size_t i, std::string detail) {
     report.results[i].outcome = Outcome::kFailed;
     report.results[i].detail = std::move(detail);
     // Roll back this run, newest first, then forget it in the journal.
-    for (auto it = applied.rbegin(); it != applied.rend(); ++it) {
-      ChangeResult& done = report.results[*it];
-      Actuator* a = Find(done.change.actuator);
-      auto w = a->Write(done.change.key, done.change.before);
-      if (w) {
-        done.outcome = Outcome::kRolledBack;
-      } else {
-        report.rollback_errors += done.change.what + " (" + done.change.key + "): " + w.error().message + "\n";
+    for (auto it = undo.rbegin(); it != undo.rend(); ++it) {
+      if (it->result != kNone) {
+        ChangeResult& done = report.results[it->result];
+        Actuator* a = Find(done.change.actuator);
+        auto w = a->Write(done.change.key, done.change.before);
+        if (w) {
+          done.outcome = Outcome::kRolledBack;
+        } else {
+          report.rollback_errors += done.change.what + " (" + done.change.key + "): " + w.error().message + "\n";
+        }
+        continue;
+      }
+      // A side effect: put back only what the kernel changed, and skip what has gone.
+      const SideEffect& s = it->side.side;
+      Actuator* a = Find(s.actuator);
+      auto now = a->Read(s.key);
+      if (!now) {
+        if (now.error().err == ESRCH || now.error().err == ENOENT) continue;
+        report.rollback_errors += s.what + " (" + s.key + "): " + now.error().message + "\n";
+        continue;
+      }
+      if (SameValue(s.compare, *now, it->side.before)) continue;
+      if (auto w = a->Write(s.key, it->side.before); !w) {
+        report.rollback_errors += s.what + " (" + s.key + "): " + w.error().message + "\n";
       }
     }
     report.rolled_back = true;
@@ -64,73 +132,120 @@ ApplyReport Executor::Apply(const std::vector<Change>& changes) {
     // With rollback errors the journal keeps its entries, so `rtagent revert` can retry.
   };
 
-  for (size_t i = 0; i < changes.size(); ++i) {
-    const Change& c = changes[i];
-    ChangeResult& res = report.results[i];
-    if (c.reboot) {
-      res.outcome = Outcome::kRebootRequired;
-      continue;
-    }
-    Actuator* a = Find(c.actuator);
-    if (!a) {
-      fail(i, "no actuator \"" + c.actuator + "\" for " + c.key);
-      break;
-    }
-    auto now = a->Read(c.key);
-    if (!now) {
-      // A thread that exited since the plan (ESRCH) is a known refusal, not a failure.
-      const KnownRefusal* known = nullptr;
-      for (const auto& r : c.refusals) {
-        if (r.err == now.error().err) known = &r;
-      }
-      if (known) {
-        res.outcome = Outcome::kUnchangeable;
-        res.detail = known->reason;
+  bool stopped = false;
+  for (size_t begin = 0; begin < changes.size() && !stopped;) {
+    const size_t end = BatchEnd(changes, begin);
+    std::vector<JournalEntry> records;
+    std::unordered_set<std::string> recorded;  // actuator + '\n' + key of `records`
+    std::vector<ToWrite> writes;
+    auto record = [&](JournalEntry e) -> size_t {
+      if (journal_.Has(e.actuator, e.key) || !recorded.insert(e.actuator + '\n' + e.key).second) return kNone;
+      records.push_back(std::move(e));
+      return records.size() - 1;
+    };
+
+    // 1. Read the whole batch: what each item is now, and what its write will disturb.
+    for (size_t i = begin; i < end && !stopped; ++i) {
+      const Change& c = changes[i];
+      ChangeResult& res = report.results[i];
+      if (c.reboot) {
+        res.outcome = Outcome::kRebootRequired;
         continue;
       }
-      fail(i, now.error().message);
+      Actuator* a = Find(c.actuator);
+      if (!a) {
+        fail(i, "no actuator \"" + c.actuator + "\" for " + c.key);
+        stopped = true;
+        break;
+      }
+      auto now = a->Read(c.key);
+      if (!now) {
+        // A thread that exited since the plan (ESRCH) is a known refusal, not a failure.
+        if (const KnownRefusal* known = FindRefusal(c, now.error().err)) {
+          res.outcome = Outcome::kUnchangeable;
+          res.detail = known->reason;
+          continue;
+        }
+        fail(i, now.error().message);
+        stopped = true;
+        break;
+      }
+      if (SameValue(c.compare, *now, c.after)) {
+        res.outcome = Outcome::kAlreadySet;
+        continue;
+      }
+      ToWrite w;
+      w.index = i;
+      w.before = WritableValue(c.compare, *now);
+      auto sides = a->SideEffects(c.key, c.after);
+      if (!sides) {
+        fail(i, "cannot tell what else writing it changes: " + sides.error().message);
+        stopped = true;
+        break;
+      }
+      for (SideEffect& s : *sides) {
+        Actuator* sa = Find(s.actuator);
+        if (!sa) {
+          fail(i, "no actuator \"" + s.actuator + "\" to keep " + s.what);
+          stopped = true;
+          break;
+        }
+        auto value = sa->Read(s.key);
+        if (!value) {
+          if (value.error().err == ESRCH || value.error().err == ENOENT) continue;  // gone: nothing to keep
+          fail(i, "cannot read " + s.what + " before writing: " + value.error().message);
+          stopped = true;
+          break;
+        }
+        std::string before = WritableValue(s.compare, *value);
+        record({c.section, s.what, s.actuator, s.key, before, before, s.compare, c.key});
+        w.sides.push_back({std::move(s), std::move(before)});
+      }
+      if (stopped) break;
+      // The journal keeps the first "before" of a key (an older apply's, or a side effect's).
+      w.record = record({c.section, c.what, c.actuator, c.key, w.before, c.after, c.compare, ""});
+      writes.push_back(std::move(w));
+    }
+    if (stopped) break;
+
+    // 2. Journal the batch in one durable rewrite: a crash after this line leaves a record of
+    //    every value the batch may change, written or not (revert finds the unwritten ones
+    //    already back).
+    const size_t base = journal_.entries().size();
+    if (auto j = journal_.RecordAll(records); !j) {
+      fail(writes.front().index, "cannot journal before writing: " + j.error().message);
       break;
     }
-    if (SameValue(c.compare, *now, c.after)) {
-      res.outcome = Outcome::kAlreadySet;
-      continue;
-    }
-    const std::string before = WritableValue(c.compare, *now);
-    // Journal before writing: a crash after this line leaves a record to revert from.
-    bool recorded_now = false;
-    if (!journal_.Has(c.actuator, c.key)) {
-      auto j = journal_.Record({c.section, c.what, c.actuator, c.key, before, c.after, c.compare});
-      if (!j) {
-        fail(i, "cannot journal before writing: " + j.error().message);
-        break;
+    journaled += records.size();
+
+    // 3. Write the batch in order.
+    std::vector<size_t> unneeded;  // journal positions of items the kernel refused
+    for (ToWrite& w : writes) {
+      const Change& c = changes[w.index];
+      ChangeResult& res = report.results[w.index];
+      for (Found& f : w.sides) undo.push_back({kNone, std::move(f)});
+      auto written = Find(c.actuator)->Write(c.key, c.after);
+      if (written) {
+        res.outcome = Outcome::kApplied;
+        // The journal keeps the first "before"; the rollback restores what this run found.
+        res.change.before = w.before;
+        undo.push_back({w.index, {}});
+        continue;
       }
-      ++journaled;
-      recorded_now = true;
-    }
-    auto w = a->Write(c.key, c.after);
-    if (w) {
-      res.outcome = Outcome::kApplied;
-      // The journal keeps the first "before"; the rollback restores what this run found.
-      res.change.before = before;
-      applied.push_back(i);
-      continue;
-    }
-    bool known = false;
-    for (const auto& r : c.refusals) {
-      if (r.err == w.error().err) {
+      if (const KnownRefusal* known = FindRefusal(c, written.error().err)) {
         res.outcome = Outcome::kUnchangeable;
-        res.detail = r.reason;
-        known = true;
-        break;
+        res.detail = known->reason;
+        // Nothing was written: the journal entry made for it is not needed.
+        if (w.record != kNone) unneeded.push_back(base + w.record);
+        continue;
       }
+      fail(w.index, written.error().message);
+      stopped = true;
+      break;
     }
-    if (known) {
-      // Nothing was written: the journal entry made for it is not needed.
-      if (recorded_now && journal_.DropLast(1)) --journaled;
-      continue;
-    }
-    fail(i, w.error().message);
-    break;
+    if (stopped) break;
+    if (!unneeded.empty() && journal_.Drop(unneeded)) journaled -= unneeded.size();
+    begin = end;
   }
   return report;
 }
@@ -147,6 +262,7 @@ RevertReport Executor::Revert() {
     c.before = it->after;
     c.after = it->before;
     c.compare = it->compare;
+    c.side_effect_of = it->side_effect_of;
     ChangeResult res{c, Outcome::kFailed, ""};
     Actuator* a = Find(c.actuator);
     if (!a) {

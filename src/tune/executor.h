@@ -14,6 +14,16 @@
 
 namespace rtagent {
 
+/// A value the kernel changes by itself when another item is written: rtagent never writes
+/// it, but journals it before that write so that revert can put it back (a task the kernel
+/// re-places when a cpuset partition takes or returns CPUs).
+struct SideEffect {
+  std::string actuator;
+  std::string key;
+  std::string what;
+  Compare compare = Compare::kExact;
+};
+
 /// Reads and writes one kind of setting. "file" is a kernel file under the root; later
 /// tuners add "sched" (a thread's policy) and "cgroup" (a process's partition) behind the
 /// same seam, with twins for fixtures that never touch live processes.
@@ -22,6 +32,16 @@ class Actuator {
   virtual ~Actuator() = default;
   virtual Result<std::string> Read(const std::string& key) = 0;
   virtual Result<void> Write(const std::string& key, const std::string& value) = 0;
+  /// The values the kernel may change by itself when `value` is written to `key`. Asked
+  /// just before the write; their current values are journaled with the item's own.
+  virtual Result<std::vector<SideEffect>> SideEffects(const std::string& /*key*/, const std::string& /*value*/) {
+    return std::vector<SideEffect>{};
+  }
+  /// True when reading one of its items gives the same answer before and after writing
+  /// other items, so a batch can be read (and journaled) whole before any of it is written.
+  /// False when an item only exists after an earlier write (a cgroup's files after its
+  /// directory): each such item is then a batch of its own.
+  virtual bool Batchable() const { return true; }
 };
 
 /// Kernel files through the one door.
@@ -71,15 +91,22 @@ class Executor {
   Executor(SysRoot& root, Journal& journal);
   void AddActuator(const std::string& name, std::unique_ptr<Actuator> actuator);
 
-  /// Applies `changes` in order. Each change is re-read first (skipped when it already
-  /// matches), journaled durably, then written. On an unexpected failure every change
-  /// applied in this run is reverted in reverse order and dropped from the journal.
+  /// Applies `changes` in order, a batch at a time: a batch is a run of consecutive changes
+  /// of one section whose actuators are Batchable (a change of another actuator is a batch
+  /// of its own). Every change of the batch is re-read (skipped when it already matches),
+  /// the values found and the side effects of the writes are journaled durably in one
+  /// rewrite, then the batch is written in order. So every value is journaled before it is
+  /// written, with one journal rewrite per batch rather than per change. On an unexpected
+  /// failure every value changed in this run (side effects included) is put back, newest
+  /// first, and dropped from the journal.
   ApplyReport Apply(const std::vector<Change>& changes);
   /// Puts back every journaled value, newest first, then removes the journal.
   RevertReport Revert();
 
  private:
   Actuator* Find(const std::string& name);
+  /// The first change after `begin` that is not in the batch starting at `begin`.
+  size_t BatchEnd(const std::vector<Change>& changes, size_t begin);
   SysRoot& root_;
   Journal& journal_;
   std::map<std::string, std::unique_ptr<Actuator>> actuators_;

@@ -1,7 +1,9 @@
 #include "tune/executor.h"
 
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <cerrno>
+#include <memory>
 
 #include "base/fault_root.h"
 
@@ -199,4 +201,314 @@ TEST_CASE("a known refusal at re-read time is an outcome too (a thread that exit
   CHECK(rep.results[0].outcome == Outcome::kUnchangeable);
   CHECK(rep.results[0].detail == "the thread exited");
   CHECK(rep.results[1].outcome == Outcome::kApplied);
+}
+
+namespace {
+
+// Counts the durable rewrites (the journal's write, fsync, rename) and checks, at every write
+// of a kernel file, that the journal on disk already holds that file's "before": the
+// guarantee a crash relies on.
+class CountingRoot : public FaultRoot {
+ public:
+  using FaultRoot::FaultRoot;
+  Result<void> WriteDurable(const std::string& path, const std::string& contents) override {
+    ++durable;
+    return FaultRoot::WriteDurable(path, contents);
+  }
+  Result<void> Write(const std::string& path, const std::string& value) override {
+    Journal on_disk(*this);
+    if (!on_disk.Load().ok() || !on_disk.Has("file", path)) unjournaled_writes.push_back(path);
+    return FaultRoot::Write(path, value);
+  }
+  int durable = 0;
+  std::vector<std::string> unjournaled_writes;
+};
+
+std::string Irq(int n) { return "proc/irq/" + std::to_string(n) + "/smp_affinity_list"; }
+
+struct ManyIrqs {
+  TempTree tree;
+  explicit ManyIrqs(int n) {
+    for (int i = 0; i < n; ++i) tree.Put(Irq(i), "0-3\n");
+    tree.Put("proc/sys/kernel/timer_migration", "1\n");
+  }
+};
+
+std::vector<Change> IrqChanges(int n) {
+  std::vector<Change> out;
+  for (int i = 0; i < n; ++i) {
+    Change c = FileChange(Irq(i), "0-1", Compare::kCpuList);
+    c.section = "irqs";
+    out.push_back(c);
+  }
+  return out;
+}
+
+// An actuator over files that, like the kernel re-placing tasks when a partition comes or
+// goes, changes "victim" by itself whenever "trigger" is written, and says so.
+class KernelLikeActuator : public Actuator {
+ public:
+  explicit KernelLikeActuator(SysRoot& root) : root_(root) {}
+  Result<std::string> Read(const std::string& key) override { return root_.ReadTrimmed(key); }
+  Result<void> Write(const std::string& key, const std::string& value) override {
+    auto w = root_.Write(key, value);
+    if (w && key == "trigger") return root_.Write("victim", "re-placed by " + value);
+    return w;
+  }
+  Result<std::vector<SideEffect>> SideEffects(const std::string& key, const std::string&) override {
+    if (key == "trigger") return std::vector<SideEffect>{{"file", "victim", "the victim", Compare::kExact}};
+    return std::vector<SideEffect>{};
+  }
+  bool Batchable() const override { return false; }
+
+ private:
+  SysRoot& root_;
+};
+
+Change TriggerChange(const std::string& after) {
+  Change c = FileChange("trigger", after);
+  c.section = "partitions";
+  c.actuator = "kernel";
+  return c;
+}
+
+}  // namespace
+
+TEST_CASE("the journal is rewritten once per batch, not once per change", "[tune]") {
+  ManyIrqs b(40);
+  CountingRoot root(b.tree.dir());
+  Journal journal(root);
+  Executor ex(root, journal);
+  std::vector<Change> plan = IrqChanges(40);
+  Change tm = FileChange("proc/sys/kernel/timer_migration", "0", Compare::kInteger);
+  tm.section = "cores";
+  plan.push_back(tm);  // another section: a second batch
+  ApplyReport rep = ex.Apply(plan);
+  CHECK_FALSE(rep.rolled_back);
+  CHECK(rep.Count(Outcome::kApplied) == 41);
+  CHECK(root.durable == 2);
+  CHECK(root.unjournaled_writes.empty());
+  CHECK(journal.entries().size() == 41);
+
+  Journal reloaded(root);
+  REQUIRE(reloaded.Load().ok());
+  Executor ex2(root, reloaded);
+  CHECK(ex2.Revert().complete);
+  for (int i = 0; i < 40; ++i) CHECK(b.tree.Get(Irq(i)) == "0-3\n");
+  CHECK(b.tree.Get("proc/sys/kernel/timer_migration") == "1\n");
+}
+
+TEST_CASE("a fault in the middle of a batch rolls back exactly what was written", "[tune]") {
+  ManyIrqs b(10);
+  CountingRoot root(b.tree.dir());
+  root.FailWrites(Irq(6), EPERM);
+  Journal journal(root);
+  Executor ex(root, journal);
+  ApplyReport rep = ex.Apply(IrqChanges(10));
+  CHECK(rep.rolled_back);
+  CHECK(rep.rollback_errors.empty());
+  for (int i = 0; i < 6; ++i) CHECK(rep.results[i].outcome == Outcome::kRolledBack);
+  CHECK(rep.results[6].outcome == Outcome::kFailed);
+  for (int i = 7; i < 10; ++i) CHECK(rep.results[i].outcome == Outcome::kNotRun);
+  // Written: 0..5, then put back newest first; 7..9 were journaled but never written.
+  std::vector<std::string> paths;
+  for (const auto& [path, value] : root.writes()) paths.push_back(path + "=" + value);
+  std::vector<std::string> expected;
+  for (int i = 0; i < 6; ++i) expected.push_back(Irq(i) + "=0-1");
+  for (int i = 5; i >= 0; --i) expected.push_back(Irq(i) + "=0-3");
+  CHECK(paths == expected);
+  for (int i = 0; i < 10; ++i) CHECK(b.tree.Get(Irq(i)) == "0-3\n");
+  CHECK_FALSE(root.Exists(Journal::Path()));
+  CHECK(root.durable == 1);  // the batch's one record; the rollback removes the file
+}
+
+TEST_CASE("a journal left by a crash in the middle of a batch reverts cleanly", "[tune]") {
+  // The batch was journaled whole, then the process died after writing 3 of its 5 values.
+  ManyIrqs b(5);
+  CountingRoot root(b.tree.dir());
+  Journal journal(root);
+  std::vector<JournalEntry> batch;
+  for (int i = 0; i < 5; ++i) batch.push_back({"irqs", "IRQ", "file", Irq(i), "0-3", "0-1", Compare::kCpuList, ""});
+  REQUIRE(journal.RecordAll(batch).ok());
+  for (int i = 0; i < 3; ++i) b.tree.Put(Irq(i), "0-1\n");
+
+  Journal found(root);
+  REQUIRE(found.Load().ok());
+  REQUIRE(found.entries().size() == 5);
+  Executor ex(root, found);
+  RevertReport rev = ex.Revert();
+  CHECK(rev.complete);
+  CHECK(std::count_if(rev.results.begin(), rev.results.end(), [](const ChangeResult& r) { return r.outcome == Outcome::kApplied; }) == 3);
+  CHECK(std::count_if(rev.results.begin(), rev.results.end(), [](const ChangeResult& r) { return r.outcome == Outcome::kAlreadySet; }) == 2);
+  for (int i = 0; i < 5; ++i) CHECK(b.tree.Get(Irq(i)) == "0-3\n");
+  CHECK_FALSE(root.Exists(Journal::Path()));
+}
+
+TEST_CASE("refusals in a batch cost one more rewrite and leave no entry", "[tune]") {
+  ManyIrqs b(6);
+  CountingRoot root(b.tree.dir());
+  root.FailWrites(Irq(2), EIO);
+  root.FailWrites(Irq(4), EIO);
+  Journal journal(root);
+  Executor ex(root, journal);
+  std::vector<Change> plan = IrqChanges(6);
+  for (auto& c : plan) c.refusals.push_back({EIO, "managed"});
+  ApplyReport rep = ex.Apply(plan);
+  CHECK_FALSE(rep.rolled_back);
+  CHECK(rep.Count(Outcome::kApplied) == 4);
+  CHECK(rep.Count(Outcome::kUnchangeable) == 2);
+  CHECK(root.durable == 2);
+  CHECK(journal.entries().size() == 4);
+  CHECK_FALSE(journal.Has("file", Irq(2)));
+  CHECK_FALSE(journal.Has("file", Irq(4)));
+  Journal reloaded(root);
+  REQUIRE(reloaded.Load().ok());
+  CHECK(reloaded.entries().size() == 4);
+}
+
+TEST_CASE("an actuator that is not batchable gets a batch of its own, and a repeated key a new batch", "[tune]") {
+  ManyIrqs b(2);
+  b.tree.Put("trigger", "member\n");
+  b.tree.Put("victim", "0-1\n");
+  CountingRoot root(b.tree.dir());
+  Journal journal(root);
+  Executor ex(root, journal);
+  ex.AddActuator("kernel", std::make_unique<KernelLikeActuator>(root));
+  std::vector<Change> plan = IrqChanges(2);
+  for (auto& c : plan) c.section = "partitions";
+  plan.insert(plan.begin() + 1, TriggerChange("isolated"));
+  Change again = FileChange(Irq(1), "0", Compare::kCpuList);
+  again.section = "partitions";
+  plan.push_back(again);  // the same key as the item before: read only after it is written
+  ApplyReport rep = ex.Apply(plan);
+  CHECK_FALSE(rep.rolled_back);
+  CHECK(rep.Count(Outcome::kApplied) == 4);
+  CHECK(root.durable == 3);  // IRQ 0 | trigger (with its side effect) | IRQ 1 (IRQ 1 again: already journaled)
+  CHECK(b.tree.Get(Irq(1)) == "0\n");
+  REQUIRE(journal.entries().size() == 4);
+  CHECK(journal.entries()[1].key == "victim");
+  CHECK(journal.entries()[1].side_effect_of == "trigger");
+  CHECK(journal.entries()[3].before == "0-3");  // the first "before" of IRQ 1 is kept
+}
+
+TEST_CASE("a value the kernel changes as a side effect is journaled first and put back by revert", "[tune]") {
+  TempTree tree;
+  tree.Put("trigger", "member\n");
+  tree.Put("victim", "0-1\n");
+  tree.Put("after", "1\n");
+  CountingRoot root(tree.dir());
+  Journal journal(root);
+  Executor ex(root, journal);
+  ex.AddActuator("kernel", std::make_unique<KernelLikeActuator>(root));
+  Change later = FileChange("after", "0");
+  later.section = "irqs";
+
+  SECTION("revert undoes the item, then restores the side effect") {
+    ApplyReport rep = ex.Apply({TriggerChange("isolated"), later});
+    CHECK_FALSE(rep.rolled_back);
+    CHECK(tree.Get("victim") == "re-placed by isolated\n");
+    REQUIRE(journal.entries().size() == 3);
+    CHECK(journal.entries()[0].key == "victim");  // older than the item: reverted after it
+    CHECK(journal.entries()[0].before == "0-1");
+    CHECK(journal.entries()[1].key == "trigger");
+
+    Journal reloaded(root);
+    REQUIRE(reloaded.Load().ok());
+    CHECK(reloaded.entries()[0].side_effect_of == "trigger");
+    Executor ex2(root, reloaded);
+    ex2.AddActuator("kernel", std::make_unique<KernelLikeActuator>(root));
+    RevertReport rev = ex2.Revert();
+    CHECK(rev.complete);
+    // Writing "member" back re-placed the victim once more; the side effect entry fixed it.
+    CHECK(tree.Get("trigger") == "member\n");
+    CHECK(tree.Get("victim") == "0-1\n");
+    CHECK(tree.Get("after") == "1\n");
+    REQUIRE(rev.results.size() == 3);
+    CHECK(rev.results[2].change.side_effect_of == "trigger");
+    CHECK(rev.results[2].outcome == Outcome::kApplied);
+  }
+
+  SECTION("a later failure rolls back the item and the side effect") {
+    root.FailWrites("after", EACCES);
+    ApplyReport rep = ex.Apply({TriggerChange("isolated"), later});
+    CHECK(rep.rolled_back);
+    CHECK(rep.rollback_errors.empty());
+    CHECK(rep.results[0].outcome == Outcome::kRolledBack);
+    CHECK(tree.Get("trigger") == "member\n");
+    CHECK(tree.Get("victim") == "0-1\n");
+    CHECK_FALSE(root.Exists(Journal::Path()));
+  }
+
+  SECTION("a side effect that cannot be read stops the apply before anything is written") {
+    root.FailReads("victim", EACCES);
+    ApplyReport rep = ex.Apply({TriggerChange("isolated"), later});
+    CHECK(rep.rolled_back);
+    CHECK(rep.results[0].outcome == Outcome::kFailed);
+    CHECK_THAT(rep.results[0].detail, Catch::Contains("cannot read the victim"));
+    CHECK(tree.Get("trigger") == "member\n");
+    CHECK(root.writes().empty());
+  }
+
+}
+
+TEST_CASE("a side effect that has gone is not kept", "[tune]") {
+  TempTree tree;
+  tree.Put("trigger", "member\n");
+  tree.Put("victim", "0-1\n");
+  FaultRoot root(tree.dir());
+  Journal journal(root);
+  Executor ex(root, journal);
+  class Ghostly : public KernelLikeActuator {
+   public:
+    using KernelLikeActuator::KernelLikeActuator;
+    Result<std::vector<SideEffect>> SideEffects(const std::string&, const std::string&) override {
+      return std::vector<SideEffect>{{"file", "ghost", "a task that exited", Compare::kCpuList}};  // no such file
+    }
+  };
+  ex.AddActuator("kernel", std::make_unique<Ghostly>(root));
+  ApplyReport rep = ex.Apply({TriggerChange("isolated")});
+  INFO(rep.results[0].detail);
+  CHECK_FALSE(rep.rolled_back);
+  REQUIRE(journal.entries().size() == 1);
+  CHECK(journal.entries()[0].key == "trigger");
+}
+
+TEST_CASE("side effects of an actuator that is not registered fail the item", "[tune]") {
+  TempTree tree;
+  tree.Put("trigger", "member\n");
+  FaultRoot root(tree.dir());
+  Journal journal(root);
+  Executor ex(root, journal);
+  class Orphan : public KernelLikeActuator {
+   public:
+    using KernelLikeActuator::KernelLikeActuator;
+    Result<std::vector<SideEffect>> SideEffects(const std::string&, const std::string&) override {
+      return std::vector<SideEffect>{{"nowhere", "x", "a thing", Compare::kExact}};
+    }
+  };
+  ex.AddActuator("kernel", std::make_unique<Orphan>(root));
+  ApplyReport rep = ex.Apply({TriggerChange("isolated")});
+  CHECK(rep.results[0].outcome == Outcome::kFailed);
+  CHECK_THAT(rep.results[0].detail, Catch::Contains("no actuator \"nowhere\""));
+  CHECK(root.writes().empty());
+}
+
+TEST_CASE("side effects that cannot be listed fail the item", "[tune]") {
+  TempTree tree;
+  tree.Put("trigger", "member\n");
+  FaultRoot root(tree.dir());
+  Journal journal(root);
+  Executor ex(root, journal);
+  class Blind : public KernelLikeActuator {
+   public:
+    using KernelLikeActuator::KernelLikeActuator;
+    Result<std::vector<SideEffect>> SideEffects(const std::string&, const std::string&) override {
+      return MakeError("cannot list the tasks", EACCES);
+    }
+  };
+  ex.AddActuator("kernel", std::make_unique<Blind>(root));
+  ApplyReport rep = ex.Apply({TriggerChange("isolated")});
+  CHECK(rep.results[0].outcome == Outcome::kFailed);
+  CHECK_THAT(rep.results[0].detail, Catch::Contains("cannot list the tasks"));
+  CHECK(root.writes().empty());
 }

@@ -79,6 +79,11 @@ Result<SectionPlan> IrqsTuner::Plan(const PlanContext& ctx) const {
     c.compare = Compare::kCpuList;
     c.why = why;
     c.refusals.push_back({EIO, RefusalReason(irq)});
+    // Some interrupt domains answer EPERM instead, even to root: seen here on a 6.18 guest for
+    // a virtio MSI-X queue line (virtio1-req.0) that rejects even its current value. apply runs
+    // only as root (CanWrite), so EPERM on this file is the kernel's refusal, not ours.
+    c.refusals.push_back({EPERM, "the kernel refused to move this IRQ (EPERM, as root): its interrupt domain does "
+                                 "not accept a new affinity (a hypervisor's MSI-X queue line, for one)"});
     plan.items.push_back(std::move(c));
   }
   for (const auto& rule : cfg.rules) {

@@ -198,6 +198,11 @@ Result<SectionPlan> PartitionsTuner::Plan(const PlanContext& ctx) const {
 
 void PartitionsTuner::AddActuators(Executor& executor, SysRoot& root) const {
   executor.AddActuator(kCgroupActuator, std::make_unique<CgroupActuator>(root, factory_));
+  // The task placements a partition write disturbs are journaled and restored through
+  // "affinity" (CgroupActuator::SideEffects). The ranks tuner registers the same actuator
+  // over the same kind of syscall layer; this one serves a partitions-only executor.
+  std::shared_ptr<SchedSyscalls> sys = sched_factory_(root, &root);
+  executor.AddActuator(kAffinityActuator, std::make_unique<SchedActuator>(sys, SchedActuator::Kind::kAffinity));
 }
 
 std::unique_ptr<Tuner> MakePartitionsTuner() { return std::make_unique<PartitionsTuner>(); }

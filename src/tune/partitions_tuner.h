@@ -6,6 +6,7 @@
 #pragma once
 
 #include "tune/cgroup_backend.h"
+#include "tune/sched_actuator.h"
 #include "tune/tuner.h"
 
 namespace rtagent {
@@ -14,7 +15,11 @@ class PartitionsTuner : public Tuner {
  public:
   /// `factory` makes the backend: libcgroup on the running system, the file twin under
   /// --root (DefaultCgroupFactory); tests may pass their own.
-  explicit PartitionsTuner(CgroupFactory factory = DefaultCgroupFactory()) : factory_(std::move(factory)) {}
+  /// `sched_factory` makes the syscall layer of the "affinity" actuator that keeps the task
+  /// placements a partition write disturbs (live syscalls, or the fixture twin under --root).
+  explicit PartitionsTuner(CgroupFactory factory = DefaultCgroupFactory(),
+                           SchedFactory sched_factory = DefaultSchedFactory())
+      : factory_(std::move(factory)), sched_factory_(std::move(sched_factory)) {}
   std::string Section() const override { return "partitions"; }
   /// Items, per partition in profile order ("cgroup" actuator, keys in cgroup_backend.h):
   ///   v2: "+cpuset" in the top's cgroup.subtree_control (once), the directory, cpuset.cpus,
@@ -26,11 +31,13 @@ class PartitionsTuner : public Tuner {
   /// that matches nothing (warning), v1's top cpuset still balancing every CPU (warning).
   /// An Error when the profile has partitions but the system has no cpuset hierarchy.
   Result<SectionPlan> Plan(const PlanContext& ctx) const override;
-  /// Registers "cgroup" (the hierarchy and backend are found on first use).
+  /// Registers "cgroup" (the hierarchy and backend are found on first use) and "affinity"
+  /// (for the placements the kernel changes when a partition comes or goes).
   void AddActuators(Executor& executor, SysRoot& root) const override;
 
  private:
   CgroupFactory factory_;
+  SchedFactory sched_factory_;
 };
 
 /// The registry's constructor for the partitions section.

@@ -9,6 +9,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <cerrno>
 #include <filesystem>
@@ -19,6 +20,8 @@
 #include "base/fault_root.h"
 #include "profile/loader.h"
 #include "tune/journal.h"
+#include "tune/ranks_tuner.h"
+#include "tune/sched_actuator.h"
 
 using namespace rtagent;
 
@@ -425,4 +428,190 @@ TEST_CASE("partitions on this machine: a v1 exclusive cpuset holding a child pro
   CHECK_FALSE((*live)->Exists(h->Dir() + "/" + name));
   auto back = (*live)->Read("proc/" + std::to_string(cleanup.pid) + "/cgroup").value_or("");
   CHECK(back.find(":cpuset:/\n") != std::string::npos);
+}
+
+namespace {
+
+// The file twin, plus what kernel/cgroup/cpuset.c does to task placements on cgroup v2 (6.1):
+// when a partition takes or returns CPUs, every thread of a cgroup that is not a partition gets
+// the top's effective CPUs (all CPUs less those of the valid partitions), whatever it had; a
+// process moved into a cgroup gets that cgroup's CPUs. Only threads the fixture keeps a status
+// for are re-placed, so the rest of the tree stays byte for byte as it was.
+class ReplacingBackend : public FileCgroupBackend {
+ public:
+  ReplacingBackend(const SysRoot& reads, SysRoot* writes, const CpusetHierarchy& h)
+      : FileCgroupBackend(reads, writes, h), reads_(reads), sys_(reads, writes) {}
+
+  Result<void> Set(const std::string& cgroup, const std::string& file, const std::string& value) override {
+    auto r = FileCgroupBackend::Set(cgroup, file, value);
+    if (!r || file != "cpuset.cpus.partition") return r;
+    for (const TaskView& t : ListTasks(reads_, false)) {
+      if (t.PerCpuKthread() || !reads_.Exists(kpath::TaskStatus(t.pid, t.tid))) continue;
+      auto cg = CgroupOf(t.pid);
+      if (cg && IsPartition(*cg)) continue;
+      if (auto w = sys_.SetAffinity({t.pid, t.tid}, TopEffective()); !w) return w;
+    }
+    return Ok();
+  }
+
+  Result<void> Move(int pid, const std::string& cgroup) override {
+    auto r = FileCgroupBackend::Move(pid, cgroup);
+    if (!r) return r;
+    CpuSet cpus = TopEffective();
+    if (IsPartition(cgroup)) cpus = *CpuSet::ParseList(*Get(cgroup, "cpuset.cpus"));
+    for (const TaskView& t : ListTasks(reads_, false)) {
+      if (t.pid != pid || !reads_.Exists(kpath::TaskStatus(t.pid, t.tid))) continue;
+      if (auto w = sys_.SetAffinity({t.pid, t.tid}, cpus); !w) return w;
+    }
+    return Ok();
+  }
+
+ private:
+  bool IsPartition(const std::string& cgroup) const {
+    if (cgroup == "/") return false;
+    auto type = Get(cgroup, "cpuset.cpus.partition");
+    return type && (*type == "root" || *type == "isolated");
+  }
+  CpuSet TopEffective() const {
+    CpuSet all = *CpuSet::ParseList("0-7");
+    auto names = reads_.List("sys/fs/cgroup");
+    REQUIRE(names.ok());
+    for (const auto& name : *names) {
+      const std::string cg = "/" + name;
+      if (!reads_.IsDir("sys/fs/cgroup/" + name) || !IsPartition(cg)) continue;
+      all = all.Minus(*CpuSet::ParseList(*Get(cg, "cpuset.cpus")));
+    }
+    return all;
+  }
+  const SysRoot& reads_;
+  FixtureSchedSyscalls sys_;
+};
+
+CgroupFactory ReplacingFactory() {
+  return [](const SysRoot& reads, SysRoot* writes, const CpusetHierarchy& h) -> Result<std::unique_ptr<CgroupBackend>> {
+    return std::unique_ptr<CgroupBackend>(new ReplacingBackend(reads, writes, h));
+  };
+}
+
+std::string AffinityOf(const SysRoot& root, int pid, int tid) {
+  FixtureSchedSyscalls sys(root, nullptr);
+  auto cpus = sys.GetAffinity({pid, tid});
+  return cpus ? cpus->ToList() : "error: " + cpus.error().message;
+}
+
+}  // namespace
+
+TEST_CASE("partitions on cgroup v2: revert puts back the placements the kernel changed", "[partitions]") {
+  TempTree tree(kArm64);
+  tree.Put("sys/fs/cgroup/rt/cpuset.cpus.partition", "member\n");  // the top has every CPU
+  // init and sshd on the housekeeping CPUs, as isolcpus=domain leaves every task at boot
+  tree.Put("proc/1/task/1/status", "Name:\tsystemd\nCpus_allowed:\t0f\nCpus_allowed_list:\t0-3\n");
+  tree.Put("proc/612/task/612/status", "Name:\tsshd\nCpus_allowed:\t0f\nCpus_allowed_list:\t0-3\n");
+  TempTree reference(tree.dir());
+  FaultRoot root(tree.dir());
+  auto p = Load(kArmPartition, root);
+  PartitionsTuner tuner(ReplacingFactory());
+  SectionPlan plan = PlanOf(tuner, p, root);
+  Journal journal(root);
+  REQUIRE(journal.Load().ok());
+  ApplyReport rep = ApplyPlan(tuner, plan, root, journal);
+  CHECK_FALSE(rep.rolled_back);
+  CHECK(AffinityOf(root, 1, 1) == "0-5");      // the partition took 6-7 from the top's tasks
+  CHECK(AffinityOf(root, 612, 612) == "6-7");  // sshd moved in
+
+  // init's placement is journaled before the partition write, so revert restores it after
+  // undoing that write (newest first); sshd's before it was moved.
+  auto pos = [&](const std::string& actuator, const std::string& key) {
+    const auto& e = journal.entries();
+    for (size_t i = 0; i < e.size(); ++i) {
+      if (e[i].actuator == actuator && e[i].key == key) return static_cast<long>(i);
+    }
+    return -1L;
+  };
+  const long init = pos("affinity", "1/1"), partition = pos("cgroup", "file:/ctl:cpuset.cpus.partition");
+  REQUIRE(init >= 0);
+  CHECK(init < partition);
+  CHECK(journal.entries()[init].before == "0-3");
+  CHECK(journal.entries()[init].side_effect_of == "file:/ctl:cpuset.cpus.partition");
+  CHECK(pos("affinity", "612/612") < partition);  // kept once, at the first write that moves it
+  CHECK(pos("affinity", "12/12") == -1);           // a per-CPU kernel thread: the kernel leaves it
+  CHECK(PendingOf(PlanOf(tuner, p, root)).empty());
+
+  RevertReport rev = RevertAll(tuner, root);
+  CHECK(rev.complete);
+  CHECK(AffinityOf(root, 1, 1) == "0-3");
+  CHECK(AffinityOf(root, 612, 612) == "0-3");
+  CHECK(TreeDiff(tree.dir(), reference.dir()).empty());
+}
+
+TEST_CASE("partitions on cgroup v2: a later failure puts back the placements too", "[partitions]") {
+  TempTree tree(kArm64);
+  tree.Put("sys/fs/cgroup/rt/cpuset.cpus.partition", "member\n");
+  tree.Put("proc/1/task/1/status", "Name:\tsystemd\nCpus_allowed:\t0f\nCpus_allowed_list:\t0-3\n");
+  TempTree reference(tree.dir());
+  FaultRoot root(tree.dir());
+  root.FailWrites("sys/fs/cgroup/ctl/cgroup.procs", EACCES);  // moving sshd in fails
+  auto p = Load(kArmPartition, root);
+  PartitionsTuner tuner(ReplacingFactory());
+  SectionPlan plan = PlanOf(tuner, p, root);
+  Journal journal(root);
+  REQUIRE(journal.Load().ok());
+  ApplyReport rep = ApplyPlan(tuner, plan, root, journal);
+  CHECK(rep.rolled_back);
+  CHECK(rep.rollback_errors.empty());
+  CHECK(AffinityOf(root, 1, 1) == "0-3");
+  CHECK(TreeDiff(tree.dir(), reference.dir()).empty());
+}
+
+TEST_CASE("the cgroup actuator names the placements a write disturbs", "[partitions]") {
+  SECTION("cgroup v2") {
+    TempTree tree(kArm64);
+    FaultRoot root(tree.dir());
+    CgroupActuator a(root, DefaultCgroupFactory());
+    auto keys = [&](const std::string& key) {
+      std::vector<std::string> out;
+      auto s = a.SideEffects(key, "isolated");
+      REQUIRE(s.ok());
+      for (const auto& e : *s) {
+        CHECK(e.actuator == "affinity");
+        CHECK(e.compare == Compare::kCpuList);
+        out.push_back(e.key);
+      }
+      return out;
+    };
+    auto part = keys("file:/ctl:cpuset.cpus.partition");
+    CHECK(std::count(part.begin(), part.end(), "1/1") == 1);
+    CHECK(std::count(part.begin(), part.end(), "612/612") == 1);
+    CHECK(std::count(part.begin(), part.end(), "12/12") == 0);  // per-CPU kthread
+    // The threads already inside the partition are not the parent's.
+    auto rt = keys("file:/rt:cpuset.cpus.partition");
+    CHECK(std::count(rt.begin(), rt.end(), "1200/1203") == 0);
+    CHECK(std::count(rt.begin(), rt.end(), "1/1") == 1);
+    // A partition's CPUs concern its parent; a member's do not.
+    CHECK_FALSE(keys("file:/rt:cpuset.cpus").empty());
+    CHECK(keys("file:/system.slice:cpuset.cpus").empty());
+    CHECK(keys("dir:/ctl").empty());
+    auto moved = keys("proc:1200");
+    std::sort(moved.begin(), moved.end());
+    CHECK(moved == std::vector<std::string>{"1200/1200", "1200/1203", "1200/1204", "1200/1205", "1200/1206"});
+    CHECK(keys("proc:99999").empty());  // gone: the move itself will say so
+    auto bad = a.SideEffects("nonsense", "x");
+    REQUIRE_FALSE(bad.ok());
+    CHECK(bad.error().err == EINVAL);
+  }
+  SECTION("cgroup v1: exclusive cpusets leave the parent's tasks alone") {
+    TempTree tree(kX86);
+    FaultRoot root(tree.dir());
+    CgroupActuator a(root, DefaultCgroupFactory());
+    auto s = a.SideEffects("file:/rt:cpuset.cpu_exclusive", "1");
+    REQUIRE(s.ok());
+    CHECK(s->empty());
+  }
+  SECTION("no cpuset hierarchy") {
+    TempTree tree;
+    tree.Put("proc/mounts", "");
+    FaultRoot root(tree.dir());
+    CgroupActuator a(root, DefaultCgroupFactory());
+    CHECK_FALSE(a.SideEffects("file:/rt:cpuset.cpus.partition", "isolated").ok());
+  }
 }

@@ -208,13 +208,22 @@ json ApplyJson(const ApplyReport& report, const FullPlan& plan) {
 std::string RenderRevertText(const RevertReport& report) {
   if (report.results.empty()) return "nothing to revert: no journal of earlier changes\n";
   TextTable t({"outcome", "item", "restored"});
+  size_t kept_back = 0;  // side effects the kernel had already put back: counted, not listed
   for (const auto& r : report.results) {
+    if (!r.change.side_effect_of.empty() && r.outcome == Outcome::kAlreadySet) {
+      ++kept_back;
+      continue;
+    }
     std::string outcome = r.outcome == Outcome::kApplied     ? "restored"
                           : r.outcome == Outcome::kAlreadySet ? (r.detail == "gone" ? "gone" : "already back")
                                                               : "FAILED: " + r.detail;
     t.Row({outcome, r.change.what, ShortValue(r.change.after, 40)});
   }
-  return t.Render(2) + (report.complete ? "\nevery journaled value is back; the journal is removed\n"
+  std::string kept = kept_back == 0 ? ""
+                                    : "\n" + std::to_string(kept_back) +
+                                          " task placement(s) journaled because a partition write could change them "
+                                          "were already as before\n";
+  return t.Render(2) + kept + (report.complete ? "\nevery journaled value is back; the journal is removed\n"
                                         : "\nsome values could not be put back; the journal is kept: fix the cause and run "
                                           "`rtagent revert` again\n");
 }

@@ -173,6 +173,31 @@ TEST_CASE("an IRQ the kernel refuses to move is unchangeable, and apply goes on"
   CHECK(found);
 }
 
+TEST_CASE("an IRQ whose domain answers EPERM to root is unchangeable too, and apply goes on", "[tune][plan]") {
+  TempTree t(kArm);
+  FaultRoot root(t.dir());
+  // A hypervisor's MSI-X queue line that refuses any affinity with EPERM (seen on this VM).
+  root.FailWrites(kpath::ProcIrq(99) + "/smp_affinity_list", EPERM);
+  auto p = Load(root, kBoard);
+  auto plan = PlanAll(p, root);
+  REQUIRE(plan.ok());
+  Journal journal(root);
+  auto ex = MakeExecutor(root, journal);
+  ApplyReport rep = ex->Apply(plan->PendingChanges());
+  CHECK_FALSE(rep.rolled_back);
+  int unchangeable = 0, failed = 0;
+  for (const auto& r : rep.results) {
+    if (r.outcome == Outcome::kFailed) ++failed;
+    if (r.change.key == kpath::ProcIrq(99) + "/smp_affinity_list") {
+      CHECK(r.outcome == Outcome::kUnchangeable);
+      CHECK_THAT(r.detail, Catch::Contains("EPERM"));
+      ++unchangeable;
+    }
+  }
+  CHECK(unchangeable == 1);
+  CHECK(failed == 0);
+}
+
 TEST_CASE("a failure in the middle of apply rolls every section back", "[tune][plan]") {
   TempTree t(kArm);
   FaultRoot root(t.dir());

@@ -7,8 +7,9 @@
 # (map it with SKIP_RETURN_CODE 77) only when QEMU or Debian's kernels cannot be obtained;
 # then it says why, loudly. Logs: $RTAGENT_QEMU_OUT, default a fresh /tmp/rtagent-qemu.* folder.
 HERE=$(cd "$(dirname "$0")" && pwd)
-args=()
-[ -n "${1:-}" ] && args=(--rtagent "$1")
+# Every rtagent command is built: a "not built yet" answer is a failure here (--strict).
+args=(--strict)
+[ -n "${1:-}" ] && args+=(--rtagent "$1")
 "$HERE/run.sh" "${args[@]}"
 rc=$?
 if [ $rc = 77 ]; then

@@ -19,6 +19,27 @@ mount -t tracefs tracefs /sys/kernel/tracing || echo "init: cannot mount tracefs
 mount -t debugfs debugfs /sys/kernel/debug || echo "init: cannot mount debugfs"
 hostname rtagent-qemu
 
+# rtagent.root=vda: a scenario that boots a real systemd from a disk (tests/qemu/mkrootfs.sh).
+# Load the virtio modules, mount the disk and hand PID 1 over to its systemd.
+if grep -qw rtagent.root=vda /proc/cmdline; then
+  . /rtagent/lib.sh
+  for m in virtio_pci virtio_blk crc32c_generic ext4; do load_module $m; done
+  i=0; while [ ! -e /dev/vda ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i+1)); done
+  mkdir -p /newroot
+  if mount -t ext4 /dev/vda /newroot; then
+    for m in /sys/kernel/tracing /sys/kernel/debug /sys/fs/cgroup /dev/pts /run /tmp; do umount $m 2>/dev/null; done
+    mount --move /dev /newroot/dev
+    mount --move /proc /newroot/proc
+    mount --move /sys /newroot/sys
+    exec switch_root /newroot /lib/systemd/systemd
+  fi
+  N=$(sed -n 's/.*rtagent.scenario=\([^ ]*\).*/\1/p' /proc/cmdline)
+  echo "=== RTAGENT-SCENARIO-BEGIN $N ==="
+  echo "FAIL switch_root: cannot mount /dev/vda as ext4"
+  echo "=== RTAGENT-SCENARIO-END $N rc=1 ==="
+  poweroff -f
+fi
+
 NAME=
 for arg in $(cat /proc/cmdline); do
   case $arg in rtagent.scenario=*) NAME=${arg#rtagent.scenario=} ;; esac

@@ -18,7 +18,7 @@ set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 REPO=$(cd "$HERE/../.." && pwd)
 KDIR= RTAGENT= OUT=
-MODULES="virtio_ring virtio virtio_pci_modern_dev virtio_pci_legacy_dev virtio_pci virtio_blk"
+MODULES="virtio_ring virtio virtio_pci_modern_dev virtio_pci_legacy_dev virtio_pci virtio_blk crc32c_generic ext4"
 while getopts "k:r:o:m:" opt; do
   case $opt in
     k) KDIR=$OPTARG ;; r) RTAGENT=$OPTARG ;; o) OUT=$OPTARG ;; m) MODULES=$OPTARG ;;

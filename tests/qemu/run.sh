@@ -9,6 +9,8 @@
 #   # disk: SIZE                 a raw image at @WORK@/disk.img (truncate -s SIZE)
 #   # qemu: ARGS                 extra QEMU arguments (@WORK@ is the scenario's work folder)
 #   # append: ARGS               extra kernel arguments
+#   # rootfs: debian             boot a real systemd from a minimal Debian disk (mkrootfs.sh)
+#   # profile: PATH              with rootfs: the profile rtagent.service holds (repo-relative)
 # rtagent: --rtagent, else $RTAGENT_BIN, else build/rtagent. --strict (or RTAGENT_QEMU_STRICT=1)
 # makes an rtagent command that is still a stub ("not built yet") a failure instead of a SKIP.
 # Logs (full console per scenario, facts.txt) stay in --out (default a fresh /tmp folder).
@@ -27,7 +29,7 @@ while [ $# -gt 0 ]; do
     --rtagent) RTAGENT=$2; shift 2 ;;
     --out) OUTDIR=$2; shift 2 ;;
     --strict) STRICT=1; shift ;;
-    -h|--help) sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     -*) echo "run.sh: unknown option $1" >&2; exit 2 ;;
     *) SCENARIOS+=("${1%.sh}"); shift ;;
   esac
@@ -76,6 +78,16 @@ for s in "${SCENARIOS[@]}"; do
   [ -n "$disk" ] && truncate -s "$disk" "$work/disk.img"
   qargs=$(header "$s" qemu); qargs=${qargs//@WORK@/$work}
   append=$(header "$s" append)
+  if [ "$(header "$s" rootfs)" = debian ]; then
+    # A real systemd from a Debian disk (mkrootfs.sh); the initramfs only switches root to it.
+    prof=$(header "$s" profile)
+    if ! "$HERE/mkrootfs.sh" -r "$RTAGENT" -s "$s" -o "$work/root.img" ${prof:+-p "$REPO/$prof"} 2> "$work/mkrootfs.log"; then
+      sed 's/^/  | /' "$work/mkrootfs.log" | tail -8
+      summary+=("FAIL $s: mkrootfs.sh failed ($work/mkrootfs.log)"); failed=$((failed+1)); continue
+    fi
+    qargs="$qargs -drive file=$work/root.img,if=none,format=raw,id=root -device virtio-blk-pci,drive=root"
+    append="$append rtagent.root=vda rw systemd.show_status=0 loglevel=3"
+  fi
   [ "$STRICT" = 1 ] && append="$append rtagent.strict=1"
   echo "--- $s (kernel $flavour: $(basename "${KDIR[$flavour]}"))"
   t=$(date +%s.%N)

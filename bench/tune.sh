@@ -1,0 +1,105 @@
+#!/usr/bin/env bash
+# plan, apply and revert on the large generated tree (issue 3): wall time and peak RSS of each
+# command, and the number of journal entries apply leaves, against the cost of reading the
+# tree's files once (the floor bench/run.sh measures for inspect). apply and revert run on a
+# fresh copy of the tree each time; after revert the copy must be byte-identical to the tree.
+#
+# usage: bash bench/tune.sh [--rtagent PATH] [--tree DIR] [--runs N] [--baseline PATH --timeout S]
+#   --tree      a tree made by bench/gen_large_sysroot.py (default: generate one in a scratch dir)
+#   --baseline  a second rtagent (e.g. built before a change), timed the same way; an apply that
+#               runs past --timeout seconds (default 600) is killed and reported as such
+# Prints a Markdown table for docs/performance.md.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+rtagent=build/rtagent tree="" runs=3 baseline="" timeout=600
+while (($#)); do
+  case "$1" in
+    --rtagent) rtagent=$2; shift 2 ;;
+    --tree) tree=$2; shift 2 ;;
+    --runs) runs=$2; shift 2 ;;
+    --baseline) baseline=$2; shift 2 ;;
+    --timeout) timeout=$2; shift 2 ;;
+    *) echo "unknown argument $1" >&2; exit 2 ;;
+  esac
+done
+[ -x "$rtagent" ] || { echo "bench: $rtagent missing; build it first" >&2; exit 3; }
+work=$(mktemp -d /tmp/rtagent-tune-bench.XXXXXX)
+trap 'rm -rf "$work"' EXIT
+if [ -z "$tree" ]; then
+  tree=$work/tree
+  echo "generating the tree ..." >&2
+  python3 bench/gen_large_sysroot.py "$tree" >&2
+fi
+python3 - "$tree" "$work" "$runs" "$timeout" bench/tune-large.yaml "$rtagent" $baseline <<'PY'
+import json, os, shutil, signal, statistics, subprocess, sys, time
+tree, work, runs, timeout, profile = sys.argv[1], sys.argv[2], int(sys.argv[3]), float(sys.argv[4]), sys.argv[5]
+binaries = sys.argv[6:]
+
+def run(argv, limit=None):
+    """Wall seconds, peak RSS (KiB) and exit status of one command; None seconds when killed."""
+    t0 = time.monotonic()
+    p = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    killed = False
+    while True:
+        pid, status, ru = os.wait4(p.pid, os.WNOHANG)
+        if pid:
+            break
+        if limit and time.monotonic() - t0 > limit:
+            p.send_signal(signal.SIGKILL)
+            killed = True
+        time.sleep(0.02)
+    wall = time.monotonic() - t0
+    return (None if killed else wall), ru.ru_maxrss, os.waitstatus_to_exitcode(status)
+
+def read_once(top):
+    t0 = time.monotonic()
+    n = 0
+    for d, _, files in os.walk(top):
+        for f in files:
+            with open(os.path.join(d, f), "rb") as fh:
+                fh.read()
+            n += 1
+    return time.monotonic() - t0, n
+
+def fmt(walls):
+    ok = [w for w in walls if w is not None]
+    if not ok:
+        return f"killed after {timeout:.0f} s"
+    s = f"{statistics.median(ok):.2f} s"
+    if len(ok) > 1:
+        s += f" ({min(ok):.2f}-{max(ok):.2f})"
+    if len(ok) < len(walls):
+        s += f", {len(walls) - len(ok)} killed after {timeout:.0f} s"
+    return s
+
+floor, nfiles = read_once(tree)
+rows = []
+for b in binaries:
+    plan_w, plan_rss = [], 0
+    for _ in range(runs):
+        w, rss, rc = run([b, "plan", profile, "--root", tree])
+        plan_w.append(w); plan_rss = max(plan_rss, rss)
+    apply_w, apply_rss, rev_w, rev_rss, entries, identical = [], 0, [], 0, 0, True
+    for _ in range(runs):
+        copy = os.path.join(work, "copy")
+        shutil.rmtree(copy, ignore_errors=True)
+        shutil.copytree(tree, copy, symlinks=True)
+        w, rss, rc = run([b, "apply", profile, "--root", copy], timeout)
+        apply_w.append(w); apply_rss = max(apply_rss, rss)
+        j = os.path.join(copy, "run/rtagent/journal.json")
+        if os.path.exists(j):
+            entries = len(json.load(open(j))["entries"])
+        w, rss, rc = run([b, "revert", "--root", copy])
+        rev_w.append(w); rev_rss = max(rev_rss, rss)
+        d = subprocess.run(["diff", "-r", "-q", "--exclude=run", tree, copy], stdout=subprocess.DEVNULL)
+        identical &= d.returncode == 0
+        if apply_w[-1] is None:
+            break  # one killed apply is enough to tell
+    rows.append((b, fmt(plan_w), plan_rss, fmt(apply_w), apply_rss, entries, fmt(rev_w), rev_rss, identical))
+
+print(f"Reading the tree's {nfiles} files once: {floor:.2f} s.\n")
+print("| rtagent | plan | plan RSS | apply | apply RSS | journal entries | revert | revert RSS | byte-identical after revert |")
+print("|---|---|---|---|---|---|---|---|---|")
+for b, pw, pr, aw, ar, e, rw, rr, same in rows:
+    print(f"| {b} | {pw} | {pr/1024:.0f} MiB | {aw} | {ar/1024:.0f} MiB | {e} | {rw} | {rr/1024:.0f} MiB | {'yes' if same else 'NO'} |")
+PY

@@ -1,0 +1,45 @@
+// The chapters of the "Real-Time Linux" lesson (shared/seeds, the Field Guide's sources) that
+// the checks cite, and the small helpers every check uses to build its answers.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "check/check.h"
+
+namespace rtagent::check {
+
+inline const std::string kChapter1 = "Chapter 1 (How a program waits)";
+inline const std::string kChapter2 = "Chapter 2 (Who goes first)";
+inline const std::string kChapter3 = "Chapter 3 (What keeps the kernel busy)";
+inline const std::string kChapter4 = "Chapter 4 (Inside the real-time kernel)";
+inline const std::string kChapter5 = "Chapter 5 (Measuring the worst case)";
+inline const std::string kChapter6 = "Chapter 6 (A core of its own)";
+inline const std::string kChapter7 = "Chapter 7 (Saving power costs time)";
+inline const std::string kChapter8 = "Chapter 8 (Your own program's habits)";
+inline const std::string kChapter10 = "Chapter 10 (When Linux is not enough)";
+inline const std::string kChapter11 = "Chapter 11 (Field Guide)";
+
+/// A result with its identity and verdict filled in; callers add measured, limit, mark, hint.
+inline CheckResult NewResult(const std::string& check, const std::string& id, Status status, std::string summary,
+                             const std::string& chapter) {
+  CheckResult r;
+  r.check = check;
+  r.id = id;
+  r.status = status;
+  r.summary = std::move(summary);
+  r.chapter = chapter;
+  return r;
+}
+
+/// "a, b and c".
+inline std::string JoinAnd(const std::vector<std::string>& items) {
+  std::string out;
+  for (size_t i = 0; i < items.size(); ++i) {
+    if (i > 0) out += i + 1 == items.size() ? " and " : ", ";
+    out += items[i];
+  }
+  return out;
+}
+
+}  // namespace rtagent::check

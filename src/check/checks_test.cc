@@ -1,0 +1,230 @@
+// The kernel, cmdline, clock and conformance checks on the fixture trees, as a user reads
+// their answers: the status, and the words and figures that say why.
+#include <catch2/catch.hpp>
+#include <filesystem>
+
+#include "base/fault_root.h"
+#include "check/check_test_support.h"
+#include "check/clock_check.h"
+
+using namespace rtagent;
+using namespace rtagent::check;
+using namespace rtagent::check::testing;
+
+namespace {
+
+// The arm64 board's own tuning, as a profile: what its command line and sysfs already show.
+const std::string kArmMatching =
+    "cores:\n"
+    "  housekeeping: 0-3\n"
+    "  isolated: 4-7\n"
+    "kernel:\n"
+    "  preempt_rt: required\n"
+    "  min_version: \"6.6\"\n"
+    "  rt_safety_net: isolated_only\n";
+
+}  // namespace
+
+TEST_CASE("kernel: PREEMPT_RT, version and the fair server on the RT board", "[check]") {
+  Bench b = Load(Tree("arm64-rt-8cpu"), kArmMatching);
+  auto rs = b.Run("kernel");
+  const auto& rt = ById(rs, "kernel.preempt_rt");
+  CHECK(rt.status == Status::kPass);
+  CHECK_THAT(rt.measured, Catch::Contains("PREEMPT_RT"));
+  CHECK(rt.chapter == "Chapter 4 (Inside the real-time kernel)");
+  CHECK(rt.mark.line == 5);
+  const auto& v = ById(rs, "kernel.version");
+  CHECK(v.status == Status::kPass);
+  CHECK(v.measured == "6.12.43-rt12-rk3588");
+  CHECK(v.limit == ">= 6.6");
+  const auto& net = ById(rs, "kernel.safety_net");
+  CHECK(net.status == Status::kPass);
+  CHECK_THAT(net.measured, Catch::Contains("fair server") && Catch::Contains("off on CPUs 4-7"));
+  CHECK(net.chapter == "Chapter 2 (Who goes first)");
+}
+
+TEST_CASE("kernel: the safety net off on isolated CPUs is a WARN when the profile says keep", "[check]") {
+  Bench b = Load(Tree("arm64-rt-8cpu"), "cores:\n  housekeeping: 0-3\n  isolated: 4-7\nkernel:\n  rt_safety_net: keep\n");
+  const auto& net = ById(b.Run("kernel"), "kernel.safety_net");
+  CHECK(net.status == Status::kWarn);
+  CHECK_THAT(net.summary, Catch::Contains("profile says keep"));
+  CHECK_FALSE(net.hint.empty());
+}
+
+TEST_CASE("kernel: the fair server off on a housekeeping CPU fails", "[check]") {
+  TempTree t(Tree("arm64-rt-8cpu"));
+  t.Put("sys/kernel/debug/sched/fair_server/cpu1/runtime", "0\n");
+  Bench b = Load(t.dir(), kArmMatching);
+  const auto& net = ById(b.Run("kernel"), "kernel.safety_net");
+  CHECK(net.status == Status::kFail);
+  CHECK_THAT(net.summary, Catch::Contains("off on CPUs 1") && Catch::Contains("not isolated"));
+  CHECK_THAT(net.hint, Catch::Contains("fair_server"));
+}
+
+TEST_CASE("kernel: a stock kernel fails, warns or passes as the profile asks", "[check]") {
+  const std::string tree = Tree("x86-ipc-4cpu");
+  Bench req = Load(tree, "kernel:\n  preempt_rt: required\n  min_version: \"6.6\"\n");
+  auto rs = req.Run("kernel");
+  const auto& rt = ById(rs, "kernel.preempt_rt");
+  CHECK(rt.status == Status::kFail);
+  CHECK_THAT(rt.summary, Catch::Contains("not PREEMPT_RT"));
+  CHECK(rt.measured == "PREEMPT_DYNAMIC");
+  CHECK_THAT(rt.hint, Catch::Contains("PREEMPT_RT"));
+  const auto& v = ById(rs, "kernel.version");
+  CHECK(v.status == Status::kFail);
+  CHECK_THAT(v.summary, Catch::Contains("6.1.0-37-amd64 is older than the profile's minimum 6.6"));
+
+  CHECK(ById(Load(tree, "kernel:\n  preempt_rt: preferred\n").Run("kernel"), "kernel.preempt_rt").status == Status::kWarn);
+  CHECK(ById(Load(tree, "kernel:\n  preempt_rt: any\n").Run("kernel"), "kernel.preempt_rt").status == Status::kPass);
+  // Before 6.12 the safety net is RT throttling.
+  const auto& net = ById(req.Run("kernel"), "kernel.safety_net");
+  CHECK(net.status == Status::kPass);
+  CHECK_THAT(net.measured, Catch::Contains("RT throttling: sched_rt_runtime_us=950000"));
+}
+
+TEST_CASE("kernel: RT throttling switched off on a stock kernel fails", "[check]") {
+  TempTree t(Tree("x86-ipc-4cpu"));
+  t.Put("proc/sys/kernel/sched_rt_runtime_us", "-1\n");
+  const auto& net = ById(Load(t.dir(), "").Run("kernel"), "kernel.safety_net");
+  CHECK(net.status == Status::kFail);
+  CHECK_THAT(net.hint, Catch::Contains("950000"));
+}
+
+TEST_CASE("kernel: a 6.12+ kernel without debugfs cannot show its fair server", "[check]") {
+  const auto& net = ById(Load(Tree("vm-x86-captured"), "").Run("kernel"), "kernel.safety_net");
+  CHECK(net.status == Status::kWarn);
+  CHECK_THAT(net.summary, Catch::Contains("cannot see"));
+  CHECK_THAT(net.hint, Catch::Contains("debugfs"));
+}
+
+TEST_CASE("cmdline: the RT board booted with every argument and the kernel applied them", "[check]") {
+  Bench b = Load(Tree("arm64-rt-8cpu"), kArmMatching);
+  auto rs = b.Run("cmdline");
+  CHECK(ById(rs, "cmdline.boot_args").status == Status::kPass);
+  CHECK_THAT(ById(rs, "cmdline.boot_args").summary, Catch::Contains("holds all"));
+  const auto& iso = ById(rs, "cmdline.isolated");
+  CHECK(iso.status == Status::kPass);
+  CHECK(iso.measured == "4-7");
+  CHECK(ById(rs, "cmdline.nohz_full").status == Status::kPass);
+}
+
+TEST_CASE("cmdline: another isolation than the booted one is a pending reboot", "[check]") {
+  Bench b = Load(Tree("arm64-rt-8cpu"), "cores:\n  housekeeping: 0-5\n  isolated: 6-7\n");
+  auto rs = b.Run("cmdline");
+  const auto& args = ById(rs, "cmdline.boot_args");
+  CHECK(args.status == Status::kWarn);
+  CHECK_THAT(args.summary, Catch::StartsWith("reboot required"));
+  CHECK_THAT(args.measured, Catch::Contains("nohz_full=6-7 (now nohz_full=4-7)"));
+  CHECK_THAT(args.hint, Catch::Contains("rtagent apply"));
+  const auto& iso = ById(rs, "cmdline.isolated");
+  CHECK(iso.status == Status::kWarn);
+  CHECK(iso.measured == "4-7");
+  CHECK(iso.limit == "6-7");
+  CHECK(iso.mark.line == 3);
+}
+
+TEST_CASE("cmdline: nohz_full on the command line that the kernel did not apply fails", "[check]") {
+  TempTree t(Tree("arm64-rt-8cpu"));
+  t.Put("sys/devices/system/cpu/nohz_full", "(null)\n");
+  auto rs = Load(t.dir(), kArmMatching).Run("cmdline");
+  const auto& nohz = ById(rs, "cmdline.nohz_full");
+  CHECK(nohz.status == Status::kFail);
+  CHECK_THAT(nohz.summary, Catch::Contains("did not apply"));
+  CHECK(nohz.measured == "none");
+  CHECK_THAT(nohz.hint, Catch::Contains("CONFIG_NO_HZ_FULL"));
+  CHECK(ById(rs, "cmdline.isolated").status == Status::kPass);
+}
+
+TEST_CASE("cmdline: a board with no isolation yet needs a reboot", "[check]") {
+  Bench b = LoadFile(Tree("x86-ipc-4cpu"), ProfileFile("x86-ipc.yaml"));
+  auto rs = b.Run("cmdline");
+  const auto& args = ById(rs, "cmdline.boot_args");
+  CHECK(args.status == Status::kWarn);
+  CHECK_THAT(args.measured, Catch::Contains("isolcpus=nohz,domain,managed_irq,1-3") &&
+                                Catch::Contains("intel_idle.max_cstate=1"));
+  CHECK(ById(rs, "cmdline.nohz_full").status == Status::kWarn);
+}
+
+TEST_CASE("cmdline: an unreadable /proc/cmdline is a SKIP with the reason", "[check]") {
+  TempTree t(Tree("x86-ipc-4cpu"));
+  std::filesystem::remove(t.dir() + "/proc/cmdline");
+  auto rs = Load(t.dir(), "").Run("cmdline");
+  REQUIRE(rs.size() == 1);
+  CHECK(rs[0].status == Status::kSkip);
+  CHECK_THAT(rs[0].summary, Catch::Contains("not readable"));
+}
+
+TEST_CASE("clock: the captured VM is a virtual machine and says its figures are VM figures", "[check]") {
+  auto rs = Load(Tree("vm-x86-captured"), "").Run("clock");
+  const auto& vm = ById(rs, "clock.hypervisor");
+  CHECK(vm.status == Status::kWarn);
+  CHECK_THAT(vm.summary, Catch::Contains("virtual machine") && Catch::Contains("not the board's real-time figure"));
+  CHECK_THAT(vm.measured, Catch::Contains("hypervisor"));
+  const auto& src = ById(rs, "clock.source");
+  CHECK(src.status == Status::kPass);
+  CHECK_THAT(src.measured, Catch::Contains("tsc (available: tsc kvm-clock)"));
+  // A fixture's clock cannot be measured: this machine's is not the fixture's.
+  const auto& res = ById(rs, "clock.resolution");
+  CHECK(res.status == Status::kSkip);
+  CHECK_THAT(res.summary, Catch::Contains("fixture"));
+}
+
+TEST_CASE("clock: the industrial PC is bare metal; hpet as clocksource warns", "[check]") {
+  auto rs = Load(Tree("x86-ipc-4cpu"), "").Run("clock");
+  CHECK(ById(rs, "clock.hypervisor").status == Status::kPass);
+  CHECK(ById(rs, "clock.source").status == Status::kPass);
+
+  TempTree t(Tree("x86-ipc-4cpu"));
+  t.Put("sys/devices/system/clocksource/clocksource0/current_clocksource", "hpet\n");
+  const auto& src = ById(Load(t.dir(), "").Run("clock"), "clock.source");
+  CHECK(src.status == Status::kWarn);
+  CHECK_THAT(src.summary, Catch::Contains("hpet"));
+  CHECK_THAT(src.hint, Catch::Contains("tsc"));
+}
+
+TEST_CASE("clock: a coarse clock warns that the figures are not real-time figures", "[check]") {
+  Bench b = Load(Tree("x86-ipc-4cpu"), "");
+  CheckEnv env{b.profile, *b.root, b.state, b.suite, [](Duration) { return true; }, nullptr};
+  ClockFacts coarse;
+  coarse.resolution_ns = 4000000;  // a 250 Hz jiffies clock
+  coarse.read_cost_ns = 30;
+  const auto& r = ById(ClockResults(env, coarse, ""), "clock.resolution");
+  CHECK(r.status == Status::kWarn);
+  CHECK_THAT(r.summary, Catch::StartsWith("coarse clock") && Catch::Contains("not the board's real-time figures"));
+  CHECK_THAT(r.measured, Catch::Contains("clock_getres 4000 us"));
+
+  ClockFacts fine;
+  fine.resolution_ns = 1;
+  fine.read_cost_ns = 25;
+  const auto& ok = ById(ClockResults(env, fine, ""), "clock.resolution");
+  CHECK(ok.status == Status::kPass);
+  CHECK(ok.measured == "clock_getres 1 ns, one read 25 ns");
+}
+
+TEST_CASE("clock: on this machine it says virtual machine", "[check][host]") {
+  Bench b = Load("/", "");
+  auto rs = b.Run("clock");
+  const auto& vm = ById(rs, "clock.hypervisor");
+  if (vm.status == Status::kPass) {
+    WARN("this host shows no hypervisor (" << vm.measured << "): the development VM is expected");
+  }
+  CHECK(vm.status == Status::kWarn);
+  CHECK_THAT(vm.summary, Catch::Contains("virtual machine"));
+  // The live clock is measured, never skipped.
+  const auto& res = ById(rs, "clock.resolution");
+  CHECK(res.status != Status::kSkip);
+  CHECK_THAT(res.measured, Catch::Contains("clock_getres"));
+}
+
+TEST_CASE("conformance: every drifted setting is named by section, boot items wait for a reboot", "[check]") {
+  Bench b = LoadFile(Tree("arm64-rt-8cpu"), ProfileFile("generic-4core.yaml"));
+  auto rs = b.Run("conformance");
+  const auto& irqs = ById(rs, "conformance.irqs");
+  CHECK(irqs.status == Status::kFail);
+  CHECK_THAT(irqs.measured, Catch::Contains("IRQ 85 (eth0) affinity: 0-3 (wants 0-1)"));
+  CHECK_THAT(irqs.hint, Catch::Contains("rtagent apply"));
+  CHECK(irqs.chapter == "Chapter 6 (A core of its own)");
+  const auto& reboot = ById(rs, "conformance.reboot");
+  CHECK(reboot.status == Status::kWarn);
+  CHECK_THAT(reboot.summary, Catch::StartsWith("reboot required"));
+}

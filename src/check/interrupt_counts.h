@@ -1,0 +1,64 @@
+// Interrupt counters read twice: /proc/interrupts (through inspect's parser) and
+// /proc/softirqs as per-CPU counts, and what moved between two readings on chosen CPUs.
+// The interrupts check (Real-Time Linux, Chapter 6: "/proc/interrupts read twice") judges
+// the moves; accept's before/after reading can reuse the same pair.
+#pragma once
+
+#include <chrono>
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "base/cpuset.h"
+#include "base/result.h"
+#include "base/sysroot.h"
+
+namespace rtagent::check {
+
+/// Which file a counter row comes from.
+enum class CounterSource { kInterrupts, kSoftirqs };
+
+/// One row of either file, as per-CPU counts.
+struct CounterRow {
+  CounterSource source = CounterSource::kInterrupts;
+  std::string id;    ///< the label before ':': "24", "LOC", "IPI0", "TIMER"
+  int irq = -1;      ///< the IRQ number of a numbered row, -1 otherwise
+  /// What a person recognises it by: the handlers of a numbered row ("eth0, eth0-rx"), the
+  /// description of a named row ("Local timer interrupts"), "" for softirqs.
+  std::string name;
+  std::vector<std::string> actions;  ///< numbered rows: each handler's name
+  std::string chip;                  ///< numbered rows: "IO-APIC", "GICv3"
+  std::map<int, unsigned long long> per_cpu;  ///< CPU number -> count
+};
+
+/// Both files at one moment. `softirqs_error` is "" when /proc/softirqs was read.
+struct CounterSnapshot {
+  std::vector<CounterRow> rows;
+  std::string softirqs_error;
+};
+
+/// Parses /proc/softirqs (kernel/softirq.c show_softirqs(): a "CPU0 CPU1 ..." header, then
+/// one "NAME: count count ..." line per softirq). Pure; unreadable lines are skipped.
+std::vector<CounterRow> ParseSoftirqs(std::string_view text);
+
+/// Reads proc/interrupts (an error when it cannot) and proc/softirqs (its absence is noted in
+/// softirqs_error, not an error: some kernels and fixtures lack it).
+Result<CounterSnapshot> ReadCounters(const SysRoot& root);
+
+/// A row whose count grew on one CPU between two readings.
+struct CounterMove {
+  const CounterRow* row = nullptr;  ///< into the later snapshot
+  int cpu = -1;
+  unsigned long long delta = 0;
+  double per_second = 0;
+};
+
+/// Every (row, CPU in `cpus`) whose count grew from `before` to `after`, over `window`, in
+/// the later snapshot's row order then CPU order. Rows are paired by (source, id); a row
+/// that appears only later (a new IRQ) counts from 0. A count that went down (a counter
+/// reset by a CPU going offline and back) is not a move.
+std::vector<CounterMove> Moves(const CounterSnapshot& before, const CounterSnapshot& after, const CpuSet& cpus,
+                               std::chrono::nanoseconds window);
+
+}  // namespace rtagent::check

@@ -1,0 +1,150 @@
+// Suites as data: the built-in ones, suite files and their errors, and the runner's order,
+// profile switches, windows and Ctrl-C.
+#include <catch2/catch.hpp>
+
+#include "base/fault_root.h"
+#include "check/check_test_support.h"
+#include "check/runner.h"
+
+using namespace rtagent;
+using namespace rtagent::check;
+using namespace rtagent::check::testing;
+
+TEST_CASE("the built-in suites: commission has everything, boot is fast, ci is moderate", "[check][suite]") {
+  auto commission = LoadSuite("commission");
+  REQUIRE(commission);
+  CHECK(commission->checks ==
+        std::vector<std::string>{"conformance", "kernel", "cmdline", "clock", "lint", "ranks", "interrupts", "hwlat"});
+  CHECK_FALSE(commission->interrupts_window);  // the profile's windows
+  CHECK_FALSE(commission->hwlat_duration);
+  CHECK(commission->source == "checks/commission.yaml (built-in)");
+
+  auto boot = LoadSuite("boot");
+  REQUIRE(boot);
+  CHECK(boot->name == "boot");
+  CHECK(std::find(boot->checks.begin(), boot->checks.end(), "hwlat") == boot->checks.end());
+  REQUIRE(boot->interrupts_window);
+  CHECK(*boot->interrupts_window == std::chrono::seconds(2));
+
+  auto ci = LoadSuite("ci");
+  REQUIRE(ci);
+  CHECK(*ci->interrupts_window == std::chrono::seconds(5));
+  CHECK(*ci->hwlat_duration == std::chrono::seconds(10));
+  CHECK_FALSE(ci->description.empty());
+  CHECK(BuiltinSuiteNames() == std::vector<std::string>{"commission", "boot", "ci"});
+}
+
+TEST_CASE("an unknown suite name lists the built-in ones", "[check][suite]") {
+  auto s = LoadSuite("bot");
+  REQUIRE_FALSE(s);
+  CHECK_THAT(s.error().message, Catch::Contains("unknown suite \"bot\"") && Catch::Contains("did you mean \"boot\"") &&
+                                    Catch::Contains("commission"));
+}
+
+TEST_CASE("a suite file is read from its path", "[check][suite]") {
+  TempTree t;
+  t.Put("quick.yaml", "name: quick\nchecks: [kernel, clock]\nwindows:\n  interrupts: 1s\n");
+  auto s = LoadSuite(t.dir() + "/quick.yaml");
+  REQUIRE(s);
+  CHECK(s->name == "quick");
+  CHECK(s->checks == std::vector<std::string>{"kernel", "clock"});
+  CHECK(*s->interrupts_window == std::chrono::seconds(1));
+  CHECK(s->source == t.dir() + "/quick.yaml");
+  // Without a name, the file's stem names it.
+  t.Put("nightly.yaml", "checks: [lint]\n");
+  CHECK(LoadSuite(t.dir() + "/nightly.yaml")->name == "nightly");
+}
+
+TEST_CASE("suite file errors name the file, the line and the column", "[check][suite]") {
+  TempTree t;
+  SECTION("an unknown check, with the nearest name") {
+    t.Put("s.yaml", "name: s\nchecks:\n  - kernel\n  - kernal\n");
+    auto s = LoadSuite(t.dir() + "/s.yaml");
+    REQUIRE_FALSE(s);
+    CHECK_THAT(s.error().message, Catch::Contains("s.yaml:4:5: error: unknown check \"kernal\"") &&
+                                      Catch::Contains("did you mean \"kernel\""));
+  }
+  SECTION("a syntax error") {
+    t.Put("s.yaml", "name: s\nchecks: [kernel\nwindows: {\n");
+    auto s = LoadSuite(t.dir() + "/s.yaml");
+    REQUIRE_FALSE(s);
+    CHECK_THAT(s.error().message, Catch::Contains("s.yaml:"));
+  }
+  SECTION("an unknown key and a bad window") {
+    t.Put("s.yaml", "name: s\nchecks: [kernel]\nwindow:\n  interrupts: 2s\n");
+    auto s = LoadSuite(t.dir() + "/s.yaml");
+    REQUIRE_FALSE(s);
+    CHECK_THAT(s.error().message, Catch::Contains("s.yaml:3:1") && Catch::Contains("window"));
+    t.Put("s2.yaml", "checks: [kernel]\nwindows:\n  interrupts: -2s\n  hwlat: 10ms\n");
+    auto s2 = LoadSuite(t.dir() + "/s2.yaml");
+    REQUIRE_FALSE(s2);
+    CHECK_THAT(s2.error().message, Catch::Contains("s2.yaml:3:15") && Catch::Contains("s2.yaml:4:10"));
+  }
+  SECTION("a check twice, no checks, an empty file") {
+    t.Put("twice.yaml", "checks: [kernel, kernel]\n");
+    CHECK_THAT(LoadSuite(t.dir() + "/twice.yaml").error().message, Catch::Contains("listed twice"));
+    t.Put("none.yaml", "name: none\n");
+    CHECK_THAT(LoadSuite(t.dir() + "/none.yaml").error().message, Catch::Contains("names no checks"));
+    t.Put("empty.yaml", "# nothing\n");
+    CHECK_THAT(LoadSuite(t.dir() + "/empty.yaml").error().message, Catch::Contains("empty.yaml:1:1: error: the suite file is empty"));
+  }
+  SECTION("a file that is not there") {
+    auto s = LoadSuite(t.dir() + "/missing.yaml");
+    REQUIRE_FALSE(s);
+    CHECK_THAT(s.error().message, Catch::Contains("cannot read suite file") && Catch::Contains("missing.yaml"));
+  }
+}
+
+TEST_CASE("RunSuite runs the suite's checks in order and says which the profile turned off", "[check][suite]") {
+  Bench b = Load(Tree("x86-ipc-4cpu"), "checks:\n  clock: false\n");
+  Suite s;
+  s.name = "mine";
+  s.checks = {"kernel", "clock", "cmdline"};
+  SuiteReport report = RunSuite(b.profile, *b.root, s);
+  REQUIRE(report.results.size() == 3 + 1 + 3);
+  CHECK(report.results[0].check == "kernel");
+  const auto& off = report.results[3];
+  CHECK(off.id == "clock");
+  CHECK(off.status == Status::kSkip);
+  CHECK_THAT(off.summary, Catch::Contains("checks.clock.enabled: false"));
+  CHECK(report.results[4].check == "cmdline");
+  CHECK_FALSE(report.interrupted);
+  CHECK(report.Overall() == Status::kWarn);  // stock kernel preferred, reboot pending
+  CHECK(report.root == b.root->Dir());
+}
+
+TEST_CASE("Ctrl-C stops the suite after the running check and marks the report", "[check][suite]") {
+  Bench b = Load(Tree("x86-ipc-4cpu"), "");
+  Suite s;
+  s.name = "mine";
+  s.checks = {"kernel", "cmdline", "clock"};
+  std::atomic<bool> stop{false};
+  RunOptions o;
+  o.stop = &stop;
+  o.on_check = [&](const std::string& name, const std::vector<CheckResult>&) {
+    if (name == "kernel") stop = true;
+  };
+  SuiteReport report = RunSuite(b.profile, *b.root, s, o);
+  CHECK(report.interrupted);
+  for (const auto& r : report.results) CHECK(r.check == "kernel");
+}
+
+TEST_CASE("a suite's windows override the profile's", "[check][suite]") {
+  Bench b = Load(Tree("x86-ipc-4cpu"), "checks:\n  interrupts:\n    window: 20s\n  hwlat:\n    duration: 40s\n");
+  auto boot = LoadSuite("boot");
+  REQUIRE(boot);
+  CheckEnv env{b.profile, *b.root, b.state, *boot, nullptr, nullptr};
+  CHECK(env.InterruptsWindow() == std::chrono::seconds(2));
+  CHECK(env.HwlatDuration() == std::chrono::seconds(40));
+  auto commission = LoadSuite("commission");
+  CheckEnv env2{b.profile, *b.root, b.state, *commission, nullptr, nullptr};
+  CHECK(env2.InterruptsWindow() == std::chrono::seconds(20));
+}
+
+TEST_CASE("only hwlat needs root, and only when the suite runs it", "[check][suite]") {
+  Bench b = Load(Tree("x86-ipc-4cpu"), "");
+  CHECK(NeedsRoot(*LoadSuite("commission"), b.profile) == std::vector<std::string>{"hwlat"});
+  CHECK(NeedsRoot(*LoadSuite("boot"), b.profile).empty());
+  Bench off = Load(Tree("x86-ipc-4cpu"), "checks:\n  hwlat: false\n");
+  CHECK(NeedsRoot(*LoadSuite("commission"), off.profile).empty());
+}

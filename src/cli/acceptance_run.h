@@ -1,0 +1,55 @@
+// The loaded latency acceptance test as a step: `rtagent accept` runs it alone, `commission`
+// runs it after apply and verify with verify's answers as the pre-flight checks. Input is
+// checked whole before anything runs (Prepare), then the run writes the verdict (Run).
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "base/result.h"
+#include "cli/profile_arg.h"
+#include "cli/verdict_files.h"
+#include "report/verdict.h"
+
+namespace rtagent {
+
+struct AcceptanceRequest {
+  std::string command = "accept";  ///< names the command in messages
+  std::string duration;            ///< --duration ("30s"); empty: acceptance.duration
+  std::vector<VerdictOutput> outputs;
+  std::string baseline;            ///< a previous verdict (JSON); a regression fails the run
+  std::string version;             ///< rtagent's version, written into the verdict
+  std::string log_dir;             ///< external loads' logs; empty: beside --json, else the temp dir
+  /// The check suite run as pre-flight when the caller gives no answers of its own:
+  /// a name ("boot", fast) or a suite file; "none" runs none.
+  std::string preflight_suite = "boot";
+  bool color = false;
+};
+
+/// Why a latency run cannot happen here, or "" when it can: a fixture root (there is no clock
+/// to measure under --root) or no root privileges (SCHED_FIFO, mlockall). Exit code 3.
+std::string AcceptanceCannotRunReason(const SysRoot& root, int priority);
+
+/// A run whose input was checked: duration, sampler configuration, loads (an external program
+/// missing from PATH is found here), outputs and baseline.
+class PreparedAcceptance;
+
+/// Checks the request against the profile; every error is bad input (exit 2) and nothing ran.
+Result<std::shared_ptr<PreparedAcceptance>> PrepareAcceptance(LoadedProfile& lp, const AcceptanceRequest& request);
+
+/// What a run gives back besides its exit code.
+struct AcceptanceOutcome {
+  int exit_code = 0;              ///< 0 PASS, 1 FAIL, 3 could not run or write
+  std::optional<Verdict> verdict; ///< set whenever the sampler ran
+};
+
+/// Runs the test: pre-flight (`preflight` when given, else the request's suite), loads on the
+/// housekeeping CPUs, the sampler, then the verdict judged and written to `request.outputs`
+/// and summarised on stdout. Ctrl-C (StopFlag) stops the sampler early; the verdict is still
+/// written, marked interrupted. Call once per PreparedAcceptance.
+AcceptanceOutcome RunAcceptance(PreparedAcceptance& prepared, const AcceptanceRequest& request,
+                                std::optional<std::vector<PreflightCheck>> preflight = std::nullopt);
+
+}  // namespace rtagent

@@ -1,0 +1,126 @@
+// `rtagent hold` (the boot-time daemon, service/hold.h) and `rtagent status`.
+#include <signal.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <ctime>
+#include <filesystem>
+#include <iostream>
+
+#include "base/exit_codes.h"
+#include "cli/commands.h"
+#include "cli/profile_arg.h"
+#include "cli/verdict_files.h"
+#include "service/hold.h"
+#include "service/hold_state.h"
+
+namespace rtagent {
+
+namespace {
+
+// The verdict's worst wake-up over every measured CPU, for status and Prometheus.
+std::optional<service::VerdictSummary> ReadVerdictSummary(const std::string& path,
+                                                          const std::shared_ptr<spdlog::logger>& log) {
+  auto v = ReadVerdictFile(path);
+  if (!v) {
+    log->warn("verdict {}: {}", path, v.error().message);
+    return std::nullopt;
+  }
+  service::VerdictSummary s;
+  s.path = path;
+  s.pass = v->pass;
+  s.started_at = v->started_at;
+  for (const auto& c : v->cpus) {
+    if (!c.stats.max_ns) continue;
+    double us = static_cast<double>(*c.stats.max_ns) / 1000.0;
+    s.worst_us = s.worst_us ? std::max(*s.worst_us, us) : us;
+  }
+  return s;
+}
+
+// Alive when kill(pid, 0) reaches it (EPERM: alive, someone else's).
+bool PidAlive(int pid) { return pid > 0 && (::kill(pid, 0) == 0 || errno == EPERM); }
+
+}  // namespace
+
+int CmdHold(const GlobalOptions& g, const HoldOptions& o) {
+  int rc = kExitOk;
+  auto lp = LoadForCommand("hold", g, o.profile, &rc);
+  if (!lp) return rc;
+  if (!CanWrite("hold", *lp->root)) return kExitCannotRun;
+  // Signals are blocked and read from a signalfd before anything is applied, so a SIGTERM
+  // during start is handled once the state is consistent, never in the middle of a write.
+  auto sigfd = service::OpenSignalFd();
+  if (!sigfd) {
+    std::cerr << "rtagent hold: " << sigfd.error().message << "\n";
+    return kExitCannotRun;
+  }
+  auto log = service::MakeStderrLogger();
+  service::HoldOptions ho;
+  std::error_code ec;
+  ho.profile_path = o.profile.empty() ? "" : std::filesystem::absolute(o.profile, ec).string();
+  ho.log = log;
+  if (!o.verdict.empty()) {
+    std::string path = std::filesystem::absolute(o.verdict, ec).string();
+    ho.verdict = [path, log] { return ReadVerdictSummary(path, log); };
+  }
+  auto notifier = service::MakeSystemdNotifier();
+  SysRoot& root = *lp->root;
+  service::HoldDaemon daemon(root, std::move(lp->profile), std::move(ho), *notifier, service::MakeQosDevice(root));
+  rc = daemon.Start();
+  if (rc != kExitOk) {
+    ::close(*sigfd);
+    return rc;
+  }
+  if (o.once) {
+    std::cout << service::RenderStatusText(daemon.state(), true, static_cast<int64_t>(std::time(nullptr)));
+    bool failed = daemon.state().last_verify.result == "FAIL";
+    int stop = daemon.Stop("--once");
+    ::close(*sigfd);
+    return stop != kExitOk ? stop : failed ? kExitFail : kExitOk;
+  }
+  rc = daemon.Run(*sigfd);
+  ::close(*sigfd);
+  return rc;
+}
+
+int CmdStatus(const GlobalOptions& g, const StatusOptions& o) {
+  auto root = OpenRoot(g.root);
+  if (!root) {
+    std::cerr << "rtagent status: " << root.error().message << "\n";
+    return kExitBadInput;
+  }
+  const std::string where = (*root)->Dir() + ((*root)->Dir() == "/" ? "" : "/") + service::StatePath();
+  auto text = (*root)->Read(service::StatePath());
+  if (!text) {
+    if (text.error().err != ENOENT) {
+      std::cerr << "rtagent status: " << text.error().message << "\n";
+      return kExitBadInput;
+    }
+    if (o.json) {
+      std::cout << nlohmann::json{{"running", false}, {"state_file", where}, {"reason", "no state file"}}.dump(2) << "\n";
+    } else {
+      std::cout << "rtagent hold: not running (no state file at " << where << ")\n";
+    }
+    return kExitCannotRun;
+  }
+  auto state = service::ParseHoldState(*text);
+  if (!state) {
+    std::cerr << "rtagent status: " << where << ": " << state.error().message << "\n";
+    return kExitBadInput;
+  }
+  const bool live_state = state->state == "holding" || state->state == "starting";
+  const bool running = live_state && PidAlive(state->pid);
+  if (o.json) {
+    auto j = service::ToJson(*state);
+    j["running"] = running;
+    j["state_file"] = where;
+    std::cout << j.dump(2) << "\n";
+  } else {
+    std::cout << service::RenderStatusText(*state, running, static_cast<int64_t>(std::time(nullptr)));
+  }
+  if (!running) return kExitCannotRun;
+  return state->last_verify.result == "FAIL" ? kExitFail : kExitOk;
+}
+
+}  // namespace rtagent

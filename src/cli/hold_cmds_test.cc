@@ -1,0 +1,295 @@
+// `rtagent hold` and `rtagent status` as a user runs them, against copies of a fixture tree:
+// exit codes, the status text and JSON, and the daemon driven by real signals.
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <catch2/catch.hpp>
+#include <chrono>
+#include <cstdio>
+#include <nlohmann/json.hpp>
+#include <thread>
+
+#include "base/shell_test_support.h"
+#include "base/fault_root.h"
+#include "base/kernel_paths.h"
+#include "service/hold_state.h"
+
+using namespace rtagent;
+
+namespace {
+
+const std::string kIrq = kpath::ProcIrqFile(125, kpath::kIrqSmpAffinityList);
+const std::string kStat = kpath::Sysctl("vm.stat_interval");
+
+int Rt(const std::string& args, std::string* out) {
+  std::string cmd = std::string(RTAGENT_BINARY) + " " + args + " 2>&1";
+  rtagent::test::ShellResult s = rtagent::test::RunShell(cmd);
+  *out += s.out;
+  return s.code;
+}
+
+std::string Profile(const std::string& service_extra = "", int stat_interval = 10) {
+  return "version: 1\nname: cli-held\ncores:\n  housekeeping: 0\n  isolated: 1-3\nirqs:\n  default: housekeeping\n"
+         "power:\n  cpu_dma_latency_us: 0\nmemory:\n  sysctl:\n    vm.stat_interval: " +
+         std::to_string(stat_interval) + "\nservice:\n  watch_interval: 100ms\n" + service_extra;
+}
+
+struct Board {
+  TempTree tree{std::string(RTAGENT_SOURCE_DIR) + "/tests/sysroots/x86-ipc-4cpu"};
+  TempTree files;
+  std::string profile = files.dir() + "/p.yaml";
+  std::string Root() const { return "--root " + tree.dir(); }
+  nlohmann::json State() const {
+    auto j = nlohmann::json::parse(tree.Get(service::StatePath()), nullptr, false);
+    return j.is_object() ? j : nlohmann::json::object();
+  }
+};
+
+// Polls `ok` every 20 ms for up to 30 s (a loaded CI machine); never a timing assertion.
+template <typename F>
+bool WaitFor(F ok) {
+  for (int i = 0; i < 1500; ++i) {
+    if (ok()) return true;
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  return ok();
+}
+
+// `rtagent hold` as a child process, its output in a file.
+struct Daemon {
+  pid_t pid = -1;
+  std::string log;
+  Daemon(const Board& b, const std::string& args) {
+    log = b.files.dir() + "/hold.log";
+    pid = ::fork();
+    if (pid == 0) {
+      FILE* f = std::freopen(log.c_str(), "w", stderr);
+      (void)f;
+      ::execl(RTAGENT_BINARY, RTAGENT_BINARY, "--root", b.tree.dir().c_str(), "hold", args.c_str(), (char*)nullptr);
+      ::_exit(127);
+    }
+  }
+  int Wait() {
+    int st = 0;
+    for (int i = 0; i < 1500; ++i) {
+      if (::waitpid(pid, &st, WNOHANG) == pid) {
+        pid = -1;
+        return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+    return -1;
+  }
+  ~Daemon() {
+    if (pid > 0) {
+      ::kill(pid, SIGKILL);
+      ::waitpid(pid, nullptr, 0);
+    }
+  }
+  std::string Log() const {
+    TempTree none;
+    FILE* f = std::fopen(log.c_str(), "r");
+    std::string s;
+    if (!f) return s;
+    char buf[4096];
+    size_t n;
+    while ((n = fread(buf, 1, sizeof buf, f)) > 0) s.append(buf, n);
+    std::fclose(f);
+    return s;
+  }
+};
+
+}  // namespace
+
+TEST_CASE("status without a state file: not running, exit 3", "[service]") {
+  Board b;
+  std::string out;
+  CHECK(Rt("status " + b.Root(), &out) == 3);
+  CHECK_THAT(out, Catch::StartsWith("rtagent hold: not running (no state file at " + b.tree.dir() + "/run/rtagent/state.json)"));
+  out.clear();
+  CHECK(Rt("status --json " + b.Root(), &out) == 3);
+  auto j = nlohmann::json::parse(out);
+  CHECK(j["running"] == false);
+}
+
+TEST_CASE("hold --once applies, verifies, prints what it holds and keeps the state", "[service]") {
+  Board b;
+  b.files.Put("p.yaml", Profile());
+  std::string out;
+  int rc = Rt("hold --once " + b.Root() + " " + b.profile, &out);
+  INFO(out);
+  auto j = b.State();
+  REQUIRE(j.is_object());
+  CHECK(rc == (j["last_verify"]["result"] == "FAIL" ? 1 : 0));
+  CHECK_THAT(out, Catch::Contains("rtagent hold: running (pid ") && Catch::Contains("PM QoS note:    0 us"));
+  CHECK(b.tree.Get(kIrq) == "0\n");
+  CHECK(b.tree.Get(kStat) == "10\n");
+  CHECK(b.tree.Get(kpath::kCpuDmaLatency) == "2000000000\n");  // the note ends with the process
+  CHECK(j["state"] == "stopped");
+
+  out.clear();
+  CHECK(Rt("status " + b.Root(), &out) == 3);
+  CHECK_THAT(out, Catch::StartsWith("rtagent hold: not running (stopped at ") && Catch::Contains("--once: state kept"));
+  CHECK_THAT(out, Catch::Contains("PM QoS note:    0 us on /dev/cpu_dma_latency (released)"));
+  out.clear();
+  CHECK(Rt("status --json " + b.Root(), &out) == 3);
+  auto s = nlohmann::json::parse(out);
+  CHECK(s["running"] == false);
+  CHECK(s["state"] == "stopped");
+  CHECK(s["profile"] == b.profile);
+}
+
+TEST_CASE("hold --once with on_stop: revert leaves the board as it found it", "[service]") {
+  Board b;
+  const std::string irq = b.tree.Get(kIrq), stat = b.tree.Get(kStat);
+  b.files.Put("p.yaml", Profile("  on_stop: revert\n"));
+  std::string out;
+  int rc = Rt("hold --once " + b.Root() + " " + b.profile, &out);
+  INFO(out);
+  CHECK((rc == 0 || rc == 1));
+  CHECK(b.tree.Get(kIrq) == irq);
+  CHECK(b.tree.Get(kStat) == stat);
+  CHECK_FALSE(FsRoot(b.tree.dir()).Exists(kpath::kRunDir + "/journal.json"));
+}
+
+TEST_CASE("status of a daemon that is running, failing, gone, or a corrupt file", "[service]") {
+  Board b;
+  service::HoldState s;
+  s.pid = static_cast<int>(::getpid());  // this test: alive
+  s.state = "holding";
+  s.profile = "/etc/rtagent/profile.yaml";
+  s.since = 1796000000;
+  s.last_verify = {1796000000, "PASS", 0, 1, 0, 0, 0, "boot", "fine"};
+  auto put = [&] { b.tree.Put(service::StatePath(), service::ToJson(s).dump()); };
+  std::string out;
+  put();
+  CHECK(Rt("status " + b.Root(), &out) == 0);
+  CHECK_THAT(out, Catch::StartsWith("rtagent hold: running (pid " + std::to_string(s.pid) + "), holding"));
+  out.clear();
+  CHECK(Rt("status --json " + b.Root(), &out) == 0);
+  CHECK(nlohmann::json::parse(out)["running"] == true);
+
+  s.last_verify.result = "FAIL";
+  put();
+  out.clear();
+  CHECK(Rt("status " + b.Root(), &out) == 1);
+  CHECK_THAT(out, Catch::Contains("last verify:    FAIL"));
+
+  // A pid that has exited: a child reaped before the file names it.
+  pid_t child = ::fork();
+  if (child == 0) ::_exit(0);
+  ::waitpid(child, nullptr, 0);
+  s.pid = child;
+  put();
+  out.clear();
+  CHECK(Rt("status " + b.Root(), &out) == 3);
+  CHECK_THAT(out, Catch::StartsWith("rtagent hold: not running (pid " + std::to_string(child) + " is gone;"));
+
+  b.tree.Put(service::StatePath(), "{\"pid\": ");
+  out.clear();
+  CHECK(Rt("status " + b.Root(), &out) == 2);
+  CHECK_THAT(out, Catch::Contains("state.json: not a JSON object"));
+}
+
+TEST_CASE("hold refuses bad input with exit 2 and changes nothing", "[service]") {
+  Board b;
+  const std::string irq = b.tree.Get(kIrq);
+  b.files.Put("p.yaml", Profile() + "nonsense: 1\n");
+  std::string out;
+  CHECK(Rt("hold --once " + b.Root() + " " + b.profile, &out) == 2);
+  CHECK_THAT(out, Catch::Contains("nonsense"));
+  CHECK(b.tree.Get(kIrq) == irq);
+  out.clear();
+  CHECK(Rt("hold --once " + b.Root() + " " + b.files.dir() + "/missing.yaml", &out) == 2);
+  out.clear();
+  CHECK(Rt("hold --once --root /nonexistent-rtagent-root " + b.profile, &out) == 2);
+}
+
+TEST_CASE("hold start failures give their exit codes: device 3, journal 3", "[service]") {
+  Board b;
+  b.files.Put("p.yaml", Profile());
+  SECTION("no PM QoS device in the tree") {
+    std::remove((b.tree.dir() + "/" + kpath::kCpuDmaLatency).c_str());
+  }
+  SECTION("a corrupt journal") { b.tree.Put(kpath::kRunDir + "/journal.json", "garbage"); }
+  std::string out;
+  CHECK(Rt("hold --once " + b.Root() + " " + b.profile, &out) == 3);
+  CHECK(b.State()["state"] == "failed");
+  out.clear();
+  CHECK(Rt("status " + b.Root(), &out) == 3);
+  CHECK_THAT(out, Catch::StartsWith("rtagent hold: not running (failed at "));
+}
+
+TEST_CASE("the daemon: drift re-asserted, SIGHUP good and bad, SIGTERM keeps", "[service]") {
+  Board b;
+  b.files.Put("p.yaml", Profile());
+  Daemon d(b, b.profile);
+  REQUIRE(WaitFor([&] { return b.State().value("state", "") == "holding"; }));
+  CHECK(b.tree.Get(kpath::kCpuDmaLatency) == "0\n");
+  std::string out;
+  CHECK(Rt("status " + b.Root(), &out) != 3);  // running (0, or 1 when the fixture fails a check)
+  CHECK_THAT(out, Catch::StartsWith("rtagent hold: running (pid " + std::to_string(d.pid) + ")"));
+
+  b.tree.Put(kIrq, "0-3\n");
+  CHECK(WaitFor([&] { return b.tree.Get(kIrq) == "0\n"; }));
+  CHECK(WaitFor([&] { return b.State().value("drift_total", 0) >= 1; }));
+
+  b.files.Put("p.yaml", Profile("", 5));
+  ::kill(d.pid, SIGHUP);
+  CHECK(WaitFor([&] { return b.tree.Get(kStat) == "5\n"; }));
+  CHECK(WaitFor([&] { return b.State().value("last_reload", "") == "ok"; }));
+
+  b.files.Put("p.yaml", "version: 1\ncores: [\n");
+  ::kill(d.pid, SIGHUP);
+  CHECK(WaitFor([&] { return b.State().value("last_reload", "").rfind("failed: ", 0) == 0; }));
+  CHECK(b.tree.Get(kStat) == "5\n");
+
+  ::kill(d.pid, SIGTERM);
+  CHECK(d.Wait() == 0);
+  INFO(d.Log());
+  CHECK_THAT(d.Log(), Catch::Contains("drift: IRQ 125") && Catch::Contains("reload failed, keeping the state of"));
+  CHECK(b.tree.Get(kIrq) == "0\n");
+  CHECK(b.tree.Get(kpath::kCpuDmaLatency) == "2000000000\n");
+  CHECK(b.State()["state"] == "stopped");
+}
+
+TEST_CASE("the daemon: SIGINT with on_stop: revert puts everything back", "[service]") {
+  Board b;
+  const std::string irq = b.tree.Get(kIrq), stat = b.tree.Get(kStat);
+  b.files.Put("p.yaml", Profile("  on_stop: revert\n"));
+  Daemon d(b, b.profile);
+  REQUIRE(WaitFor([&] { return b.State().value("state", "") == "holding"; }));
+  ::kill(d.pid, SIGINT);
+  CHECK(d.Wait() == 0);
+  INFO(d.Log());
+  CHECK(b.tree.Get(kIrq) == irq);
+  CHECK(b.tree.Get(kStat) == stat);
+  CHECK(b.tree.Get(kpath::kCpuDmaLatency) == "2000000000\n");
+  CHECK_THAT(b.State()["stop_reason"].get<std::string>(), Catch::StartsWith("SIGINT: state reverted"));
+}
+
+TEST_CASE("hold --verdict reports the last latency verdict; an unreadable one is a warning", "[service]") {
+  Board b;
+  b.files.Put("p.yaml", Profile());
+  const std::string verdict = std::string(RTAGENT_SOURCE_DIR) + "/tests/expected/verdict.json";
+  std::string out;
+  int rc = Rt("hold --once " + b.Root() + " --verdict " + verdict + " " + b.profile, &out);
+  INFO(out);
+  CHECK((rc == 0 || rc == 1));
+  auto j = b.State();
+  REQUIRE(j["verdict"].is_object());
+  CHECK(j["verdict"]["path"] == verdict);
+  CHECK(j["verdict"]["pass"] == false);  // the expected verdict is a FAIL, worst 1203 us on CPU 2
+  CHECK(j["verdict"]["worst_us"] == 1203.0);
+  CHECK(j["verdict"]["started_at"] == "2025-01-02T03:04:05Z");
+  CHECK_THAT(out, Catch::Contains("latency verdict: FAIL (2025-01-02T03:04:05Z, worst 1203 us)"));
+
+  out.clear();
+  Board c;
+  c.files.Put("p.yaml", Profile());
+  rc = Rt("hold --once " + c.Root() + " --verdict " + c.files.dir() + "/none.json " + c.profile, &out);
+  CHECK((rc == 0 || rc == 1));
+  CHECK_THAT(out, Catch::Contains("warning: verdict " + c.files.dir() + "/none.json"));
+  CHECK(c.State()["verdict"].is_null());
+}

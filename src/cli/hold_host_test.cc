@@ -1,0 +1,188 @@
+// `rtagent hold` for real on this machine's kernel ([host]): the PM QoS note read back from
+// /dev/cpu_dma_latency while it holds, one IRQ's affinity changed behind its back and put
+// back by the watch, the daemon pinned to housekeeping with SCHED_OTHER, and everything
+// restored at the end (on_stop: revert), even when the test fails: a guard stops the
+// daemon, runs `rtagent revert` and writes back what it read first.
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <catch2/catch.hpp>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <thread>
+
+#include "base/shell_test_support.h"
+#include "base/fault_root.h"
+#include "base/kernel_paths.h"
+#include "base/sysroot.h"
+#include "inspect/power.h"
+#include "service/hold_state.h"
+#include "tune/journal.h"
+
+using namespace rtagent;
+
+namespace {
+
+int Rt(const std::string& args, std::string* out) {
+  std::string cmd = std::string(RTAGENT_BINARY) + " " + args + " 2>&1";
+  rtagent::test::ShellResult s = rtagent::test::RunShell(cmd);
+  *out += s.out;
+  return s.code;
+}
+
+template <typename F>
+bool WaitFor(F ok, int seconds = 60) {
+  for (int i = 0; i < seconds * 50; ++i) {
+    if (ok()) return true;
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  return ok();
+}
+
+// The aggregate PM QoS value: reading the device returns it as 4 bytes.
+std::optional<long long> ReadNote(SysRoot& live) {
+  auto bytes = live.Read(kpath::kCpuDmaLatency);
+  if (!bytes) return std::nullopt;
+  return ParseCpuDmaLatency(*bytes);
+}
+
+// Stops the daemon and puts the live values back whatever happens.
+struct Restore {
+  SysRoot& live;
+  pid_t pid = -1;
+  std::vector<std::pair<std::string, std::string>> saved;
+  ~Restore() {
+    if (pid > 0) {
+      ::kill(pid, SIGTERM);
+      for (int i = 0; i < 500 && ::waitpid(pid, nullptr, WNOHANG) == 0; ++i)
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+      ::kill(pid, SIGKILL);
+      ::waitpid(pid, nullptr, 0);
+    }
+    std::string ignored;
+    Rt("revert", &ignored);
+    for (const auto& [path, value] : saved) (void)live.Write(path, value);
+    (void)live.Remove(service::StatePath());
+  }
+};
+
+}  // namespace
+
+TEST_CASE("hold on this machine: PM QoS note held, IRQ drift re-asserted, all restored", "[host][hold]") {
+  auto opened = OpenRoot("/");
+  REQUIRE(opened.ok());
+  SysRoot& live = **opened;
+  if (::geteuid() != 0) {
+    WARN("skipped: needs root to change the kernel's settings");
+    return;
+  }
+  if (live.Exists(Journal::Path())) {
+    WARN("skipped: a journal of an earlier apply is on this machine; not touching it");
+    return;
+  }
+  auto cpus = live.ReadTrimmed(kpath::kCpuOnline);
+  auto note_before = ReadNote(live);
+  if (!cpus || *cpus == "0" || !note_before) {
+    WARN("skipped: needs two CPUs and a readable /dev/cpu_dma_latency");
+    return;
+  }
+  int irq = -1;
+  std::string irq_aff;
+  auto names = live.List(kpath::kProcIrqDir);
+  REQUIRE(names.ok());
+  for (const auto& n : *names) {
+    if (n.find_first_not_of("0123456789") != std::string::npos || n == "0") continue;
+    const std::string p = kpath::ProcIrqFile(std::stoi(n), kpath::kIrqSmpAffinityList);
+    auto a = live.ReadTrimmed(p);
+    if (a && *a == *cpus && live.Write(p, *a)) {
+      irq = std::stoi(n);
+      irq_aff = *a;
+      break;
+    }
+  }
+  if (irq < 0) {
+    WARN("skipped: no movable IRQ spread over every CPU");
+    return;
+  }
+  const std::string irq_path = kpath::ProcIrqFile(irq, kpath::kIrqSmpAffinityList);
+  Restore guard{live, -1, {{irq_path, irq_aff}}};
+
+  const int note = 7;  // a value no tool here asks for, so the aggregate shows ours
+  TempTree t;
+  t.Put("host.yaml", "version: 1\nname: host-hold\n"
+                     "cores:\n  housekeeping: 0\n  isolated: 1\n  runtime:\n    workqueue_cpumask: keep\n"
+                     "    default_smp_affinity: keep\n"
+                     "irqs:\n  default: keep\n  rules:\n    one:\n      irq: [" + std::to_string(irq) + "]\n      cpus: 0\n"
+                     "power:\n  cpu_dma_latency_us: " + std::to_string(note) + "\n"
+                     "service:\n  on_stop: revert\n  watch_interval: 100ms\n  cpus: 0\n");
+  const std::string profile = t.dir() + "/host.yaml";
+  const std::string log = t.dir() + "/hold.log";
+
+  pid_t pid = ::fork();
+  if (pid == 0) {
+    FILE* f = std::freopen(log.c_str(), "w", stderr);
+    (void)f;
+    ::execl(RTAGENT_BINARY, RTAGENT_BINARY, "hold", profile.c_str(), (char*)nullptr);
+    ::_exit(127);
+  }
+  guard.pid = pid;
+  auto state = [&] {
+    auto text = live.Read(service::StatePath());
+    auto j = text ? nlohmann::json::parse(*text, nullptr, false) : nlohmann::json();
+    return j.is_object() && j.value("pid", 0) == pid ? j : nlohmann::json::object();
+  };
+  REQUIRE(WaitFor([&] { return state().value("state", "") == "holding"; }));
+
+  // The note is held: the aggregate is ours (or a lower one somebody else holds).
+  auto held = ReadNote(live);
+  REQUIRE(held.has_value());
+  if (*note_before > note) CHECK(*held == note);
+  else CHECK(*held <= note);
+  CHECK(*live.ReadTrimmed(irq_path) == "0");
+
+  // Pinned to housekeeping, SCHED_OTHER (policy: field 41 of /proc/PID/stat).
+  auto status = live.Read(kpath::TaskStatus(pid, pid));
+  REQUIRE(status.ok());
+  CHECK_THAT(*status, Catch::Contains("Cpus_allowed_list:\t0\n"));
+  auto stat = live.Read(kpath::ProcStat(pid));
+  REQUIRE(stat.ok());
+  std::istringstream fields(stat->substr(stat->rfind(')') + 2));
+  std::vector<std::string> f;
+  for (std::string w; fields >> w;) f.push_back(w);
+  REQUIRE(f.size() > 38);
+  CHECK(f[41 - 3] == "0");  // fields after "(comm)" start at 3
+
+  std::string out;
+  CHECK(Rt("status", &out) != 3);
+  CHECK_THAT(out, Catch::Contains("PM QoS note:    7 us on /dev/cpu_dma_latency (held)"));
+
+  // irqbalance, or a script, puts the IRQ back on every CPU: the watch moves it again.
+  REQUIRE(live.Write(irq_path, irq_aff).ok());
+  CHECK(WaitFor([&] { return live.ReadTrimmed(irq_path).value_or("") == "0"; }, 30));
+  CHECK(WaitFor([&] { return state().value("drift_total", 0) >= 1; }, 30));
+
+  ::kill(pid, SIGTERM);
+  int st = 0;
+  REQUIRE(WaitFor([&] { return ::waitpid(pid, &st, WNOHANG) == pid; }, 30));
+  guard.pid = -1;
+  CHECK(WIFEXITED(st));
+  CHECK(WEXITSTATUS(st) == 0);
+  FILE* lf = std::fopen(log.c_str(), "r");
+  std::string logtext;
+  if (lf) {
+    char buf[4096];
+    size_t n;
+    while ((n = fread(buf, 1, sizeof buf, lf)) > 0) logtext.append(buf, n);
+    std::fclose(lf);
+  }
+  INFO(logtext);
+  CHECK_THAT(logtext, Catch::Contains("drift: IRQ " + std::to_string(irq)));
+  // on_stop: revert: the IRQ is back where it was, the note is gone, the journal is empty.
+  CHECK(*live.ReadTrimmed(irq_path) == irq_aff);
+  CHECK(ReadNote(live) == note_before);
+  CHECK_FALSE(live.Exists(Journal::Path()));
+}

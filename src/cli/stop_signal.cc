@@ -1,0 +1,39 @@
+#include "cli/stop_signal.h"
+
+#include "latency/sampler.h"
+
+namespace rtagent {
+
+namespace {
+
+std::atomic<bool> g_stop{false};
+std::atomic<Sampler*> g_sampler{nullptr};
+static_assert(std::atomic<bool>::is_always_lock_free, "a signal handler stores the stop flag");
+static_assert(std::atomic<Sampler*>::is_always_lock_free, "a signal handler reads the sampler");
+
+void OnStopSignal(int) {
+  g_stop.store(true);
+  if (Sampler* s = g_sampler.load()) s->RequestStop();  // a relaxed atomic store: signal-safe
+}
+
+}  // namespace
+
+std::atomic<bool>& StopFlag() { return g_stop; }
+
+void SetStopTarget(Sampler* sampler) { g_sampler.store(sampler); }
+
+StopSignals::StopSignals() {
+  struct sigaction sa {};
+  sa.sa_handler = OnStopSignal;
+  sigemptyset(&sa.sa_mask);
+  ::sigaction(SIGINT, &sa, &old_int_);
+  ::sigaction(SIGTERM, &sa, &old_term_);
+}
+
+StopSignals::~StopSignals() {
+  g_sampler.store(nullptr);
+  ::sigaction(SIGINT, &old_int_, nullptr);
+  ::sigaction(SIGTERM, &old_term_, nullptr);
+}
+
+}  // namespace rtagent

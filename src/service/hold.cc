@@ -1,0 +1,493 @@
+#include "service/hold.h"
+
+#include <poll.h>
+#include <sched.h>
+#include <signal.h>
+#include <sys/prctl.h>
+#include <sys/signalfd.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <chrono>
+#include <cstring>
+#include <ctime>
+#include <spdlog/sinks/stdout_sinks.h>
+#include <spdlog/spdlog.h>
+
+#include "base/exit_codes.h"
+#include "check/runner.h"
+#include "profile/duration.h"
+#include "profile/loader.h"
+#include "tune/tuner.h"
+
+namespace rtagent::service {
+
+namespace {
+
+int64_t Now() { return static_cast<int64_t>(std::time(nullptr)); }
+
+// How long a state file may go without a rewrite when nothing changed: `status` shows the
+// tick count, but rewriting the file on every tick would be a wake-up's worth of work for nothing.
+constexpr int64_t kQuietStateRewriteSeconds = 60;
+
+std::string OneLine(std::string s) {
+  for (char& c : s)
+    if (c == '\n' || c == '\r') c = ' ';
+  while (!s.empty() && s.back() == ' ') s.pop_back();
+  return s;
+}
+
+std::optional<profile::Profile> LoadAgain(SysRoot& root, const std::string& path, std::string* why) {
+  profile::Diagnostics diags;
+  auto p = path.empty() ? profile::LoadDefaultProfile(root, &diags) : profile::LoadProfile(path, root, &diags);
+  if (!p) {
+    *why = OneLine(diags.FormatText(false));
+    if (why->empty()) *why = p.error().message;
+    return std::nullopt;
+  }
+  return std::move(*p);
+}
+
+}  // namespace
+
+std::shared_ptr<spdlog::logger> MakeStderrLogger() {
+  auto log = std::make_shared<spdlog::logger>("hold", std::make_shared<spdlog::sinks::stderr_sink_st>());
+  // JOURNAL_STREAM is set when stderr goes to the journal, which stamps every line itself.
+  log->set_pattern(std::getenv("JOURNAL_STREAM") ? "%l: %v" : "%Y-%m-%d %H:%M:%S %l: %v");
+  log->set_level(spdlog::level::info);
+  log->flush_on(spdlog::level::info);
+  return log;
+}
+
+Result<int> OpenSignalFd() {
+  sigset_t set;
+  sigemptyset(&set);
+  sigaddset(&set, SIGHUP);
+  sigaddset(&set, SIGTERM);
+  sigaddset(&set, SIGINT);
+  if (::sigprocmask(SIG_BLOCK, &set, nullptr) != 0) return MakeError("cannot block SIGHUP/SIGTERM/SIGINT", errno);
+  int fd = ::signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
+  if (fd < 0) return MakeError("cannot open a signalfd", errno);
+  return fd;
+}
+
+HoldDaemon::HoldDaemon(SysRoot& root, profile::Profile profile, HoldOptions options, Notifier& notifier,
+                       std::unique_ptr<QosDevice> qos)
+    : root_(root),
+      profile_(std::move(profile)),
+      options_(std::move(options)),
+      notifier_(notifier),
+      log_(options_.log ? options_.log : MakeStderrLogger()),
+      journal_(root),
+      lease_(std::move(qos)) {
+  executor_ = std::make_unique<Executor>(root_, journal_);
+  for (const auto& t : AllTuners()) t->AddActuators(*executor_, root_);
+  state_.pid = static_cast<int>(::getpid());
+  state_.state = "starting";
+  state_.profile = profile_.path;
+  state_.root = root_.Dir();
+}
+
+HoldDaemon::~HoldDaemon() = default;  // the lease gives the note back in its destructor
+
+void HoldDaemon::Notify(const std::string& msg) { notifier_.Notify(msg); }
+
+std::string HoldDaemon::StatusLine() const {
+  std::string s = state_.state + " " + (profile_.name->empty() ? profile_.path : *profile_.name) + ": " +
+                  std::to_string(state_.applied) + " values written";
+  if (lease_.Held()) s += ", PM QoS " + std::to_string(lease_.value_us()) + " us held";
+  if (state_.last_verify.time > 0) s += ", verify " + state_.last_verify.result;
+  s += ", " + std::to_string(state_.drift_total) + " drift re-asserted";
+  if (state_.reboot_required) s += ", reboot required for " + std::to_string(state_.reboot_required);
+  return s;
+}
+
+void HoldDaemon::Pin() {
+  const profile::CpuSpec& spec = *profile_.service.cpus;
+  if (!root_.IsLive()) {
+    // Under --root DIR the process is a test's or a user's shell tool: never move it.
+    state_.cpus = "not pinned (fixture root " + root_.Dir() + ")";
+    return;
+  }
+  // SCHED_OTHER first: a daemon started from an RT shell must not inherit FIFO.
+  sched_param sp{};
+  sp.sched_priority = 0;
+  if (::sched_setscheduler(0, SCHED_OTHER, &sp) != 0) {
+    log_->warn("cannot switch to SCHED_OTHER: {}", std::strerror(errno));
+  }
+  // Coalesce the daemon's own timer wake-ups with others' (prctl(2), PR_SET_TIMERSLACK):
+  // its ticks need no precision, and fewer wake-ups is the point.
+  (void)::prctl(PR_SET_TIMERSLACK, 50UL * 1000 * 1000, 0, 0, 0);
+  if (spec.cpus.Empty()) {
+    state_.cpus = "not pinned (service.cpus is empty)";
+    return;
+  }
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  for (int c : spec.cpus.Cpus())
+    if (c < CPU_SETSIZE) CPU_SET(c, &set);
+  if (::sched_setaffinity(0, sizeof set, &set) != 0) {
+    state_.cpus = "not pinned (" + std::string(std::strerror(errno)) + ")";
+    log_->warn("cannot pin itself to CPUs {}: {}", spec.cpus.ToList(), std::strerror(errno));
+    return;
+  }
+  state_.cpus = spec.cpus.ToList();
+}
+
+Result<void> HoldDaemon::HoldNote(const profile::Profile& p) {
+  const auto& want = *p.power.cpu_dma_latency_us;
+  if (!want) {
+    if (lease_.Held()) log_->info("PM QoS note given back: the profile no longer asks for one");
+    lease_.Release();
+    return Ok();
+  }
+  if (lease_.Held() && lease_.value_us() == *want) return Ok();
+  if (auto r = lease_.Acquire(*want); !r) return r;
+  log_->info("holding the PM QoS note: {} us on {}", *want, lease_.Where());
+  return Ok();
+}
+
+int HoldDaemon::ApplyEach(const std::vector<Change>& changes, bool as_drift, std::string* first_error) {
+  int written = 0;
+  for (const Change& c : changes) {
+    if (c.reboot) continue;
+    ApplyReport r = executor_->Apply({c});
+    const ChangeResult& res = r.results.front();
+    DriftEvent e{Now(), c.section, c.what, c.key, c.before, c.after, ""};
+    switch (res.outcome) {
+      case Outcome::kApplied:
+        ++written;
+        refused_.erase(c.key);
+        e.outcome = "re-asserted";
+        break;
+      case Outcome::kUnchangeable:
+        refused_[c.key] = c.before;
+        ++state_.unchangeable;
+        e.outcome = "unchangeable: " + res.detail;
+        if (!as_drift) log_->info("{}: the kernel keeps {} ({})", c.what, c.before, res.detail);
+        break;
+      case Outcome::kAlreadySet:
+        continue;  // it came back by itself between the plan and the write
+      default:
+        e.outcome = "failed: " + res.detail;
+        if (first_error && first_error->empty()) *first_error = c.what + ": " + res.detail;
+        if (!as_drift) log_->error("{} ({}): cannot write {}: {}", c.what, c.key, c.after, res.detail);
+        break;
+    }
+    if (as_drift) {
+      log_->warn("drift: {}: {} -> {} ({})", c.what, OneLine(c.before), OneLine(c.after), e.outcome);
+      state_.AddDrift(std::move(e));
+    }
+  }
+  state_.applied += written;
+  return written;
+}
+
+int HoldDaemon::Start() {
+  state_.since = Now();
+  state_.on_stop = profile::ToString(*profile_.service.on_stop);
+  state_.watch_interval = profile::FormatDuration(*profile_.service.watch_interval);
+  Pin();
+  Notify("STATUS=applying " + profile_.path);
+
+  if (auto r = journal_.Load(); !r) {
+    log_->error("{}; nothing was changed", r.error().message);
+    state_.state = "failed";
+    state_.stop_reason = r.error().message;
+    WriteState();
+    Notify("STATUS=failed: " + OneLine(r.error().message));
+    return kExitCannotRun;
+  }
+  auto plan = PlanAll(profile_, root_);
+  if (!plan) {
+    log_->error("cannot plan {}: {}; nothing was changed", profile_.path, plan.error().message);
+    state_.state = "failed";
+    state_.stop_reason = plan.error().message;
+    WriteState();
+    Notify("STATUS=failed: " + OneLine(plan.error().message));
+    return kExitCannotRun;
+  }
+  // The note first: if the device refuses, nothing has been written yet.
+  if (auto r = HoldNote(profile_); !r) {
+    log_->error("{}; nothing was changed", r.error().message);
+    state_.state = "failed";
+    state_.stop_reason = r.error().message;
+    WriteState();
+    Notify("STATUS=failed: " + OneLine(r.error().message));
+    return kExitCannotRun;
+  }
+  state_.pm_qos_us = lease_.Held() ? std::optional<int>(lease_.value_us()) : std::nullopt;
+
+  // Start is all-or-nothing, as `rtagent apply` is: a failed write rolls this run back.
+  std::vector<Change> pending = plan->PendingChanges();
+  ApplyReport report = executor_->Apply(pending);
+  for (const auto& res : report.results) {
+    if (res.outcome == Outcome::kApplied) {
+      ++state_.applied;
+      log_->info("{}: {} -> {}", res.change.what, OneLine(res.change.before), OneLine(res.change.after));
+    } else if (res.outcome == Outcome::kUnchangeable) {
+      ++state_.unchangeable;
+      refused_[res.change.key] = res.change.before;
+      log_->info("{}: the kernel keeps {} ({})", res.change.what, OneLine(res.change.before), res.detail);
+    } else if (res.outcome == Outcome::kRebootRequired) {
+      ++state_.reboot_required;
+    } else if (res.outcome == Outcome::kFailed) {
+      log_->error("{} ({}): {}", res.change.what, res.change.key, res.detail);
+    }
+  }
+  if (state_.reboot_required) {
+    log_->warn("{} boot-time item(s) differ from the running kernel's command line: a reboot is required "
+               "(`rtagent commission` shows the bootloader change)",
+               state_.reboot_required);
+  }
+  if (report.rolled_back) {
+    lease_.Release();
+    state_.pm_qos_us.reset();
+    state_.state = "failed";
+    state_.applied = 0;
+    state_.stop_reason = "a write failed; this run's changes were rolled back" +
+                         (report.rollback_errors.empty() ? std::string() : ": " + OneLine(report.rollback_errors));
+    log_->error("{}", state_.stop_reason);
+    WriteState();
+    Notify("STATUS=failed: " + state_.stop_reason);
+    return kExitRolledBack;
+  }
+
+  state_.state = "holding";
+  Verify();
+  started_ = true;
+  WriteState();
+  log_->info("{}", StatusLine());
+  Notify("READY=1\nSTATUS=" + StatusLine());
+  return kExitOk;
+}
+
+VerifyResult HoldDaemon::Verify() {
+  VerifyResult v;
+  v.time = Now();
+  v.suite = options_.suite;
+  auto plan = PlanAll(profile_, root_);
+  if (!plan) {
+    v.result = "FAIL";
+    v.summary = "cannot plan: " + plan.error().message;
+  } else {
+    for (const Change& c : plan->PendingChanges()) {
+      if (c.reboot) continue;
+      auto r = refused_.find(c.key);
+      if (r != refused_.end() && r->second == c.before) continue;  // the kernel's known refusal
+      ++v.differs;
+    }
+    check::Status overall = check::Status::kSkip;
+    auto suite = check::LoadSuite(options_.suite);
+    if (!suite) {
+      v.summary = "suite " + options_.suite + ": " + suite.error().message + "; ";
+      overall = check::Status::kWarn;
+    } else {
+      check::RunOptions ro;
+      ro.wait = options_.check_wait;
+      check::SuiteReport sr = check::RunSuite(profile_, root_, *suite, ro);
+      v.pass = sr.Count(check::Status::kPass);
+      v.warn = sr.Count(check::Status::kWarn);
+      v.fail = sr.Count(check::Status::kFail);
+      v.skip = sr.Count(check::Status::kSkip);
+      overall = sr.Overall();
+    }
+    // The state matching the profile is itself a pass: an all-SKIP suite does not make it less.
+    if (v.differs > 0) overall = check::Status::kFail;
+    else if (overall == check::Status::kSkip) overall = check::Status::kPass;
+    v.result = check::ToString(overall);
+    v.summary += std::to_string(v.differs) + " item(s) differ from the profile; checks (" + options_.suite + "): " +
+                 std::to_string(v.pass) + " pass, " + std::to_string(v.warn) + " warn, " + std::to_string(v.fail) +
+                 " fail, " + std::to_string(v.skip) + " skip";
+  }
+  state_.last_verify = v;
+  if (options_.verdict) state_.verdict = options_.verdict();
+  (v.result == "FAIL" ? log_->warn("verify: {}: {}", v.result, v.summary) : log_->info("verify: {}: {}", v.result, v.summary));
+  return v;
+}
+
+int HoldDaemon::Tick() {
+  if (!started_ || stopped_) return 0;
+  auto t0 = std::chrono::steady_clock::now();
+  ++state_.ticks;
+  auto plan = PlanAll(profile_, root_);
+  int events = 0;
+  if (!plan) {
+    log_->error("watch: cannot plan {}: {}", profile_.path, plan.error().message);
+  } else {
+    std::vector<Change> drifted;
+    for (Change& c : plan->PendingChanges()) {
+      if (c.reboot) continue;
+      auto r = refused_.find(c.key);
+      if (r != refused_.end() && r->second == c.before) continue;  // refused before, unchanged since
+      drifted.push_back(std::move(c));
+    }
+    uint64_t before = state_.drift_total;
+    if (!drifted.empty()) ApplyEach(drifted, /*as_drift=*/true, nullptr);
+    events = static_cast<int>(state_.drift_total - before);
+  }
+  state_.last_tick_us =
+      std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - t0).count();
+  if (events > 0) {
+    Notify("STATUS=" + StatusLine());
+    WriteState();
+  } else if (Now() - last_state_write_ >= kQuietStateRewriteSeconds) {
+    WriteState();
+  }
+  return events;
+}
+
+bool HoldDaemon::Reload() {
+  if (!started_ || stopped_) return false;
+  Notify("RELOADING=1\nSTATUS=reloading " + options_.profile_path);
+  log_->info("reload: reading {}", options_.profile_path.empty() ? "the built-in default profile" : options_.profile_path);
+  std::string why;
+  std::optional<profile::Profile> next = options_.load_profile ? options_.load_profile(&why)
+                                                               : LoadAgain(root_, options_.profile_path, &why);
+  auto fail = [&](const std::string& reason) {
+    state_.last_reload = "failed: " + reason;
+    state_.last_reload_time = Now();
+    log_->error("reload failed, keeping the state of {}: {}", profile_.path, reason);
+    WriteState();
+    Notify("READY=1\nSTATUS=" + StatusLine() + " (reload failed)");
+    return false;
+  };
+  if (!next) return fail(why.empty() ? "the profile is invalid" : why);
+  auto plan = PlanAll(*next, root_);
+  if (!plan) return fail("cannot plan: " + plan.error().message);
+
+  // The note: a changed value is written on the same fd, so it never lapses.
+  const bool had_note = lease_.Held();
+  const int old_note = had_note ? lease_.value_us() : 0;
+  if (auto r = HoldNote(*next); !r) return fail(r.error().message);
+
+  ApplyReport report = executor_->Apply(plan->PendingChanges());
+  if (report.rolled_back) {
+    // Back to the old profile's values (the executor rolled this run back) and its note.
+    if (had_note) (void)lease_.Acquire(old_note);
+    else lease_.Release();
+    std::string detail;
+    for (const auto& res : report.results)
+      if (res.outcome == Outcome::kFailed) detail = res.change.what + ": " + res.detail;
+    return fail("a write failed and was rolled back (" + detail + ")");
+  }
+  profile_ = std::move(*next);
+  refused_.clear();
+  int written = 0, unchangeable = 0, reboot = 0;
+  for (const auto& res : report.results) {
+    if (res.outcome == Outcome::kApplied) {
+      ++written;
+      log_->info("{}: {} -> {}", res.change.what, OneLine(res.change.before), OneLine(res.change.after));
+    } else if (res.outcome == Outcome::kUnchangeable) {
+      ++unchangeable;
+      refused_[res.change.key] = res.change.before;
+    } else if (res.outcome == Outcome::kRebootRequired) {
+      ++reboot;
+    }
+  }
+  state_.applied += written;
+  state_.unchangeable = unchangeable;
+  state_.reboot_required = reboot;
+  state_.profile = profile_.path;
+  state_.on_stop = profile::ToString(*profile_.service.on_stop);
+  state_.watch_interval = profile::FormatDuration(*profile_.service.watch_interval);
+  state_.pm_qos_us = lease_.Held() ? std::optional<int>(lease_.value_us()) : std::nullopt;
+  Pin();
+  state_.last_reload = "ok";
+  state_.last_reload_time = Now();
+  log_->info("reload: {} applied ({} values written)", profile_.path, written);
+  Verify();
+  WriteState();
+  Notify("READY=1\nSTATUS=" + StatusLine());
+  return true;
+}
+
+int HoldDaemon::Stop(const std::string& why) {
+  if (stopped_) return kExitOk;
+  stopped_ = true;
+  int rc = kExitOk;
+  Notify("STOPPING=1\nSTATUS=stopping: " + why);
+  if (started_ && *profile_.service.on_stop == profile::OnStop::kRevert) {
+    RevertReport r = executor_->Revert();
+    int back = 0;
+    for (const auto& res : r.results) {
+      if (res.outcome == Outcome::kApplied) ++back;
+      else if (res.outcome == Outcome::kFailed) log_->error("revert: {} ({}): {}", res.change.what, res.change.key, res.detail);
+    }
+    if (!r.complete) rc = kExitFail;
+    state_.stop_reason = why + ": state reverted (" + std::to_string(back) + " values put back" +
+                         (r.complete ? "" : ", some left behind: see the log") + ")";
+  } else if (started_) {
+    state_.stop_reason = why + ": state kept (on_stop: keep; `rtagent revert` puts it back)";
+  } else if (state_.state != "failed") {
+    state_.stop_reason = why;  // a failed start keeps its reason
+  }
+  lease_.Release();
+  if (state_.state != "failed") state_.state = "stopped";
+  log_->info("stopped: {}{}", state_.stop_reason,
+             state_.pm_qos_us ? "; PM QoS note given back" : "");
+  WriteState();
+  return rc;
+}
+
+void HoldDaemon::PingWatchdog() { Notify("WATCHDOG=1"); }
+
+void HoldDaemon::WriteState() {
+  state_.updated = Now();
+  last_state_write_ = state_.updated;
+  if (auto w = root_.WriteDurable(StatePath(), ToJson(state_).dump(2) + "\n"); !w) {
+    log_->warn("cannot write the state file: {}", w.error().message);
+  }
+  const auto& prom = *profile_.service.prometheus_textfile;
+  if (prom) {
+    bool up = state_.state == "holding";
+    if (auto w = WriteFileAtomic(*prom, RenderPrometheus(state_, up)); !w) {
+      log_->warn("cannot write the Prometheus textfile: {}", w.error().message);
+    }
+  }
+}
+
+int HoldDaemon::Run(int signal_fd) {
+  using Clock = std::chrono::steady_clock;
+  auto interval = std::chrono::duration_cast<Clock::duration>(*profile_.service.watch_interval);
+  auto next_tick = Clock::now() + interval;
+  std::optional<Clock::duration> ping_every;
+  if (auto wd = notifier_.WatchdogTimeout()) ping_every = std::chrono::duration_cast<Clock::duration>(*wd / 2);
+  auto next_ping = ping_every ? Clock::now() + *ping_every : Clock::time_point::max();
+  if (ping_every) PingWatchdog();
+
+  for (;;) {
+    auto wake = std::min(next_tick, next_ping);
+    auto wait = std::chrono::duration_cast<std::chrono::milliseconds>(wake - Clock::now()).count();
+    pollfd p{signal_fd, POLLIN, 0};
+    int n = ::poll(&p, 1, wait < 0 ? 0 : static_cast<int>(std::min<long long>(wait, 24LL * 3600 * 1000)));
+    if (n < 0 && errno != EINTR) {
+      log_->error("poll: {}", std::strerror(errno));
+      return Stop("poll failed");
+    }
+    if (n > 0 && (p.revents & POLLIN)) {
+      signalfd_siginfo si{};
+      while (::read(signal_fd, &si, sizeof si) == static_cast<ssize_t>(sizeof si)) {
+        if (si.ssi_signo == SIGHUP) {
+          Reload();
+          // A reload may change the interval.
+          interval = std::chrono::duration_cast<Clock::duration>(*profile_.service.watch_interval);
+          next_tick = Clock::now() + interval;
+        } else {
+          return Stop(si.ssi_signo == SIGTERM ? "SIGTERM" : "SIGINT");
+        }
+      }
+    }
+    auto now = Clock::now();
+    if (now >= next_tick) {
+      Tick();
+      next_tick = now + interval;
+    }
+    if (ping_every && Clock::now() >= next_ping) {
+      PingWatchdog();
+      next_ping = Clock::now() + *ping_every;
+    }
+  }
+}
+
+}  // namespace rtagent::service

@@ -1,0 +1,116 @@
+// `rtagent hold`: the daemon that applies a profile's runtime state at boot, holds what only
+// lives while a process holds it (the PM QoS note), re-asserts what drifts (new IRQs,
+// re-created irq/* threads, values rewritten by irqbalance or a vendor script), and tells
+// systemd and `rtagent status` what it holds.
+#pragma once
+
+#include <spdlog/logger.h>
+
+#include <chrono>
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "base/result.h"
+#include "base/sysroot.h"
+#include "profile/model.h"
+#include "service/hold_state.h"
+#include "service/notifier.h"
+#include "service/pm_qos.h"
+#include "tune/executor.h"
+#include "tune/journal.h"
+
+namespace rtagent::service {
+
+struct HoldOptions {
+  /// The profile file re-read on SIGHUP ("" = the built-in default).
+  std::string profile_path;
+  /// Loads the profile again on reload; empty: profile::LoadProfile(profile_path) against the
+  /// root. On failure it returns the error and puts every diagnostic in *why.
+  std::function<std::optional<profile::Profile>(std::string* why)> load_profile;
+  /// The check suite run as "verify" at start and after a reload.
+  std::string suite = "boot";
+  /// Waits of the suite's windows (interrupts); empty: sleep. Tests return at once.
+  std::function<bool(profile::Duration)> check_wait;
+  /// The last latency verdict to report (accept --json), read again at each verify; may be empty.
+  std::function<std::optional<VerdictSummary>()> verdict;
+  /// Where log lines go; empty: a stderr logger (the journal, under systemd).
+  std::shared_ptr<spdlog::logger> log;
+};
+
+/// The daemon's state machine. Run() drives it from signals and timers; tests call Start,
+/// Tick, Reload and Stop directly, so drift is re-asserted "on the next tick" without sleeping.
+class HoldDaemon {
+ public:
+  /// `qos` is the PM QoS device (MakeQosDevice(root) in production).
+  HoldDaemon(SysRoot& root, profile::Profile profile, HoldOptions options, Notifier& notifier,
+             std::unique_ptr<QosDevice> qos);
+  ~HoldDaemon();
+
+  /// Pins itself to service.cpus with SCHED_OTHER (live root only), takes the PM QoS note,
+  /// applies the runtime state through the executor and journal, verifies, writes the state
+  /// file and sends READY=1. Returns an exit code: 0, 3 (cannot run: device, journal, plan),
+  /// 4 (a write failed; this run's changes were rolled back). On failure nothing is held.
+  int Start();
+  /// One watch tick: plans again; every item that drifted is re-asserted (one change at a
+  /// time, so one failure does not undo the others) with one log line each. Returns the
+  /// number of drift events.
+  int Tick();
+  /// SIGHUP: loads the profile again. A bad profile (or a new note or write that fails)
+  /// keeps the old profile and state and logs why; returns false then.
+  bool Reload();
+  /// SIGTERM/SIGINT (or the end of --once): keeps the state (on_stop: keep) or reverts it
+  /// through the journal (on_stop: revert), releases the PM QoS note, writes the final state.
+  /// Returns 0, or 1 when a revert left values behind (named in the log). Idempotent.
+  int Stop(const std::string& why);
+  /// Plans again (conformance) and runs the check suite; stores and returns the result.
+  VerifyResult Verify();
+  /// Sends WATCHDOG=1.
+  void PingWatchdog();
+
+  /// The loop: waits on `signal_fd` (OpenSignalFd) and the next tick or watchdog ping.
+  /// Returns Stop()'s exit code after SIGTERM/SIGINT.
+  int Run(int signal_fd);
+
+  const HoldState& state() const { return state_; }
+  const profile::Profile& profile() const { return profile_; }
+  bool HoldsPmQos() const { return lease_.Held(); }
+  /// The one-line summary sent as STATUS=.
+  std::string StatusLine() const;
+
+ private:
+  void Pin();
+  /// Takes, changes or gives back the note as `p` asks.
+  Result<void> HoldNote(const profile::Profile& p);
+  /// Applies `changes` one by one; records refusals; returns how many were written.
+  int ApplyEach(const std::vector<Change>& changes, bool as_drift, std::string* first_error);
+  void WriteState();
+  void Notify(const std::string& msg);
+
+  SysRoot& root_;
+  profile::Profile profile_;
+  HoldOptions options_;
+  Notifier& notifier_;
+  std::shared_ptr<spdlog::logger> log_;
+  Journal journal_;
+  std::unique_ptr<Executor> executor_;
+  PmQosLease lease_;
+  HoldState state_;
+  /// Items the kernel refused (EIO on a managed IRQ, ...): key -> the value it kept. Not drift
+  /// again until that value changes.
+  std::map<std::string, std::string> refused_;
+  bool started_ = false;
+  bool stopped_ = false;
+  int64_t last_state_write_ = 0;
+};
+
+/// Blocks SIGHUP, SIGTERM and SIGINT in this thread (call before any other thread starts)
+/// and returns a signalfd(2) that reads them. The error names the errno.
+Result<int> OpenSignalFd();
+
+/// A stderr logger: no timestamps under systemd (the journal adds them), with them otherwise.
+std::shared_ptr<spdlog::logger> MakeStderrLogger();
+
+}  // namespace rtagent::service

@@ -1,0 +1,269 @@
+#include "service/hold_state.h"
+
+#include <ctime>
+#include <map>
+#include <sstream>
+
+#include "base/kernel_paths.h"
+
+namespace rtagent::service {
+
+using nlohmann::json;
+
+void HoldState::AddDrift(DriftEvent e) {
+  drift.push_back(std::move(e));
+  while (drift.size() > kMaxDriftEvents) drift.pop_front();
+  ++drift_total;
+}
+
+std::string StatePath() { return kpath::kRunDir + "/state.json"; }
+
+std::string IsoTime(int64_t t) {
+  if (t <= 0) return "never";
+  std::time_t tt = static_cast<std::time_t>(t);
+  std::tm tm{};
+  gmtime_r(&tt, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return buf;
+}
+
+namespace {
+
+template <typename T>
+json Opt(const std::optional<T>& v) {
+  return v ? json(*v) : json(nullptr);
+}
+
+std::string Ago(int64_t now, int64_t then) {
+  if (then <= 0) return "never";
+  int64_t d = now - then;
+  if (d < 0) d = 0;
+  std::ostringstream o;
+  if (d >= 86400) o << d / 86400 << "d " << (d % 86400) / 3600 << "h";
+  else if (d >= 3600) o << d / 3600 << "h " << (d % 3600) / 60 << "m";
+  else if (d >= 60) o << d / 60 << "m " << d % 60 << "s";
+  else o << d << "s";
+  return IsoTime(then) + " (" + o.str() + " ago)";
+}
+
+// Label values escape \, " and newline (exposition format).
+std::string Label(const std::string& v) {
+  std::string o;
+  for (char c : v) {
+    if (c == '\\' || c == '"') o += '\\';
+    if (c == '\n') {
+      o += "\\n";
+      continue;
+    }
+    o += c;
+  }
+  return o;
+}
+
+}  // namespace
+
+json ToJson(const HoldState& s) {
+  json drift = json::array();
+  for (const auto& e : s.drift) {
+    drift.push_back({{"time", e.time},
+                     {"at", IsoTime(e.time)},
+                     {"section", e.section},
+                     {"what", e.what},
+                     {"key", e.key},
+                     {"old", e.old_value},
+                     {"new", e.new_value},
+                     {"outcome", e.outcome}});
+  }
+  const VerifyResult& v = s.last_verify;
+  json j = {
+      {"pid", s.pid},
+      {"state", s.state},
+      {"profile", s.profile},
+      {"root", s.root},
+      {"since", s.since},
+      {"since_at", IsoTime(s.since)},
+      {"updated", s.updated},
+      {"on_stop", s.on_stop},
+      {"watch_interval", s.watch_interval},
+      {"cpus", s.cpus},
+      {"pm_qos_us", Opt(s.pm_qos_us)},
+      {"applied", s.applied},
+      {"unchangeable", s.unchangeable},
+      {"reboot_required", s.reboot_required},
+      {"ticks", s.ticks},
+      {"last_tick_us", s.last_tick_us},
+      {"drift_total", s.drift_total},
+      {"drift", drift},
+      {"last_verify",
+       {{"time", v.time},
+        {"result", v.result},
+        {"differs", v.differs},
+        {"pass", v.pass},
+        {"warn", v.warn},
+        {"fail", v.fail},
+        {"skip", v.skip},
+        {"suite", v.suite},
+        {"summary", v.summary}}},
+      {"last_reload", s.last_reload},
+      {"last_reload_time", s.last_reload_time},
+      {"stop_reason", s.stop_reason},
+  };
+  if (s.verdict) {
+    j["verdict"] = {{"path", s.verdict->path},
+                    {"pass", s.verdict->pass},
+                    {"started_at", s.verdict->started_at},
+                    {"worst_us", Opt(s.verdict->worst_us)}};
+  } else {
+    j["verdict"] = nullptr;
+  }
+  return j;
+}
+
+Result<HoldState> ParseHoldState(const std::string& text) {
+  json j = json::parse(text, nullptr, false);
+  if (j.is_discarded() || !j.is_object()) return MakeError("not a JSON object");
+  try {
+    HoldState s;
+    s.pid = j.at("pid").get<int>();
+    s.state = j.at("state").get<std::string>();
+    s.profile = j.value("profile", "");
+    s.root = j.value("root", "");
+    s.since = j.value("since", int64_t{0});
+    s.updated = j.value("updated", int64_t{0});
+    s.on_stop = j.value("on_stop", "");
+    s.watch_interval = j.value("watch_interval", "");
+    s.cpus = j.value("cpus", "");
+    if (j.contains("pm_qos_us") && j["pm_qos_us"].is_number()) s.pm_qos_us = j["pm_qos_us"].get<int>();
+    s.applied = j.value("applied", 0);
+    s.unchangeable = j.value("unchangeable", 0);
+    s.reboot_required = j.value("reboot_required", 0);
+    s.ticks = j.value("ticks", uint64_t{0});
+    s.last_tick_us = j.value("last_tick_us", int64_t{0});
+    if (j.contains("drift")) {
+      for (const auto& e : j.at("drift")) {
+        s.drift.push_back({e.value("time", int64_t{0}), e.value("section", ""), e.value("what", ""), e.value("key", ""),
+                           e.value("old", ""), e.value("new", ""), e.value("outcome", "")});
+      }
+    }
+    s.drift_total = j.value("drift_total", uint64_t{s.drift.size()});
+    if (j.contains("last_verify") && j["last_verify"].is_object()) {
+      const json& v = j["last_verify"];
+      s.last_verify = {v.value("time", int64_t{0}), v.value("result", ""), v.value("differs", 0), v.value("pass", 0),
+                       v.value("warn", 0), v.value("fail", 0), v.value("skip", 0), v.value("suite", ""),
+                       v.value("summary", "")};
+    }
+    s.last_reload = j.value("last_reload", "");
+    s.last_reload_time = j.value("last_reload_time", int64_t{0});
+    s.stop_reason = j.value("stop_reason", "");
+    if (j.contains("verdict") && j["verdict"].is_object()) {
+      const json& v = j["verdict"];
+      VerdictSummary vs;
+      vs.path = v.value("path", "");
+      vs.pass = v.value("pass", false);
+      vs.started_at = v.value("started_at", "");
+      if (v.contains("worst_us") && v["worst_us"].is_number()) vs.worst_us = v["worst_us"].get<double>();
+      s.verdict = vs;
+    }
+    return s;
+  } catch (const json::exception& e) {
+    return MakeError(std::string("unexpected content: ") + e.what());
+  }
+}
+
+std::string RenderStatusText(const HoldState& s, bool running, int64_t now) {
+  std::ostringstream o;
+  if (running) {
+    o << "rtagent hold: running (pid " << s.pid << "), " << s.state << " " << s.profile << "\n";
+  } else if (s.state == "stopped" || s.state == "failed") {
+    o << "rtagent hold: not running (" << s.state << " at " << IsoTime(s.updated)
+      << (s.stop_reason.empty() ? "" : ": " + s.stop_reason) << ")\n";
+  } else {
+    o << "rtagent hold: not running (pid " << s.pid << " is gone; it was " << s.state << " " << s.profile
+      << ", last seen " << IsoTime(s.updated) << ")\n";
+  }
+  o << "  profile:        " << s.profile << (s.root.empty() || s.root == "/" ? "" : " on root " + s.root) << "\n";
+  o << "  since:          " << Ago(now, s.since) << "\n";
+  o << "  runs on CPUs:   " << s.cpus << ", SCHED_OTHER\n";
+  o << "  PM QoS note:    "
+    << (s.pm_qos_us ? std::to_string(*s.pm_qos_us) + " us on /" + kpath::kCpuDmaLatency + (running ? " (held)" : " (released)")
+                    : std::string("none asked"))
+    << "\n";
+  o << "  held values:    " << s.applied << " written";
+  if (s.unchangeable) o << ", " << s.unchangeable << " the kernel refuses to change";
+  if (s.reboot_required) o << ", " << s.reboot_required << " waiting for a reboot";
+  o << "\n";
+  o << "  watch:          every " << s.watch_interval << ", " << s.ticks << " ticks, " << s.drift_total
+    << " drift events\n";
+  o << "  on stop:        " << s.on_stop << "\n";
+  const VerifyResult& v = s.last_verify;
+  if (v.time > 0) {
+    o << "  last verify:    " << v.result << " at " << IsoTime(v.time) << ": " << v.summary << "\n";
+  } else {
+    o << "  last verify:    never\n";
+  }
+  if (!s.last_reload.empty()) o << "  last reload:    " << s.last_reload << " at " << IsoTime(s.last_reload_time) << "\n";
+  if (s.verdict) {
+    o << "  latency verdict: " << (s.verdict->pass ? "PASS" : "FAIL") << " (" << s.verdict->started_at;
+    if (s.verdict->worst_us) o << ", worst " << *s.verdict->worst_us << " us";
+    o << ") " << s.verdict->path << "\n";
+  }
+  if (!s.drift.empty()) {
+    o << "\nrecent drift (newest last, " << s.drift.size() << " of " << s.drift_total << "):\n";
+    for (const auto& e : s.drift) {
+      o << "  " << IsoTime(e.time) << "  " << e.what << ": " << e.old_value << " -> " << e.new_value << "  "
+        << e.outcome << "\n";
+    }
+  }
+  return o.str();
+}
+
+std::string RenderPrometheus(const HoldState& s, bool up) {
+  std::ostringstream o;
+  auto metric = [&](const std::string& name, const std::string& type, const std::string& help) {
+    o << "# HELP " << name << " " << help << "\n# TYPE " << name << " " << type << "\n";
+  };
+  const std::string prof = "{profile=\"" + Label(s.profile) + "\"}";
+  metric("rtagent_hold_up", "gauge", "1 while rtagent hold holds the tuned state.");
+  o << "rtagent_hold_up" << prof << " " << (up ? 1 : 0) << "\n";
+  metric("rtagent_hold_start_time_seconds", "gauge", "When rtagent hold first held the state (unix time).");
+  o << "rtagent_hold_start_time_seconds " << s.since << "\n";
+  metric("rtagent_pm_qos_held_us", "gauge", "The PM QoS note held on /dev/cpu_dma_latency (-1: none).");
+  o << "rtagent_pm_qos_held_us " << (up && s.pm_qos_us ? *s.pm_qos_us : -1) << "\n";
+  metric("rtagent_held_values", "gauge", "Values written to hold the profile (start, reloads and re-asserts).");
+  o << "rtagent_held_values " << s.applied << "\n";
+  metric("rtagent_unchangeable_values", "gauge", "Profile items the kernel refuses to change (per-CPU or managed IRQs).");
+  o << "rtagent_unchangeable_values " << s.unchangeable << "\n";
+  metric("rtagent_reboot_required_values", "gauge", "Boot-time items that wait for a reboot.");
+  o << "rtagent_reboot_required_values " << s.reboot_required << "\n";
+  metric("rtagent_watch_ticks_total", "counter", "Drift watch ticks run.");
+  o << "rtagent_watch_ticks_total " << s.ticks << "\n";
+  // Counts by section over the ring would lose old events; the total is exact, the
+  // per-section split covers the events still in the ring.
+  metric("rtagent_drift_events_total", "counter", "Values found changed under rtagent hold and re-asserted or refused.");
+  o << "rtagent_drift_events_total " << s.drift_total << "\n";
+  std::map<std::string, int> by_section;
+  for (const auto& e : s.drift) ++by_section[e.section];
+  metric("rtagent_recent_drift_events", "gauge", "Drift events still in the state file's ring, by profile section.");
+  for (const auto& [sec, n] : by_section) o << "rtagent_recent_drift_events{section=\"" << Label(sec) << "\"} " << n << "\n";
+  const VerifyResult& v = s.last_verify;
+  metric("rtagent_last_verify_status", "gauge", "1 for the status of the last verification (boot suite and conformance).");
+  for (const char* st : {"PASS", "WARN", "FAIL", "SKIP"}) {
+    o << "rtagent_last_verify_status{status=\"" << st << "\"} " << (v.result == st ? 1 : 0) << "\n";
+  }
+  metric("rtagent_last_verify_timestamp_seconds", "gauge", "When the last verification ran (unix time; 0 never).");
+  o << "rtagent_last_verify_timestamp_seconds " << v.time << "\n";
+  metric("rtagent_last_verify_differs", "gauge", "Profile items that did not match at the last verification.");
+  o << "rtagent_last_verify_differs " << v.differs << "\n";
+  if (s.verdict) {
+    metric("rtagent_latency_verdict_pass", "gauge", "1 when the last loaded latency acceptance test passed.");
+    o << "rtagent_latency_verdict_pass{verdict=\"" << Label(s.verdict->path) << "\"} " << (s.verdict->pass ? 1 : 0) << "\n";
+    if (s.verdict->worst_us) {
+      metric("rtagent_latency_worst_us", "gauge", "Worst wake-up latency of the last acceptance test, in microseconds.");
+      o << "rtagent_latency_worst_us " << *s.verdict->worst_us << "\n";
+    }
+  }
+  return o.str();
+}
+
+}  // namespace rtagent::service

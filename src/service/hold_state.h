@@ -1,0 +1,91 @@
+// What `rtagent hold` holds, written to run/rtagent/state.json for `rtagent status`, and the
+// same facts as a Prometheus textfile for node_exporter's textfile collector.
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+
+#include "base/result.h"
+
+namespace rtagent::service {
+
+/// One value found changed under the daemon and what it did about it.
+struct DriftEvent {
+  int64_t time = 0;         ///< unix seconds
+  std::string section;      ///< profile section: irqs, ranks, cores, ...
+  std::string what;         ///< "IRQ 24 (eth0) affinity"
+  std::string key;          ///< the actuator's address (a root-relative path for files)
+  std::string old_value;    ///< what it had drifted to
+  std::string new_value;    ///< what the profile wants (written back)
+  std::string outcome;      ///< "re-asserted", "unchangeable: ...", "failed: ..."
+};
+
+/// The last verification: plan again (conformance) plus the boot check suite.
+struct VerifyResult {
+  int64_t time = 0;         ///< unix seconds; 0 = never ran
+  std::string result;       ///< "PASS", "WARN", "FAIL", "SKIP"
+  int differs = 0;          ///< profile items that do not match the system
+  int pass = 0, warn = 0, fail = 0, skip = 0;  ///< check answers of the suite
+  std::string suite;        ///< "boot"
+  std::string summary;      ///< one line
+};
+
+/// The last latency verdict (accept --json) the daemon was told about.
+struct VerdictSummary {
+  std::string path;
+  bool pass = false;
+  std::string started_at;           ///< ISO 8601 UTC
+  std::optional<double> worst_us;   ///< the worst wake-up latency of any CPU
+};
+
+/// Everything `rtagent status` shows.
+struct HoldState {
+  static constexpr size_t kMaxDriftEvents = 32;  ///< the ring kept in the file
+
+  int pid = 0;
+  std::string state;        ///< "starting", "holding", "stopped", "failed"
+  std::string profile;      ///< the profile's path
+  std::string root;         ///< the system root held
+  int64_t since = 0;        ///< when the state was first held (unix seconds)
+  int64_t updated = 0;      ///< last write of this file
+  std::string on_stop;      ///< keep | revert
+  std::string watch_interval;  ///< "5s"
+  std::string cpus;         ///< CPUs the daemon runs on ("0" or "not pinned: ...")
+  std::optional<int> pm_qos_us;  ///< the note held on /dev/cpu_dma_latency; nullopt = none
+  int applied = 0;          ///< values written at start (and reloads) plus re-asserts
+  int unchangeable = 0;     ///< items the kernel refuses to change (managed IRQs, ...)
+  int reboot_required = 0;  ///< boot-time items waiting for a reboot
+  uint64_t ticks = 0;       ///< watch ticks run
+  int64_t last_tick_us = 0; ///< CPU-side cost of the last tick: plan again and compare (wall time, us)
+  uint64_t drift_total = 0; ///< drift events ever seen (the ring keeps the last kMaxDriftEvents)
+  std::deque<DriftEvent> drift;
+  VerifyResult last_verify;
+  std::string last_reload;  ///< "" never; "ok" or "failed: why", with `last_reload_time`
+  int64_t last_reload_time = 0;
+  std::string stop_reason;  ///< "SIGTERM: state kept", ...
+  std::optional<VerdictSummary> verdict;
+
+  /// Adds an event, dropping the oldest beyond kMaxDriftEvents.
+  void AddDrift(DriftEvent e);
+};
+
+/// Root-relative path of the state file: run/rtagent/state.json.
+std::string StatePath();
+
+nlohmann::json ToJson(const HoldState& s);
+/// Parses a state file; the error names what is wrong.
+Result<HoldState> ParseHoldState(const std::string& text);
+
+/// `rtagent status` for a person. `running` says whether the pid is still alive.
+std::string RenderStatusText(const HoldState& s, bool running, int64_t now);
+
+/// node_exporter textfile collector format (text exposition format 0.0.4).
+std::string RenderPrometheus(const HoldState& s, bool up);
+
+/// "2026-11-30T03:40:00Z".
+std::string IsoTime(int64_t unix_seconds);
+
+}  // namespace rtagent::service

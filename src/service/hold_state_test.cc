@@ -1,0 +1,87 @@
+// The state file `rtagent status` reads, and its text rendering.
+#include "service/hold_state.h"
+
+#include <catch2/catch.hpp>
+
+using namespace rtagent::service;
+
+namespace {
+HoldState Sample() {
+  HoldState s;
+  s.pid = 4242;
+  s.state = "holding";
+  s.profile = "/etc/rtagent/profile.yaml";
+  s.root = "/";
+  s.since = 1796000000;
+  s.updated = 1796000100;
+  s.on_stop = "keep";
+  s.watch_interval = "5s";
+  s.cpus = "0";
+  s.pm_qos_us = 0;
+  s.applied = 12;
+  s.unchangeable = 2;
+  s.reboot_required = 1;
+  s.ticks = 20;
+  s.AddDrift({1796000050, "irqs", "IRQ 125 (eno1) affinity", "proc/irq/125/smp_affinity_list", "0-3", "0", "re-asserted"});
+  s.last_verify = {1796000001, "PASS", 0, 3, 0, 0, 2, "boot", "0 item(s) differ"};
+  s.verdict = VerdictSummary{"/var/lib/rtagent/v.json", false, "2026-11-29T00:00:00Z", 812.0};
+  return s;
+}
+}  // namespace
+
+TEST_CASE("the state file round-trips through JSON", "[service]") {
+  HoldState s = Sample();
+  auto back = ParseHoldState(ToJson(s).dump());
+  REQUIRE(back.ok());
+  CHECK(ToJson(*back) == ToJson(s));
+  CHECK(back->drift.front().what == "IRQ 125 (eno1) affinity");
+  CHECK(*back->pm_qos_us == 0);
+  CHECK(back->verdict->worst_us == 812.0);
+}
+
+TEST_CASE("a state file that is not ours is an error naming the problem", "[service]") {
+  CHECK_FALSE(ParseHoldState("").ok());
+  CHECK_FALSE(ParseHoldState("[1,2]").ok());
+  auto r = ParseHoldState("{\"pid\": \"x\", \"state\": \"holding\"}");
+  REQUIRE_FALSE(r.ok());
+  CHECK_THAT(r.error().message, Catch::Contains("unexpected content"));
+  CHECK_FALSE(ParseHoldState("{\"state\": \"holding\"}").ok());  // no pid
+}
+
+TEST_CASE("the drift ring keeps the newest events and counts them all", "[service]") {
+  HoldState s;
+  for (int i = 0; i < 40; ++i) s.AddDrift({i, "irqs", "IRQ " + std::to_string(i), "", "0-3", "0", "re-asserted"});
+  CHECK(s.drift.size() == HoldState::kMaxDriftEvents);
+  CHECK(s.drift_total == 40);
+  CHECK(s.drift.front().what == "IRQ 8");
+  CHECK(s.drift.back().what == "IRQ 39");
+}
+
+TEST_CASE("status text says what is held, since when, drift and verify", "[service]") {
+  HoldState s = Sample();
+  std::string t = RenderStatusText(s, true, 1796000160);
+  CHECK_THAT(t, Catch::StartsWith("rtagent hold: running (pid 4242), holding /etc/rtagent/profile.yaml\n"));
+  CHECK_THAT(t, Catch::Contains("since:          2026-") && Catch::Contains("(2m 40s ago)"));
+  CHECK_THAT(t, Catch::Contains("PM QoS note:    0 us on /dev/cpu_dma_latency (held)"));
+  CHECK_THAT(t, Catch::Contains("12 written, 2 the kernel refuses to change, 1 waiting for a reboot"));
+  CHECK_THAT(t, Catch::Contains("last verify:    PASS at "));
+  CHECK_THAT(t, Catch::Contains("IRQ 125 (eno1) affinity: 0-3 -> 0  re-asserted"));
+  CHECK_THAT(t, Catch::Contains("latency verdict: FAIL (2026-11-29T00:00:00Z, worst 812 us)"));
+
+  std::string gone = RenderStatusText(s, false, 1796000160);
+  CHECK_THAT(gone, Catch::StartsWith("rtagent hold: not running (pid 4242 is gone;"));
+  CHECK_THAT(gone, Catch::Contains("(released)"));
+
+  s.state = "stopped";
+  s.stop_reason = "SIGTERM: state kept";
+  CHECK_THAT(RenderStatusText(s, false, 1796000160),
+             Catch::StartsWith("rtagent hold: not running (stopped at 2026-") && Catch::Contains(": SIGTERM: state kept)"));
+  s.pm_qos_us.reset();
+  CHECK_THAT(RenderStatusText(s, false, 0), Catch::Contains("PM QoS note:    none asked"));
+}
+
+TEST_CASE("Prometheus label values are escaped", "[service]") {
+  HoldState s = Sample();
+  s.profile = "a\"b\\c";
+  CHECK_THAT(RenderPrometheus(s, true), Catch::Contains("rtagent_hold_up{profile=\"a\\\"b\\\\c\"} 1\n"));
+}

@@ -1,0 +1,477 @@
+// The hold daemon against a copy of the x86 IPC fixture: start, drift re-asserted on the next
+// tick (ticks are driven directly, never by sleeping), reload with a good and a bad profile,
+// stop with keep and with revert, the PM QoS note given back on every path, the state file
+// and the Prometheus textfile.
+#include "service/hold.h"
+
+#include <signal.h>
+#include <spdlog/sinks/ostream_sink.h>
+#include <unistd.h>
+
+#include <catch2/catch.hpp>
+#include <cerrno>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "base/fault_root.h"
+#include "base/kernel_paths.h"
+#include "profile/loader.h"
+#include "tune/journal.h"
+
+using namespace rtagent;
+using namespace rtagent::service;
+
+namespace {
+
+const std::string kIrq = kpath::ProcIrqFile(125, kpath::kIrqSmpAffinityList);  // eno1
+const std::string kStat = kpath::Sysctl("vm.stat_interval");
+const std::string kNoteOff = "2000000000\n";  // the fixture's aggregate with no request
+
+std::string ProfileText(const std::string& extra_service = "", int note = 0, int stat_interval = 10) {
+  return "version: 1\nname: held\n"
+         "cores:\n  housekeeping: 0\n  isolated: 1-3\n"
+         "irqs:\n  default: housekeeping\n"
+         "power:\n  cpu_dma_latency_us: " + std::to_string(note) + "\n"
+         "memory:\n  sysctl:\n    vm.stat_interval: " + std::to_string(stat_interval) + "\n"
+         "service:\n  watch_interval: 1s\n" + extra_service;
+}
+
+// A fixture board, a profile file beside it, a log captured in memory, a recording notifier.
+struct Rig {
+  TempTree tree{std::string(RTAGENT_SOURCE_DIR) + "/tests/sysroots/x86-ipc-4cpu"};
+  TempTree files;
+  FaultRoot root{tree.dir()};
+  std::ostringstream log_text;
+  std::shared_ptr<spdlog::logger> log;
+  RecordingNotifier notifier;
+  std::string profile_path;
+  std::unique_ptr<HoldDaemon> daemon;
+
+  explicit Rig(const std::string& profile_text) {
+    log = std::make_shared<spdlog::logger>("test", std::make_shared<spdlog::sinks::ostream_sink_st>(log_text));
+    log->set_pattern("%l: %v");
+    profile_path = files.dir() + "/held.yaml";
+    WriteProfile(profile_text);
+  }
+  void WriteProfile(const std::string& text) { files.Put("held.yaml", text); }
+  std::string Prom() const { return files.dir() + "/rtagent.prom"; }
+
+  HoldDaemon& Make(std::function<std::optional<VerdictSummary>()> verdict = {}) {
+    profile::Diagnostics diags;
+    auto p = profile::LoadProfile(profile_path, root, &diags);
+    INFO(diags.FormatText(false));
+    REQUIRE(p.ok());
+    HoldOptions o;
+    o.profile_path = profile_path;
+    o.check_wait = [](profile::Duration) { return true; };
+    o.log = log;
+    o.verdict = std::move(verdict);
+    daemon = std::make_unique<HoldDaemon>(root, std::move(*p), std::move(o), notifier, MakeQosDevice(root));
+    return *daemon;
+  }
+  nlohmann::json StateFile() const { return nlohmann::json::parse(tree.Get(StatePath())); }
+  std::string Log() const { return log_text.str(); }
+};
+
+// The drift event of `section` in a state file (null when there is none).
+nlohmann::json DriftOf(const nlohmann::json& state, const std::string& section) {
+  for (const auto& e : state["drift"])
+    if (e["section"] == section) return e;
+  return nlohmann::json::object();
+}
+
+size_t Count(const std::string& hay, const std::string& needle) {
+  size_t n = 0;
+  for (size_t i = hay.find(needle); i != std::string::npos; i = hay.find(needle, i + 1)) ++n;
+  return n;
+}
+
+}  // namespace
+
+TEST_CASE("hold applies the profile, holds the note and says READY", "[service]") {
+  Rig r(ProfileText());
+  HoldDaemon& d = r.Make();
+  REQUIRE(d.Start() == 0);
+  CHECK(r.tree.Get(kIrq) == "0\n");
+  CHECK(r.tree.Get(kStat) == "10\n");
+  CHECK(r.tree.Get(kpath::kCpuDmaLatency) == "0\n");
+  CHECK(d.HoldsPmQos());
+  CHECK(r.notifier.Sent("READY=1"));
+  CHECK_THAT(r.notifier.LastStatus(), Catch::Contains("holding held") && Catch::Contains("PM QoS 0 us held"));
+  auto j = r.StateFile();
+  CHECK(j["state"] == "holding");
+  CHECK(j["pid"] == static_cast<int>(::getpid()));
+  CHECK(j["pm_qos_us"] == 0);
+  CHECK(j["applied"].get<int>() > 0);
+  CHECK(j["cpus"].get<std::string>().find("not pinned (fixture root") == 0);
+  CHECK(j["last_verify"]["time"].get<int64_t>() > 0);
+  CHECK(j["last_verify"]["differs"] == 0);
+  CHECK(r.root.Exists(Journal::Path()));
+  CHECK(d.Tick() == 0);  // nothing drifted
+}
+
+TEST_CASE("drift injected into the tree is re-asserted on the next tick, one log line each", "[service]") {
+  Rig r(ProfileText());
+  HoldDaemon& d = r.Make();
+  REQUIRE(d.Start() == 0);
+  r.tree.Put(kIrq, "0-3\n");   // irqbalance moved eno1 back
+  r.tree.Put(kStat, "1\n");    // a vendor script reset the sysctl
+  CHECK(d.Tick() == 2);
+  CHECK(r.tree.Get(kIrq) == "0\n");
+  CHECK(r.tree.Get(kStat) == "10\n");
+  const std::string log = r.Log();
+  CHECK(Count(log, "drift: ") == 2);
+  CHECK_THAT(log, Catch::Contains("drift: IRQ 125") && Catch::Contains("0-3 -> 0 (re-asserted)"));
+  CHECK_THAT(log, Catch::Contains("1 -> 10 (re-asserted)"));
+  auto j = r.StateFile();
+  CHECK(j["drift_total"] == 2);
+  REQUIRE(j["drift"].size() == 2);
+  const auto& irq = DriftOf(j, "irqs");
+  CHECK(irq["old"] == "0-3");
+  CHECK(irq["new"] == "0");
+  CHECK(irq["key"] == kIrq);
+  CHECK(DriftOf(j, "memory")["old"] == "1");
+  CHECK(d.Tick() == 0);  // held again: the next tick finds nothing
+  CHECK(Count(r.Log(), "drift: ") == 2);
+  CHECK_THAT(r.notifier.LastStatus(), Catch::Contains("2 drift re-asserted"));
+}
+
+TEST_CASE("a new IRQ appearing after start is moved on the next tick", "[service]") {
+  Rig r(ProfileText());
+  HoldDaemon& d = r.Make();
+  REQUIRE(d.Start() == 0);
+  // A USB network adapter is plugged in: IRQ 140 appears, spread over every CPU.
+  std::string interrupts = r.tree.Get(kpath::kInterrupts);
+  interrupts += "140:          0          0          0          0  IR-PCI-MSI 2097152-edge      usb0\n";
+  r.tree.Put(kpath::kInterrupts, interrupts);
+  r.tree.Put(kpath::ProcIrqFile(140, kpath::kIrqSmpAffinityList), "0-3\n");
+  r.tree.Put(kpath::ProcIrqFile(140, kpath::kIrqEffectiveAffinityList), "2\n");
+  r.tree.Put(kpath::SysIrqFile(140, kpath::kSysIrqActions), "usb0\n");
+  r.tree.Put(kpath::SysIrqFile(140, kpath::kSysIrqChipName), "IR-PCI-MSI\n");
+  CHECK(d.Tick() == 1);
+  CHECK(r.tree.Get(kpath::ProcIrqFile(140, kpath::kIrqSmpAffinityList)) == "0\n");
+  CHECK_THAT(r.Log(), Catch::Contains("drift: IRQ 140"));
+}
+
+TEST_CASE("a drift the kernel refuses is logged once, not on every tick", "[service]") {
+  Rig r(ProfileText());
+  HoldDaemon& d = r.Make();
+  REQUIRE(d.Start() == 0);
+  r.tree.Put(kIrq, "0-3\n");
+  r.root.FailWrites(kIrq, EIO);  // the IRQ became managed / per-CPU
+  CHECK(d.Tick() == 1);
+  CHECK(r.tree.Get(kIrq) == "0-3\n");
+  CHECK_THAT(r.Log(), Catch::Contains("unchangeable"));
+  CHECK(d.Tick() == 0);
+  CHECK(Count(r.Log(), "drift: ") == 1);
+  CHECK(d.Verify().differs == 0);  // a known refusal does not fail verify
+}
+
+TEST_CASE("a re-assert that fails is a drift event with the error, and the others still go through", "[service]") {
+  Rig r(ProfileText());
+  HoldDaemon& d = r.Make();
+  REQUIRE(d.Start() == 0);
+  r.tree.Put(kIrq, "0-3\n");
+  r.tree.Put(kStat, "1\n");
+  r.root.FailWrites(kIrq, EACCES);
+  CHECK(d.Tick() == 2);
+  CHECK(r.tree.Get(kIrq) == "0-3\n");
+  CHECK(r.tree.Get(kStat) == "10\n");  // not rolled back by the other's failure
+  CHECK_THAT(r.Log(), Catch::Contains("(failed: "));
+  auto j = r.StateFile();
+  CHECK(DriftOf(j, "irqs")["outcome"].get<std::string>().rfind("failed: ", 0) == 0);
+  CHECK(DriftOf(j, "memory")["outcome"] == "re-asserted");
+  CHECK(d.Tick() == 1);  // still drifted: tried again on the next tick
+}
+
+TEST_CASE("SIGHUP with a good profile applies it and changes the note in place", "[service]") {
+  Rig r(ProfileText());
+  HoldDaemon& d = r.Make();
+  REQUIRE(d.Start() == 0);
+  r.WriteProfile(ProfileText("", /*note=*/20, /*stat_interval=*/5));
+  CHECK(d.Reload());
+  CHECK(r.tree.Get(kStat) == "5\n");
+  CHECK(r.tree.Get(kpath::kCpuDmaLatency) == "20\n");
+  CHECK(d.HoldsPmQos());
+  auto j = r.StateFile();
+  CHECK(j["last_reload"] == "ok");
+  CHECK(j["pm_qos_us"] == 20);
+  CHECK(r.notifier.Sent("RELOADING=1"));
+  // The reloaded profile is the one held: drift goes back to its value.
+  r.tree.Put(kStat, "10\n");
+  CHECK(d.Tick() == 1);
+  CHECK(r.tree.Get(kStat) == "5\n");
+  // The journal still holds the value from before the first start.
+  CHECK(d.Stop("test") == 0);
+  CHECK(r.tree.Get(kpath::kCpuDmaLatency) == kNoteOff);
+}
+
+TEST_CASE("SIGHUP with a bad profile keeps the old state and logs why", "[service]") {
+  Rig r(ProfileText());
+  HoldDaemon& d = r.Make();
+  REQUIRE(d.Start() == 0);
+  SECTION("invalid YAML key") { r.WriteProfile(ProfileText() + "bogus_section: 1\n"); }
+  SECTION("a CPU the board does not have") { r.WriteProfile("version: 1\ncores:\n  housekeeping: 0\n  isolated: 1-9\n"); }
+  SECTION("the file is gone") { std::remove(r.profile_path.c_str()); }
+  SECTION("the new profile cannot be planned") {
+    std::string text = ProfileText("", 0, 5);
+    text.insert(text.find("irqs:"), "  bootloader:\n    type: grub\n    path: /etc/default/grub.d/90-rtagent.cfg\n");
+    r.WriteProfile(text);
+    r.root.FailReads("etc/default/grub.d/90-rtagent.cfg", EACCES);
+  }
+  CHECK_FALSE(d.Reload());
+  CHECK(d.profile().name.value == "held");
+  CHECK(r.tree.Get(kStat) == "10\n");
+  CHECK(r.tree.Get(kpath::kCpuDmaLatency) == "0\n");
+  CHECK(d.HoldsPmQos());
+  CHECK_THAT(r.Log(), Catch::Contains("reload failed, keeping the state of"));
+  auto j = r.StateFile();
+  CHECK(j["last_reload"].get<std::string>().rfind("failed: ", 0) == 0);
+  CHECK(j["state"] == "holding");
+  CHECK(r.notifier.LastStatus().find("reload failed") != std::string::npos);
+  // Still watching with the old profile.
+  r.tree.Put(kIrq, "1\n");
+  CHECK(d.Tick() == 1);
+  CHECK(r.tree.Get(kIrq) == "0\n");
+}
+
+TEST_CASE("a reload whose new note cannot be written keeps the old profile and note", "[service]") {
+  Rig r(ProfileText());
+  HoldDaemon& d = r.Make();
+  REQUIRE(d.Start() == 0);
+  r.WriteProfile(ProfileText("", 30, 5));
+  r.root.FailWrites(kpath::kCpuDmaLatency, EACCES);
+  CHECK_FALSE(d.Reload());
+  CHECK(r.tree.Get(kpath::kCpuDmaLatency) == "0\n");
+  CHECK(r.tree.Get(kStat) == "10\n");
+  CHECK(d.HoldsPmQos());
+}
+
+TEST_CASE("a reload whose write fails is rolled back and keeps the old profile", "[service]") {
+  Rig r(ProfileText());
+  HoldDaemon& d = r.Make();
+  REQUIRE(d.Start() == 0);
+  r.WriteProfile(ProfileText("", 0, 5));
+  r.root.FailWrites(kStat, EACCES);
+  CHECK_FALSE(d.Reload());
+  CHECK(r.tree.Get(kStat) == "10\n");
+  CHECK_THAT(r.Log(), Catch::Contains("rolled back"));
+  CHECK(d.profile().memory.sysctls.size() == 1);
+  CHECK(d.HoldsPmQos());
+}
+
+TEST_CASE("SIGTERM keeps the state by default and gives the note back", "[service]") {
+  Rig r(ProfileText());
+  HoldDaemon& d = r.Make();
+  REQUIRE(d.Start() == 0);
+  CHECK(d.Stop("SIGTERM") == 0);
+  CHECK(r.tree.Get(kIrq) == "0\n");
+  CHECK(r.tree.Get(kStat) == "10\n");
+  CHECK(r.tree.Get(kpath::kCpuDmaLatency) == kNoteOff);
+  CHECK_FALSE(d.HoldsPmQos());
+  CHECK(r.root.Exists(Journal::Path()));  // `rtagent revert` can still put it back
+  auto j = r.StateFile();
+  CHECK(j["state"] == "stopped");
+  CHECK_THAT(j["stop_reason"].get<std::string>(), Catch::Contains("SIGTERM: state kept"));
+  CHECK(r.notifier.Sent("STOPPING=1"));
+  CHECK(d.Stop("again") == 0);  // idempotent
+  CHECK(d.Tick() == 0);         // a stopped daemon does nothing
+}
+
+TEST_CASE("SIGTERM with on_stop: revert puts every value back", "[service]") {
+  Rig r(ProfileText("  on_stop: revert\n"));
+  const std::string irq_before = r.tree.Get(kIrq), stat_before = r.tree.Get(kStat);
+  HoldDaemon& d = r.Make();
+  REQUIRE(d.Start() == 0);
+  r.tree.Put(kIrq, "2\n");
+  CHECK(d.Tick() == 1);  // a drift re-asserted is still reverted to the original value
+  CHECK(d.Stop("SIGTERM") == 0);
+  CHECK(r.tree.Get(kIrq) == irq_before);
+  CHECK(r.tree.Get(kStat) == stat_before);
+  CHECK(r.tree.Get(kpath::kCpuDmaLatency) == kNoteOff);
+  CHECK_FALSE(r.root.Exists(Journal::Path()));
+  CHECK_THAT(r.StateFile()["stop_reason"].get<std::string>(), Catch::Contains("state reverted"));
+}
+
+TEST_CASE("a revert that cannot put a value back exits 1 and names it", "[service]") {
+  Rig r(ProfileText("  on_stop: revert\n"));
+  HoldDaemon& d = r.Make();
+  REQUIRE(d.Start() == 0);
+  r.root.FailWrites(kStat, EACCES);
+  CHECK(d.Stop("SIGTERM") == 1);
+  CHECK_THAT(r.Log(), Catch::Contains("revert: ") && Catch::Contains("stat_interval"));
+  CHECK(r.tree.Get(kpath::kCpuDmaLatency) == kNoteOff);
+}
+
+TEST_CASE("start fails cleanly: nothing held, nothing changed, no READY", "[service]") {
+  Rig r(ProfileText());
+  const std::string irq_before = r.tree.Get(kIrq);
+  int want = 0;
+  SECTION("the PM QoS device refuses") {
+    r.root.FailWrites(kpath::kCpuDmaLatency, EACCES);
+    want = 3;
+  }
+  SECTION("a corrupt journal") {
+    r.tree.Put(Journal::Path(), "{not json");
+    want = 3;
+  }
+  SECTION("a write fails: this run is rolled back") {
+    r.root.FailWrites(kStat, EACCES);
+    want = 4;
+  }
+  HoldDaemon& d = r.Make();
+  CHECK(d.Start() == want);
+  CHECK_FALSE(d.HoldsPmQos());
+  CHECK(r.tree.Get(kpath::kCpuDmaLatency) == kNoteOff);
+  CHECK(r.tree.Get(kIrq) == irq_before);
+  CHECK_FALSE(r.notifier.Sent("READY=1"));
+  CHECK_THAT(r.notifier.LastStatus(), Catch::StartsWith("failed: "));
+  CHECK(r.StateFile()["state"] == "failed");
+  CHECK(d.Tick() == 0);
+  CHECK_FALSE(d.Reload());
+  CHECK(d.Stop("SIGTERM") == 0);
+  CHECK(r.StateFile()["state"] == "failed");
+}
+
+TEST_CASE("the note is given back when the daemon is destroyed without Stop", "[service]") {
+  Rig r(ProfileText());
+  {
+    HoldDaemon& d = r.Make();
+    REQUIRE(d.Start() == 0);
+    CHECK(r.tree.Get(kpath::kCpuDmaLatency) == "0\n");
+    r.daemon.reset();  // an exception or early return unwinding past it
+  }
+  CHECK(r.tree.Get(kpath::kCpuDmaLatency) == kNoteOff);
+}
+
+TEST_CASE("the Prometheus textfile holds state, drift counts, verify status and the verdict", "[service]") {
+  Rig r(ProfileText(""));
+  r.WriteProfile(ProfileText("  prometheus_textfile: " + r.Prom() + "\n"));
+  HoldDaemon& d = r.Make([] {
+    VerdictSummary v;
+    v.path = "/var/lib/rtagent/last.json";
+    v.pass = true;
+    v.started_at = "2026-11-30T01:00:00Z";
+    v.worst_us = 42.5;
+    return std::optional<VerdictSummary>(v);
+  });
+  REQUIRE(d.Start() == 0);
+  r.tree.Put(kIrq, "0-3\n");
+  REQUIRE(d.Tick() == 1);
+  std::ifstream in(r.Prom());
+  std::stringstream ss;
+  ss << in.rdbuf();
+  const std::string prom = ss.str();
+  INFO(prom);
+  CHECK_THAT(prom, Catch::Contains("# TYPE rtagent_hold_up gauge\nrtagent_hold_up{profile=\"" + r.profile_path + "\"} 1\n"));
+  CHECK_THAT(prom, Catch::Contains("rtagent_pm_qos_held_us 0\n"));
+  CHECK_THAT(prom, Catch::Contains("# TYPE rtagent_drift_events_total counter\nrtagent_drift_events_total 1\n"));
+  CHECK_THAT(prom, Catch::Contains("rtagent_recent_drift_events{section=\"irqs\"} 1\n"));
+  CHECK(Count(prom, "rtagent_last_verify_status{") == 4);
+  CHECK(Count(prom, "rtagent_last_verify_status{status=\"" + d.state().last_verify.result + "\"} 1\n") == 1);
+  CHECK(Count(prom, "\"} 0\n") >= 3);  // the three other statuses
+  CHECK_THAT(prom, Catch::Contains("rtagent_latency_verdict_pass{verdict=\"/var/lib/rtagent/last.json\"} 1\n"));
+  CHECK_THAT(prom, Catch::Contains("rtagent_latency_worst_us 42.5\n"));
+  // Every sample line is "name{labels} value" or "name value"; every metric has HELP and TYPE.
+  std::istringstream lines(prom);
+  for (std::string l; std::getline(lines, l);) {
+    if (l.rfind("# ", 0) == 0) continue;
+    CHECK(l.find(' ') != std::string::npos);
+    CHECK(l.rfind("rtagent_", 0) == 0);
+  }
+  CHECK(d.Stop("SIGTERM") == 0);
+  std::ifstream again(r.Prom());
+  std::stringstream s2;
+  s2 << again.rdbuf();
+  CHECK_THAT(s2.str(), Catch::Contains("} 0\n") && Catch::Contains("rtagent_pm_qos_held_us -1\n"));
+}
+
+TEST_CASE("a Prometheus directory that does not exist is a warning, not a stop", "[service]") {
+  Rig r(ProfileText("  prometheus_textfile: /nonexistent-rtagent-dir/rtagent.prom\n"));
+  HoldDaemon& d = r.Make();
+  CHECK(d.Start() == 0);
+  CHECK_THAT(r.Log(), Catch::Contains("cannot write the Prometheus textfile"));
+}
+
+TEST_CASE("Run: signals from a signalfd reload, stop, and the watchdog is pinged", "[service]") {
+  Rig r(ProfileText());
+  r.notifier.watchdog = std::chrono::seconds(20);
+  HoldDaemon& d = r.Make();
+  REQUIRE(d.Start() == 0);
+  auto fd = OpenSignalFd();
+  REQUIRE(fd.ok());
+  r.WriteProfile(ProfileText("", 0, 7));
+  // Both stay pending on the blocked set; the kernel hands out the lower number (SIGHUP) first.
+  ::kill(::getpid(), SIGHUP);
+  ::kill(::getpid(), SIGTERM);
+  int rc = d.Run(*fd);
+  ::close(*fd);
+  sigset_t set;
+  sigemptyset(&set);
+  sigaddset(&set, SIGHUP);
+  sigaddset(&set, SIGTERM);
+  sigaddset(&set, SIGINT);
+  ::sigprocmask(SIG_UNBLOCK, &set, nullptr);
+  CHECK(rc == 0);
+  CHECK(r.notifier.Sent("WATCHDOG=1"));
+  CHECK(r.tree.Get(kStat) == "7\n");
+  CHECK(r.StateFile()["state"] == "stopped");
+  CHECK_THAT(r.StateFile()["stop_reason"].get<std::string>(), Catch::StartsWith("SIGTERM"));
+}
+
+TEST_CASE("an irq/* thread re-created by a driver reload is ranked again on the next tick", "[service]") {
+  Rig r(ProfileText() + "ranks:\n  rules:\n    mei:\n      threads: \"irq/132-.*\"\n      policy: fifo\n      priority: 60\n");
+  // The fixture's irq/132-mei_me is thread 152 at FIFO 50.
+  const std::string old_stat = r.tree.Get(kpath::TaskStat(152, 152));
+  const std::string old_status = r.tree.Get(kpath::TaskStatus(152, 152));
+  REQUIRE(old_stat.rfind("152 (irq/132-mei_me)", 0) == 0);
+  auto field = [](const std::string& stat, int n) {  // field n (1-based) of a stat line
+    std::istringstream in(stat.substr(stat.rfind(')') + 2));
+    std::string w;
+    for (int i = 3; i <= n && in >> w; ++i) {
+    }
+    return w;
+  };
+  HoldDaemon& d = r.Make();
+  REQUIRE(d.Start() == 0);
+  CHECK(field(r.tree.Get(kpath::TaskStat(152, 152)), 40) == "60");
+  // rmmod + modprobe: the thread is gone and a new one, at the kernel's FIFO 50, takes its name.
+  std::filesystem::remove_all(r.tree.dir() + "/" + kpath::Pid(152));
+  r.tree.Put(kpath::TaskStat(170, 170), "170" + old_stat.substr(3));
+  r.tree.Put(kpath::TaskStatus(170, 170), old_status);
+  CHECK(field(r.tree.Get(kpath::TaskStat(170, 170)), 40) == "50");
+  CHECK(d.Tick() >= 1);
+  CHECK(field(r.tree.Get(kpath::TaskStat(170, 170)), 40) == "60");
+  CHECK_THAT(r.Log(), Catch::Contains("drift: ") && Catch::Contains("irq/132-mei_me"));
+  CHECK(d.Tick() == 0);
+}
+
+TEST_CASE("a system that cannot be planned: start exits 3, a tick or a verify says why", "[service]") {
+  const std::string grub = "etc/default/grub.d/90-rtagent.cfg";
+  const std::string boot = "  bootloader:\n    type: grub\n    path: /" + grub + "\n";
+  std::string text = ProfileText();
+  text.insert(text.find("irqs:"), boot);
+  Rig r(text);
+  const std::string irq_before = r.tree.Get(kIrq);
+  SECTION("at start") {
+    r.root.FailReads(grub, EACCES);
+    HoldDaemon& d = r.Make();
+    CHECK(d.Start() == 3);
+    CHECK_FALSE(d.HoldsPmQos());
+    CHECK(r.tree.Get(kIrq) == irq_before);
+    CHECK_THAT(r.Log(), Catch::Contains("cannot plan"));
+    CHECK(r.StateFile()["state"] == "failed");
+  }
+  SECTION("later") {
+    HoldDaemon& d = r.Make();
+    REQUIRE(d.Start() == 0);
+    r.root.FailReads(grub, EACCES);
+    CHECK(d.Tick() == 0);
+    CHECK_THAT(r.Log(), Catch::Contains("watch: cannot plan"));
+    VerifyResult v = d.Verify();
+    CHECK(v.result == "FAIL");
+    CHECK_THAT(v.summary, Catch::StartsWith("cannot plan: "));
+    CHECK(d.HoldsPmQos());  // still holding what it holds
+  }
+}

@@ -1,0 +1,117 @@
+// The PM QoS lease: held while it lives, given back on every path, never the real device
+// under a fixture root.
+#include "service/pm_qos.h"
+
+#include <catch2/catch.hpp>
+#include <cerrno>
+#include <cstring>
+
+#include "base/fault_root.h"
+#include "base/kernel_paths.h"
+
+using namespace rtagent;
+using namespace rtagent::service;
+
+namespace {
+struct Board {
+  TempTree tree;
+  Board() { tree.Put(kpath::kCpuDmaLatency, "2000000000\n"); }
+};
+}  // namespace
+
+TEST_CASE("the fixture twin holds the note in the tree and gives the old value back", "[service]") {
+  Board b;
+  FaultRoot root(b.tree.dir());
+  {
+    PmQosLease lease(MakeQosDevice(root));
+    CHECK_FALSE(lease.Held());
+    REQUIRE(lease.Acquire(0).ok());
+    CHECK(lease.Held());
+    CHECK(lease.value_us() == 0);
+    CHECK(b.tree.Get(kpath::kCpuDmaLatency) == "0\n");
+    // Changing the value keeps the lease; release gives back what was there before the first.
+    REQUIRE(lease.Acquire(15).ok());
+    CHECK(b.tree.Get(kpath::kCpuDmaLatency) == "15\n");
+    lease.Release();
+    CHECK_FALSE(lease.Held());
+    CHECK(b.tree.Get(kpath::kCpuDmaLatency) == "2000000000\n");
+    lease.Release();  // idempotent
+    REQUIRE(lease.Acquire(5).ok());
+  }  // the destructor gives it back
+  CHECK(b.tree.Get(kpath::kCpuDmaLatency) == "2000000000\n");
+}
+
+TEST_CASE("a moved lease is given back once, by its new owner", "[service]") {
+  Board b;
+  FaultRoot root(b.tree.dir());
+  PmQosLease outer;
+  {
+    PmQosLease inner(MakeQosDevice(root));
+    REQUIRE(inner.Acquire(0).ok());
+    outer = std::move(inner);
+  }
+  CHECK(outer.Held());
+  CHECK(b.tree.Get(kpath::kCpuDmaLatency) == "0\n");
+  outer = PmQosLease();
+  CHECK(b.tree.Get(kpath::kCpuDmaLatency) == "2000000000\n");
+}
+
+TEST_CASE("a lease that cannot be taken holds nothing and says why", "[service]") {
+  Board b;
+  FaultRoot root(b.tree.dir());
+  SECTION("the device refuses the write") {
+    root.FailWrites(kpath::kCpuDmaLatency, EACCES);
+    PmQosLease lease(MakeQosDevice(root));
+    auto r = lease.Acquire(0);
+    REQUIRE_FALSE(r.ok());
+    CHECK(r.error().err == EACCES);
+    CHECK_FALSE(lease.Held());
+  }
+  SECTION("the device is missing") {
+    TempTree empty;
+    FaultRoot bare(empty.dir());
+    PmQosLease lease(MakeQosDevice(bare));
+    auto r = lease.Acquire(0);
+    REQUIRE_FALSE(r.ok());
+    CHECK(r.error().err == ENOENT);
+    CHECK_THAT(r.error().message, Catch::Contains("cpu_dma_latency"));
+  }
+  SECTION("a negative value") {
+    PmQosLease lease(MakeQosDevice(root));
+    CHECK_FALSE(lease.Acquire(-1).ok());
+  }
+  SECTION("no device") {
+    PmQosLease lease;
+    CHECK_FALSE(lease.Acquire(0).ok());
+  }
+  CHECK(b.tree.Get(kpath::kCpuDmaLatency) == "2000000000\n");
+}
+
+TEST_CASE("the kernel device writes the value as 4 raw bytes and keeps the fd", "[service]") {
+  // A regular file stands in for the character device: the bytes written are what the
+  // kernel's cpu_latency_qos_write() would receive.
+  TempTree t;
+  t.Put(kpath::kCpuDmaLatency, "");
+  FsRoot root(t.dir());
+  auto dev = MakeKernelQosDevice(root);
+  CHECK_THAT(dev->Where(), Catch::EndsWith("/dev/cpu_dma_latency"));
+  PmQosLease lease(std::move(dev));
+  REQUIRE(lease.Acquire(7).ok());
+  std::string bytes = t.Get(kpath::kCpuDmaLatency);
+  REQUIRE(bytes.size() == 4);
+  int32_t v = 0;
+  std::memcpy(&v, bytes.data(), 4);
+  CHECK(v == 7);
+  // A change goes to the same fd (appended here; the device replaces its request).
+  REQUIRE(lease.Acquire(3).ok());
+  CHECK(t.Get(kpath::kCpuDmaLatency).size() == 8);
+  lease.Release();
+  CHECK_FALSE(lease.Held());
+
+  TempTree none;
+  FsRoot bare(none.dir());
+  PmQosLease missing(MakeKernelQosDevice(bare));
+  auto r = missing.Acquire(0);
+  REQUIRE_FALSE(r.ok());
+  CHECK(r.error().err == ENOENT);
+}

@@ -1,0 +1,51 @@
+#!/bin/sh
+# kernel: rt
+# `rtagent accept` on Debian's PREEMPT_RT kernel under QEMU (issue 5): a 5 s run on isolated
+# CPU 2 with one built-in load (cache) on housekeeping CPUs 0-1 and the boot suite as its
+# pre-flight. The verdict (JSON and Markdown) must label itself a virtual-machine run and
+# never present its figures as real-time ones. Never a latency figure: under TCG every
+# wake-up is the emulator's.
+. /rtagent/lib.sh
+
+cat > /tmp/accept.yaml <<'YAML'
+name: qemu-accept
+cores:
+  housekeeping: 0-1
+  isolated: 2-3
+acceptance:
+  duration: 5s
+  cpus: 2
+  histogram_limit_us: 100000
+  max_us: 100000
+  loads:
+    cpus: housekeeping
+    builtin: [cache]
+YAML
+
+rt_verdict accept accept /tmp/accept.yaml --duration 5s --json "$OUT/v.json" --md "$OUT/v.md" --junit "$OUT/v.xml"
+sed 's/^/  | /' "$OUT/accept.out" | head -40
+if [ ! -s "$OUT/v.json" ]; then
+  fail "verdict JSON written" "$OUT/v.json is missing or empty"
+  finish
+fi
+pass "verdict JSON written"
+json_flat "$OUT/v.json" > /tmp/v.flat
+
+# The run itself: what was asked, on the RT kernel, with the load where it was put.
+jexpect "kernel is PREEMPT_RT" /tmp/v.flat host.preempt_rt true
+jexpect "measured CPU 2" /tmp/v.flat config.cpus 2
+jexpect "the sampler ran SCHED_FIFO" /tmp/v.flat config.policy SCHED_FIFO
+jexpect "one load: cache" /tmp/v.flat loads.0.name cache
+expect_grep "pre-flight: the kernel check answered" "^preflight\.[0-9]+\.name=kernel\$" /tmp/v.flat
+jexpect "PM QoS note in force recorded (nobody's)" /tmp/v.flat config.pm_qos.holder none
+
+# The label: a virtual machine, said in the JSON, its warnings, the Markdown and the summary.
+jexpect "verdict says virtual machine" /tmp/v.flat host.virtual_machine true
+jexpect "first warning is virtual_machine" /tmp/v.flat warnings.0.code virtual_machine
+expect_grep "warning text: virtual-machine figures" "virtual-machine figures, not the board's real-time figures" /tmp/v.flat
+expect_grep "Markdown report says virtual-machine figures" "virtual-machine figures" "$OUT/v.md"
+expect_grep "terminal summary says virtual-machine figures" "virtual-machine figures" "$OUT/accept.out"
+expect_grep "JUnit written" "<testsuite" "$OUT/v.xml"
+fact accept_clock "coarse=$(jget /tmp/v.flat host.coarse_clock) clocksource=$(jget /tmp/v.flat host.clocksource) hypervisor=$(jget /tmp/v.flat host.hypervisor)"
+fact accept_result "$(jget /tmp/v.flat result) (exit $RT_RC; an emulated run, not a real-time figure)"
+finish

@@ -1,0 +1,92 @@
+// The systemd units under systemd/: configured as `cmake --install` would (with this build's
+// binary as ExecStart, which must exist), then checked by `systemd-analyze verify`, which
+// must answer nothing at all: unknown keys and bad values are only warnings to it.
+#include <sys/wait.h>
+
+#include <catch2/catch.hpp>
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+
+#include "base/shell_test_support.h"
+#include "base/fault_root.h"
+
+using namespace rtagent;
+
+namespace {
+
+std::string ReadSource(const std::string& rel) {
+  std::ifstream in(std::string(RTAGENT_SOURCE_DIR) + "/" + rel);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+std::string Configure(std::string text) {
+  auto sub = [&](const std::string& from, const std::string& to) {
+    for (size_t i = text.find(from); i != std::string::npos; i = text.find(from, i + to.size())) text.replace(i, from.size(), to);
+  };
+  sub("@CMAKE_INSTALL_PREFIX@/bin/rtagent", RTAGENT_BINARY);
+  sub("@RTAGENT_SYSCONFDIR@", "/etc/rtagent");
+  return text;
+}
+
+int Run(const std::string& cmd, std::string* out) {
+  rtagent::test::ShellResult s = rtagent::test::RunShell((cmd + " 2>&1"));
+  *out += s.out;
+  return s.code;
+}
+
+}  // namespace
+
+TEST_CASE("the units say what the service needs", "[service]") {
+  const std::string svc = ReadSource("systemd/rtagent.service.in");
+  CHECK_THAT(svc, Catch::Contains("\nType=notify\n"));
+  CHECK_THAT(svc, Catch::Contains("\nWatchdogSec="));
+  CHECK_THAT(svc, Catch::Contains("\nRestart=on-failure\n"));
+  CHECK_THAT(svc, Catch::Contains("\nExecStart=@CMAKE_INSTALL_PREFIX@/bin/rtagent hold @RTAGENT_SYSCONFDIR@/profile.yaml\n"));
+  CHECK_THAT(svc, Catch::Contains("\nReadWritePaths=/run/rtagent\n"));
+  CHECK_THAT(svc, Catch::Contains("\nDeviceAllow=/dev/cpu_dma_latency rw\n"));
+  CHECK_THAT(svc, Catch::Contains("CAP_SYS_NICE") && Catch::Contains("CAP_SYS_ADMIN"));
+  CHECK_THAT(svc, Catch::Contains("\nBefore=basic.target"));
+  // Settings that would stop it from tuning must not be on.
+  for (const char* off : {"\nRestrictRealtime=yes", "\nProtectKernelTunables=yes", "\nProtectControlGroups=yes",
+                          "\nPrivateDevices=yes", "\nRuntimeDirectory="}) {
+    INFO(off);
+    CHECK(svc.find(off) == std::string::npos);
+  }
+  CHECK_THAT(ReadSource("systemd/rtagent.tmpfiles"), Catch::Contains("\nd /run/rtagent 0755 root root -\n"));
+  CHECK_THAT(ReadSource("systemd/rtagent-verify.service.in"), Catch::Contains("rtagent verify --suite boot"));
+  const std::string dropin = ReadSource("systemd/examples/robot-controller.service.d/10-rtagent.conf");
+  for (const char* key : {"After=rtagent.service", "CPUAffinity=", "CPUSchedulingPolicy=fifo", "CPUSchedulingPriority=",
+                          "LimitMEMLOCK=infinity"}) {
+    INFO(key);
+    CHECK(dropin.find(key) != std::string::npos);
+  }
+}
+
+TEST_CASE("systemd-analyze verify accepts the units without a word", "[service]") {
+  std::string where;
+  if (Run("command -v systemd-analyze", &where) != 0) {
+    WARN("skipped: systemd-analyze is not installed (apt-get install systemd)");
+    return;
+  }
+  TempTree t;
+  t.Put("rtagent.service", Configure(ReadSource("systemd/rtagent.service.in")));
+  t.Put("rtagent-verify.service", Configure(ReadSource("systemd/rtagent-verify.service.in")));
+  t.Put("rtagent-verify.timer", ReadSource("systemd/rtagent-verify.timer"));
+  t.Put("robot-controller.service", ReadSource("systemd/examples/robot-controller.service"));
+  t.Put("robot-controller.service.d/10-rtagent.conf", ReadSource("systemd/examples/robot-controller.service.d/10-rtagent.conf"));
+  for (const char* unit : {"rtagent.service", "rtagent-verify.service", "rtagent-verify.timer", "robot-controller.service"}) {
+    std::string out;
+    int rc = Run("cd " + t.dir() + " && systemd-analyze verify --man=no " + unit, &out);
+    INFO(unit << ": " << out);
+    CHECK(rc == 0);
+    CHECK(out.empty());
+  }
+  // The check can fail: a unit with an unknown key is reported.
+  t.Put("broken.service", "[Service]\nType=notify\nExecStart=" RTAGENT_BINARY " hold\nWatchdogSecs=10\n");
+  std::string out;
+  Run("cd " + t.dir() + " && systemd-analyze verify --man=no broken.service", &out);
+  CHECK_THAT(out, Catch::Contains("WatchdogSecs"));
+}
