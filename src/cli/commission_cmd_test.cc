@@ -18,6 +18,7 @@
 #include <sstream>
 #include <thread>
 
+#include "base/tree_test_support.h"
 #include "base/shell_test_support.h"
 #include "base/fault_root.h"
 #include "base/sysroot.h"
@@ -47,17 +48,7 @@ Run Rt(const std::string& args, const std::string& cwd = "") {
   return r;
 }
 
-std::map<std::string, std::string> Snapshot(const std::string& dir) {
-  std::map<std::string, std::string> m;
-  for (const auto& e : fs::recursive_directory_iterator(dir)) {
-    if (!e.is_regular_file()) continue;
-    std::ifstream in(e.path(), std::ios::binary);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    m[e.path().string()] = ss.str();
-  }
-  return m;
-}
+std::map<std::string, std::string> Snapshot(const std::string& dir) { return rtagent::test::SnapshotTree(dir); }
 
 std::vector<std::string> Entries(const std::string& dir) {
   std::vector<std::string> out;

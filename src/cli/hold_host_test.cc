@@ -15,6 +15,7 @@
 #include <sstream>
 #include <thread>
 
+#include "base/tree_test_support.h"
 #include "base/shell_test_support.h"
 #include "base/fault_root.h"
 #include "base/kernel_paths.h"
@@ -90,24 +91,12 @@ TEST_CASE("hold on this machine: PM QoS note held, IRQ drift re-asserted, all re
     WARN("skipped: needs two CPUs and a readable /dev/cpu_dma_latency");
     return;
   }
-  int irq = -1;
-  std::string irq_aff;
-  auto names = live.List(kpath::kProcIrqDir);
-  REQUIRE(names.ok());
-  for (const auto& n : *names) {
-    if (n.find_first_not_of("0123456789") != std::string::npos || n == "0") continue;
-    const std::string p = kpath::ProcIrqFile(std::stoi(n), kpath::kIrqSmpAffinityList);
-    auto a = live.ReadTrimmed(p);
-    if (a && *a == *cpus && live.Write(p, *a)) {
-      irq = std::stoi(n);
-      irq_aff = *a;
-      break;
-    }
-  }
-  if (irq < 0) {
+  auto movable = rtagent::test::FindMovableIrq(live, *cpus);
+  if (!movable) {
     WARN("skipped: no movable IRQ spread over every CPU");
     return;
   }
+  const auto [irq, irq_aff] = *movable;
   const std::string irq_path = kpath::ProcIrqFile(irq, kpath::kIrqSmpAffinityList);
   Restore guard{live, -1, {{irq_path, irq_aff}}};
 

@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "base/tree_test_support.h"
 #include "base/shell_test_support.h"
 #include "base/fault_root.h"
 
@@ -34,18 +35,7 @@ Run Rt(const std::string& args) {
   return r;
 }
 
-// Every file of a tree with its contents, to prove a command wrote nothing.
-std::map<std::string, std::string> Snapshot(const std::string& dir) {
-  std::map<std::string, std::string> m;
-  for (const auto& e : fs::recursive_directory_iterator(dir)) {
-    if (!e.is_regular_file()) continue;
-    std::ifstream in(e.path(), std::ios::binary);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    m[e.path().string()] = ss.str();
-  }
-  return m;
-}
+std::map<std::string, std::string> Snapshot(const std::string& dir) { return rtagent::test::SnapshotTree(dir); }
 
 }  // namespace
 
@@ -124,8 +114,8 @@ TEST_CASE("apply refuses bad input and rolls back when it cannot journal", "[cli
   CHECK(a.code == 4);
   CHECK_THAT(a.out, Catch::Contains("rolled back"));
   auto after = Snapshot(t.dir());
-  after.erase(t.dir() + "/run");
-  after.erase(t.dir() + "/bad.yaml");
+  after.erase("run");
+  after.erase("bad.yaml");
   CHECK(after == before);
 }
 

@@ -10,6 +10,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "base/tree_test_support.h"
 #include "base/shell_test_support.h"
 #include "base/fault_root.h"
 #include "base/kernel_paths.h"
@@ -65,23 +66,12 @@ TEST_CASE("apply, verify and revert on this machine's kernel", "[host][apply]") 
     return;
   }
   // One movable IRQ: the first whose affinity file takes a write of its own value.
-  int irq = -1;
-  std::string irq_aff;
-  auto names = live.List(kpath::kProcIrqDir);
-  REQUIRE(names.ok());
-  for (const auto& n : *names) {
-    if (n.find_first_not_of("0123456789") != std::string::npos || n == "0") continue;
-    auto a = live.ReadTrimmed(kpath::ProcIrq(std::stoi(n)) + "/smp_affinity_list");
-    if (a && *a == *cpus && live.Write(kpath::ProcIrq(std::stoi(n)) + "/smp_affinity_list", *a)) {
-      irq = std::stoi(n);
-      irq_aff = *a;
-      break;
-    }
-  }
-  if (irq < 0) {
+  auto movable = rtagent::test::FindMovableIrq(live, *cpus);
+  if (!movable) {
     WARN("skipped: no movable IRQ spread over every CPU");
     return;
   }
+  const auto [irq, irq_aff] = *movable;
   const std::string irq_path = kpath::ProcIrq(irq) + "/smp_affinity_list";
   Restore guard{live, {{kpath::kThpDefrag, Chosen(*defrag)}, {kpath::kWorkqueueCpumask, *wq}, {irq_path, irq_aff}}};
 

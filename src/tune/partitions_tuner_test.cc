@@ -2,6 +2,7 @@
 // plan with before/after, apply, plan again with nothing pending, revert to the same bytes;
 // the invalid partition's reason; injected EBUSY, EINVAL, EACCES; and, tagged [host], an
 // exclusive cpuset on this machine's v1 hierarchy holding a child process.
+#include "base/tree_test_support.h"
 #include "tune/partitions_tuner.h"
 
 #include <signal.h>
@@ -71,35 +72,7 @@ std::vector<const Finding*> FindingsWith(const SectionPlan& plan, Finding::Level
   return out;
 }
 
-std::vector<std::string> TreeDiff(const std::string& a, const std::string& b) {
-  namespace fs = std::filesystem;
-  auto files = [](const std::string& top) {
-    std::map<std::string, std::string> out;
-    for (auto it = fs::recursive_directory_iterator(top); it != fs::recursive_directory_iterator(); ++it) {
-      std::string rel = fs::relative(it->path(), top).string();
-      if (rel.rfind("run", 0) == 0) continue;
-      if (it->is_directory()) {
-        out[rel + "/"] = "";
-        continue;
-      }
-      std::ifstream in(it->path(), std::ios::binary);
-      std::stringstream ss;
-      ss << in.rdbuf();
-      out[rel] = ss.str();
-    }
-    return out;
-  };
-  auto fa = files(a), fb = files(b);
-  std::vector<std::string> diff;
-  for (const auto& [k, v] : fa) {
-    auto it = fb.find(k);
-    if (it == fb.end() || it->second != v) diff.push_back(k);
-  }
-  for (const auto& [k, v] : fb) {
-    if (!fa.count(k)) diff.push_back(k);
-  }
-  return diff;
-}
+using rtagent::test::TreeDiff;
 
 ApplyReport ApplyPlan(const Tuner& tuner, const SectionPlan& plan, SysRoot& root, Journal& journal) {
   Executor ex(root, journal);

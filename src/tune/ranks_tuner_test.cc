@@ -2,6 +2,7 @@
 // executor, plan again with nothing pending, revert to a byte-identical tree; the rank order
 // and Chapter 4 checks with the profile line; injected ESRCH, EINVAL and EPERM; proof that a
 // fixture thread never reaches a live process; and, tagged [host], a real child process.
+#include "base/tree_test_support.h"
 #include "tune/ranks_tuner.h"
 
 #include <sched.h>
@@ -67,36 +68,7 @@ std::vector<const Finding*> FindingsWith(const SectionPlan& plan, Finding::Level
   return out;
 }
 
-// Files that differ between two trees (rtagent's own run/ directory aside).
-std::vector<std::string> TreeDiff(const std::string& a, const std::string& b) {
-  namespace fs = std::filesystem;
-  auto files = [](const std::string& top) {
-    std::map<std::string, std::string> out;
-    for (auto it = fs::recursive_directory_iterator(top); it != fs::recursive_directory_iterator(); ++it) {
-      std::string rel = fs::relative(it->path(), top).string();
-      if (rel.rfind("run", 0) == 0) continue;
-      if (it->is_directory()) {
-        out[rel + "/"] = "";
-        continue;
-      }
-      std::ifstream in(it->path(), std::ios::binary);
-      std::stringstream ss;
-      ss << in.rdbuf();
-      out[rel] = ss.str();
-    }
-    return out;
-  };
-  auto fa = files(a), fb = files(b);
-  std::vector<std::string> diff;
-  for (const auto& [k, v] : fa) {
-    auto it = fb.find(k);
-    if (it == fb.end() || it->second != v) diff.push_back(k);
-  }
-  for (const auto& [k, v] : fb) {
-    if (!fa.count(k)) diff.push_back(k);
-  }
-  return diff;
-}
+using rtagent::test::TreeDiff;
 
 const char* kBoard = R"(version: 1
 cores:
