@@ -30,7 +30,7 @@ class ConformanceCheck : public Check {
   std::string Name() const override { return kName; }
   std::string Title() const override { return "the runtime state matches the profile (plan again, nothing to do)"; }
   std::vector<CheckResult> Run(CheckEnv& env) const override {
-    auto plan = PlanAll(env.profile, env.root);
+    auto plan = PlanAll(env.profile, env.root, env.state);
     if (!plan) {
       auto r = NewResult(kName, "conformance", Status::kFail, "cannot plan the profile: " + plan.error().message,
                          kChapter11);

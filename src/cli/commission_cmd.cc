@@ -178,7 +178,7 @@ int CmdCommission(const GlobalOptions& g, const CommissionOptions& o) {
 
   // 3. plan
   std::cout << Step(g.color, 3, "plan every change the profile needs");
-  auto plan = PlanAll(p, root);
+  auto plan = PlanAll(p, root, state);
   if (!plan) {
     std::cerr << "rtagent commission: " << plan.error().message << "; nothing was changed\n";
     return kExitCannotRun;

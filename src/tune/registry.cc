@@ -42,7 +42,10 @@ std::vector<Change> FullPlan::RebootRequired() const {
 }
 
 Result<FullPlan> PlanAll(const profile::Profile& profile, const SysRoot& root) {
-  SystemState state = CollectSystemState(root);
+  return PlanAll(profile, root, CollectSystemState(root));
+}
+
+Result<FullPlan> PlanAll(const profile::Profile& profile, const SysRoot& root, const SystemState& state) {
   PlanContext ctx{profile, root, state};
   FullPlan plan;
   for (const auto& tuner : AllTuners()) {

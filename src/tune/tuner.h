@@ -69,5 +69,7 @@ struct FullPlan {
   std::vector<Change> RebootRequired() const;
 };
 Result<FullPlan> PlanAll(const profile::Profile& profile, const SysRoot& root);
+/// The same, from a state the caller collected from `root` already (verify's checks, commission).
+Result<FullPlan> PlanAll(const profile::Profile& profile, const SysRoot& root, const SystemState& state);
 
 }  // namespace rtagent
