@@ -105,6 +105,13 @@ inline std::string ProcCmdline(int pid) { return Pid(pid) + "/cmdline"; }
 inline std::string ProcCgroup(int pid) { return Pid(pid) + "/cgroup"; }
 inline const std::string kMounts = "proc/mounts";
 inline const std::string kSelfCgroup = "proc/self/cgroup";
+/// The running program (a symbolic link): rtagent finds rtagent-sampler beside it. Read on the
+/// host ("/" + this) even under --root: it names rtagent's own binary, not the tuned system.
+inline const std::string kSelfExe = "proc/self/exe";
+/// The calling process's own mappings, one block per mapping with Rss, Anonymous, Locked, VmFlags
+/// (Documentation/filesystems/proc.rst, "/proc/PID/smaps"); smaps_rollup sums them.
+inline const std::string kSelfSmaps = "proc/self/smaps";
+inline const std::string kSelfSmapsRollup = "proc/self/smaps_rollup";
 inline const std::string kProcCgroups = "proc/cgroups";
 
 // --- workqueues, memory ---

@@ -2,12 +2,17 @@
 // the files it writes. The accept runs measure this live machine for 1-2 s and need root
 // (SCHED_FIFO, mlockall) and two CPUs (one housekeeping for the load, one measured); they are
 // skipped with the reason otherwise.
+#include <dirent.h>
+#include <signal.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <array>
 #include <catch2/catch.hpp>
+#include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -27,9 +32,9 @@ struct Run {
   std::string out;  // stdout and stderr together
 };
 
-Run RtAgent(const std::string& args) {
+Run RtAgent(const std::string& args, const std::string& env = "") {
   // CI=true: no live progress line (the output is a pipe anyway).
-  std::string cmd = "CI=true " + std::string(RTAGENT_BINARY) + " " + args + " 2>&1";
+  std::string cmd = "CI=true " + env + " " + std::string(RTAGENT_BINARY) + " " + args + " 2>&1";
   Run r;
   rtagent::test::ShellResult s = rtagent::test::RunShell(cmd);
   r.code = s.code;
@@ -65,6 +70,54 @@ std::string MakeVerdict(const TempDir& dir) {
   INFO(r.out);
   REQUIRE((r.code == 0 || r.code == 1));
   return dir.path() + "/v.json";
+}
+
+// The rtagent-sampler process whose parent is `parent`, or 0.
+pid_t MeasuringChildOf(pid_t parent) {
+  DIR* d = ::opendir("/proc");
+  if (d == nullptr) return 0;
+  pid_t found = 0;
+  while (dirent* e = ::readdir(d)) {
+    const pid_t pid = std::atoi(e->d_name);
+    if (pid <= 0) continue;
+    const std::string stat = Slurp("/proc/" + std::to_string(pid) + "/stat");
+    const size_t open = stat.find('('), close = stat.rfind(')');
+    if (open == std::string::npos || close == std::string::npos) continue;
+    if (stat.substr(open + 1, close - open - 1) != "rtagent-sampler") continue;
+    std::istringstream rest(stat.substr(close + 2));
+    char state = 0;
+    pid_t ppid = 0;
+    rest >> state >> ppid;
+    if (ppid == parent) found = pid;
+  }
+  ::closedir(d);
+  return found;
+}
+
+// Starts `rtagent accept PROFILE --duration 60s --json JSON` with its output in LOG (no pre-flight).
+pid_t StartAccept(const std::string& profile, const std::string& json, const std::string& log) {
+  pid_t pid = ::fork();
+  if (pid == 0) {
+    FILE* out = std::freopen(log.c_str(), "w", stdout);
+    if (out == nullptr || ::dup2(STDOUT_FILENO, STDERR_FILENO) < 0) ::_exit(127);
+    ::setenv("CI", "true", 1);
+    ::execl(RTAGENT_BINARY, RTAGENT_BINARY, "accept", profile.c_str(), "--duration", "60s", "--preflight", "none",
+            "--json", json.c_str(), static_cast<char*>(nullptr));
+    ::_exit(127);
+  }
+  return pid;
+}
+
+// Waits (bounded) until accept has started its measuring process: the deterministic point
+// at which the run is under way.
+pid_t WaitForMeasuringChild(pid_t accept) {
+  for (int i = 0; i < 600; ++i) {
+    if (pid_t c = MeasuringChildOf(accept)) return c;
+    int st = 0;
+    if (::waitpid(accept, &st, WNOHANG) == accept) return -1;  // accept ended first
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  return 0;
 }
 
 }  // namespace
@@ -216,6 +269,27 @@ TEST_CASE("accept under a fixture root refuses with exit 3: it measures the live
   CHECK(Slurp(dir.path() + "/v.json").empty());
 }
 
+TEST_CASE("accept without its measuring program refuses with exit 3, stops its loads and writes nothing",
+          "[accept]") {
+  if (std::string why = LiveSkipReason(); !why.empty()) {
+    WARN("skipped: " << why);
+    return;
+  }
+  TempDir dir;
+  std::string p = dir.Write("tiny.yaml", Profile("  max_us: 20000\n"));
+  // As a broken install would be: the program is not where it is looked for.
+  Run r = RtAgent("accept " + p + " --preflight none --json " + dir.path() + "/v.json --md " + dir.path() +
+                  "/v.md", "RTAGENT_SAMPLER=" + dir.path() + "/gone/rtagent-sampler");
+  INFO(r.out);
+  CHECK(r.code == 3);
+  CHECK_THAT(r.out, Catch::Contains("cannot start the sampler: RTAGENT_SAMPLER=" + dir.path() +
+                                    "/gone/rtagent-sampler is not an executable program"));
+  CHECK(Slurp(dir.path() + "/v.json").empty());
+  CHECK(Slurp(dir.path() + "/v.md").empty());
+  // The cache load started before the sampler was looked for: it is stopped, not left running.
+  CHECK(rtagent::test::RunShell("pgrep -f 'rtagent accept " + p + "' | grep -v $$").out.empty());
+}
+
 TEST_CASE("diff passes a verdict against itself and gates a doctored regression", "[accept]") {
   if (std::string why = LiveSkipReason(); !why.empty()) {
     WARN("skipped: " << why);
@@ -276,4 +350,72 @@ TEST_CASE("report renders a stored verdict again", "[accept]") {
   CHECK(cyc.out.find("cyclictest report") != std::string::npos);
 
   CHECK(RtAgent("report " + dir.path() + "/missing.json").code == 2);
+}
+
+// ---- accept and its measuring process (rtagent-sampler) under signals: Ctrl-C still gives a
+// verdict, and no measuring process (SCHED_FIFO threads on the measured CPUs) ever outlives
+// the rtagent that started it.
+
+TEST_CASE("accept stopped by Ctrl-C writes its verdict marked interrupted and leaves no measuring process",
+          "[accept][host]") {
+  if (std::string why = LiveSkipReason(); !why.empty()) {
+    WARN("skipped: " << why);
+    return;
+  }
+  TempDir dir;
+  const std::string profile = dir.Write("signals.yaml", Profile("  max_us: 20000\n", "    builtin: []\n"));
+  const std::string json = dir.path() + "/v.json", log = dir.path() + "/accept.log";
+  const pid_t pid = StartAccept(profile, json, log);
+  REQUIRE(pid > 0);
+  const pid_t child = WaitForMeasuringChild(pid);
+  INFO(Slurp(log));
+  REQUIRE(child > 0);
+  ::kill(pid, SIGINT);  // to rtagent only, as a supervisor would send it: rtagent must pass it on
+  int st = 0;
+  REQUIRE(::waitpid(pid, &st, 0) == pid);
+  const std::string out = Slurp(log);
+  INFO(out);
+  REQUIRE(WIFEXITED(st));
+  CHECK(WEXITSTATUS(st) == 1);  // far fewer samples than 60 s asks: FAIL, never a PASS
+  // The measuring process was reaped by rtagent: it is gone, not a zombie, not an orphan.
+  CHECK(::kill(child, 0) != 0);
+  CHECK(MeasuringChildOf(pid) == 0);
+  auto j = nlohmann::json::parse(Slurp(json));
+  CHECK(j["interrupted"] == true);
+  CHECK(j["result"] == "FAIL");
+  CHECK(j["cpus"][0]["histogram"]["samples"].get<uint64_t>() > 0);  // what it measured is kept
+}
+
+TEST_CASE("the measuring process ends when the rtagent that started it is killed", "[accept][host]") {
+  if (std::string why = LiveSkipReason(); !why.empty()) {
+    WARN("skipped: " << why);
+    return;
+  }
+  // Adopt the orphan ourselves (PID 1 of a container or VM may never reap it), so its end is
+  // seen as an exit, not as a zombie that still answers kill(pid, 0).
+  REQUIRE(::prctl(PR_SET_CHILD_SUBREAPER, 1) == 0);
+  struct ResetSubreaper {
+    ~ResetSubreaper() { ::prctl(PR_SET_CHILD_SUBREAPER, 0); }
+  } reset;
+  TempDir dir;
+  const std::string profile = dir.Write("signals.yaml", Profile("  max_us: 20000\n", "    builtin: []\n"));
+  const pid_t pid = StartAccept(profile, dir.path() + "/v.json", dir.path() + "/accept.log");
+  REQUIRE(pid > 0);
+  const pid_t child = WaitForMeasuringChild(pid);
+  INFO(Slurp(dir.path() + "/accept.log"));
+  REQUIRE(child > 0);
+  ::kill(pid, SIGKILL);  // no handler runs: only the kernel's parent-death signal is left
+  int st = 0;
+  REQUIRE(::waitpid(pid, &st, 0) == pid);
+  // Bounded wait for the orphan's exit (it stops at its next wake-up and exits).
+  bool ended = false;
+  for (int i = 0; i < 200 && !ended; ++i) {
+    ended = ::waitpid(child, &st, WNOHANG) == child;
+    if (!ended) std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  if (!ended) {
+    ::kill(child, SIGKILL);
+    (void)::waitpid(child, &st, 0);
+  }
+  CHECK(ended);
 }

@@ -27,6 +27,7 @@
 #include "latency/load.h"
 #include "latency/load_set.h"
 #include "latency/sampler.h"
+#include "latency/sampler_process.h"
 #include "profile/duration.h"
 #include "report/diff.h"
 #include "report/format.h"
@@ -156,7 +157,7 @@ AcceptanceLimits LimitsOf(const profile::AcceptanceConfig& a, int64_t duration_n
 }
 
 /// The live progress line: elapsed, remaining and the worst wake-up so far on each CPU.
-std::string ProgressLine(const Sampler& s, std::chrono::steady_clock::time_point start, int64_t duration_ns) {
+std::string ProgressLine(const SamplerProcess& s, std::chrono::steady_clock::time_point start, int64_t duration_ns) {
   const int64_t elapsed =
       std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - start).count();
   std::string line = "accept: " + FormatDuration(std::min(elapsed, duration_ns)) + " elapsed, " +
@@ -389,7 +390,9 @@ AcceptanceOutcome RunAcceptance(PreparedAcceptance& prep, const AcceptanceReques
       return cannot_run("cannot start the loads: " + ok.error().message);
     }
   }
-  Sampler sampler(sc, root);
+  // The measuring loop runs in rtagent-sampler, a process of its own: its mlockall() then
+  // locks that small program's pages, not all of rtagent's (docs/performance.md).
+  SamplerProcess sampler(sc, root);
   if (auto ok = sampler.Start(); !ok) {
     loads.Stop();
     return cannot_run("cannot start the sampler: " + ok.error().message);

@@ -1,26 +1,26 @@
 #include "cli/stop_signal.h"
 
-#include "latency/sampler.h"
+#include "latency/sampler_process.h"
 
 namespace rtagent {
 
 namespace {
 
 std::atomic<bool> g_stop{false};
-std::atomic<Sampler*> g_sampler{nullptr};
+std::atomic<SamplerProcess*> g_sampler{nullptr};
 static_assert(std::atomic<bool>::is_always_lock_free, "a signal handler stores the stop flag");
-static_assert(std::atomic<Sampler*>::is_always_lock_free, "a signal handler reads the sampler");
+static_assert(std::atomic<SamplerProcess*>::is_always_lock_free, "a signal handler reads the sampler");
 
 void OnStopSignal(int) {
   g_stop.store(true);
-  if (Sampler* s = g_sampler.load()) s->RequestStop();  // a relaxed atomic store: signal-safe
+  if (SamplerProcess* s = g_sampler.load()) s->RequestStop();  // kill(2): async-signal-safe
 }
 
 }  // namespace
 
 std::atomic<bool>& StopFlag() { return g_stop; }
 
-void SetStopTarget(Sampler* sampler) { g_sampler.store(sampler); }
+void SetStopTarget(SamplerProcess* sampler) { g_sampler.store(sampler); }
 
 StopSignals::StopSignals() {
   struct sigaction sa {};

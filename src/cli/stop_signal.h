@@ -8,15 +8,15 @@
 
 namespace rtagent {
 
-class Sampler;
+class SamplerProcess;
 
 /// Set by SIGINT or SIGTERM while a StopSignals guard is alive. Lock-free, so the handler may
 /// store it; RunSuite and long loops poll it.
 std::atomic<bool>& StopFlag();
 
-/// The sampler a stop signal should reach at once (RequestStop is a relaxed atomic store);
+/// The measuring process a stop signal should reach at once (RequestStop is a kill(2));
 /// nullptr when none runs.
-void SetStopTarget(Sampler* sampler);
+void SetStopTarget(SamplerProcess* sampler);
 
 /// Installs the stop handler for SIGINT and SIGTERM and puts the previous handlers back when
 /// it ends. Guards nest: an inner guard (accept inside commission) restores the outer one's.

@@ -24,6 +24,12 @@ int64_t NowNs() {
 
 bool IsPrivilegeRefusal(int err) { return err == EPERM || err == ENOMEM; }
 
+// `inner` with `prefix` before its message and `suffix` after it; its message already names
+// the errno (MakeError did), so it is not appended again.
+Error Wrap(const std::string& prefix, const Error& inner, const std::string& suffix = "") {
+  return Error{prefix + inner.message + suffix, inner.err};
+}
+
 // Writes `bytes` of this thread's stack now, so the loop never takes a first-touch page fault
 // there (with mlockall(MCL_FUTURE) the stack is resident already; without it this is all
 // there is). cyclictest does the same with a local array and memset.
@@ -189,9 +195,8 @@ Result<void> Sampler::Start() {
     fallback_ = true;
     notes_.push_back("memory not locked (" + r.error().message + "): page faults may show in the figures");
   } else {
-    return MakeError("cannot lock the sampler's memory: " + r.error().message +
-                         (IsPrivilegeRefusal(r.error().err) ? " (run as root, or allow the unprivileged fallback)" : ""),
-                     r.error().err);
+    return Wrap("cannot lock the sampler's memory: ", r.error(),
+                IsPrivilegeRefusal(r.error().err) ? " (run as root, or allow the unprivileged fallback)" : "");
   }
 
   // 2. Allocate and touch every histogram (the constructor writes every bin).
@@ -235,7 +240,7 @@ Result<void> Sampler::Start() {
     } else {
       auto lease = PmQosLease::Take(root_, sys_, *config_.hold_pm_qos_us);
       if (!lease) {
-        setup_error = MakeError("cannot hold the PM QoS note: " + lease.error().message, lease.error().err);
+        setup_error = Wrap("cannot hold the PM QoS note: ", lease.error());
       } else {
         pm_qos_.emplace(std::move(*lease));
       }
@@ -277,16 +282,15 @@ void Sampler::WorkerMain(Worker& w) {
 
   // Pin to the CPU (a lease: the previous affinity comes back when the thread ends).
   auto previous_affinity = sys_.GetAffinity();
-  if (!previous_affinity) return fail(MakeError(on_cpu + ": " + previous_affinity.error().message, previous_affinity.error().err));
+  if (!previous_affinity) return fail(Wrap(on_cpu + ": ", previous_affinity.error()));
   if (auto r = sys_.SetAffinity(CpuSet::Of({w.cpu})); !r) {
-    return fail(MakeError("cannot pin the measuring thread to " + on_cpu + " (is it online?): " + r.error().message,
-                          r.error().err));
+    return fail(Wrap("cannot pin the measuring thread to " + on_cpu + " (is it online?): ", r.error()));
   }
   AffinityLease affinity_lease(sys_, *previous_affinity);
 
   // SCHED_FIFO at the asked priority (a lease), or the allowed SCHED_OTHER fallback.
   auto previous_sched = sys_.GetScheduler();
-  if (!previous_sched) return fail(MakeError(on_cpu + ": " + previous_sched.error().message, previous_sched.error().err));
+  if (!previous_sched) return fail(Wrap(on_cpu + ": ", previous_sched.error()));
   std::optional<SchedLease> sched_lease;
   std::optional<TimerSlackLease> slack_lease;
   const SchedState fifo{SCHED_FIFO, config_.priority};
@@ -300,12 +304,12 @@ void Sampler::WorkerMain(Worker& w) {
     w.ran_at = *previous_sched;
     if (auto slack = sys_.GetTimerSlack(); slack && sys_.SetTimerSlack(1)) slack_lease.emplace(sys_, *slack);
   } else {
-    return fail(MakeError("cannot run the measuring thread on " + on_cpu + " as SCHED_FIFO priority " +
-                              std::to_string(config_.priority) + ": " + r.error().message +
-                              (r.error().err == EPERM ? " (run as root or with CAP_SYS_NICE, or allow the "
-                                                        "unprivileged SCHED_OTHER fallback)"
-                                                      : ""),
-                          r.error().err));
+    return fail(Wrap("cannot run the measuring thread on " + on_cpu + " as SCHED_FIFO priority " +
+                         std::to_string(config_.priority) + ": ",
+                     r.error(),
+                     r.error().err == EPERM ? " (run as root or with CAP_SYS_NICE, or allow the "
+                                              "unprivileged SCHED_OTHER fallback)"
+                                            : ""));
   }
 
   // Pre-fault the stack and touch the histogram from this CPU.

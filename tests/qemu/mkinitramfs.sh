@@ -5,8 +5,8 @@
 #
 # KERNEL_DIR is an unpacked linux-image package (fetch-kernels.sh). The image holds:
 #   /bin/busybox + one symlink per applet (busybox-static; never over "busybox" itself)
-#   /usr/bin/rtagent (debug info stripped) and every library ldd names, at the same paths,
-#     plus the dynamic loader
+#   /usr/bin/rtagent and /usr/libexec/rtagent/rtagent-sampler (debug info stripped) and every
+#     library ldd names, at the same paths, plus the dynamic loader
 #   /lib/modules/<release>/<name>.ko for the modules asked for and their dependencies
 #     (decompressed when the package ships .ko.xz/.ko.zst/.ko.gz), and modules.deps
 #     ("name: dep dep") so the guest loads them in order
@@ -43,10 +43,15 @@ for applet in $("$BUSYBOX" --list); do
   [ -e "bin/$applet" ] || ln -s busybox "bin/$applet"
 done
 
-# rtagent and the libraries ldd names, at the same paths
+# rtagent, its measuring program where an install puts it (../libexec/rtagent/ from the
+# binary), and the libraries ldd names for either, at the same paths
+SAMPLER=$(dirname "$RTAGENT")/rtagent-sampler
+[ -x "$SAMPLER" ] || { echo "mkinitramfs: no rtagent-sampler beside $RTAGENT (build the whole project)" >&2; exit 2; }
 strip --strip-debug -o usr/bin/rtagent "$RTAGENT" 2>/dev/null || cp "$RTAGENT" usr/bin/rtagent
-chmod 755 usr/bin/rtagent
-{ ldd "$RTAGENT" 2>/dev/null || true; } | awk '/=> \//{print $3} /^[[:space:]]*\//{print $1}' | sort -u | while read -r lib; do
+mkdir -p usr/libexec/rtagent
+strip --strip-debug -o usr/libexec/rtagent/rtagent-sampler "$SAMPLER" 2>/dev/null || cp "$SAMPLER" usr/libexec/rtagent/rtagent-sampler
+chmod 755 usr/bin/rtagent usr/libexec/rtagent/rtagent-sampler
+{ ldd "$RTAGENT" 2>/dev/null || true; ldd "$SAMPLER" 2>/dev/null || true; } | awk '/=> \//{print $3} /^[[:space:]]*\//{print $1}' | sort -u | while read -r lib; do
   mkdir -p ".$(dirname "$lib")"
   cp -L "$lib" ".$lib"
 done

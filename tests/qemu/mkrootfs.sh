@@ -69,6 +69,9 @@ DESTDIR=$R cmake --install "$BUILD" > "$STAGE/install.log" 2>&1 || { cat "$STAGE
 BIN=$(find "$R/usr" -path '*/bin/rtagent' -type f | head -1)
 [ -n "$BIN" ] || { echo "mkrootfs: cmake --install put no bin/rtagent under $R" >&2; exit 1; }
 strip --strip-debug "$BIN" 2>/dev/null || true
+SAMPLER=$(find "$R/usr" -path '*/libexec/rtagent/rtagent-sampler' -type f | head -1)
+[ -n "$SAMPLER" ] || { echo "mkrootfs: cmake --install put no libexec/rtagent/rtagent-sampler under $R" >&2; exit 1; }
+strip --strip-debug "$SAMPLER" 2>/dev/null || true
 { ldd "$RTAGENT" 2>/dev/null || true; } | awk '/=> \//{print $3} /^[[:space:]]*\//{print $1}' | sort -u | while read -r lib; do
   [ -e "$R$lib" ] && continue
   mkdir -p "$R$(dirname "$lib")"
