@@ -7,6 +7,9 @@
 // Under --root FIXTURE the loop runs on the tree (apply writes into it, as `apply --root`
 // does) up to verify; the latency test is refused (there is no clock to measure in a tree)
 // and the exit code is 3. Without root on the live system it stops after the plan (exit 3).
+// Anywhere, a write that fails mid-apply rolls back what the run wrote and stops the loop
+// (exit 4, no verdict), and Ctrl-C stops it after the current step (exit 1, no verdict before
+// the latency test).
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -119,9 +122,29 @@ class OutDirGuard {
   bool made_ = false;
 };
 
-int Stopped(const char* where) {
-  std::cerr << "rtagent commission: interrupted " << where << "; the loop stops here\n";
+/// Says where Ctrl-C (SIGINT, SIGTERM) stopped the loop and what becomes of the changes.
+/// Interrupted is exit 1, as a FAIL: no verdict was reached (docs/latency.md).
+int Stopped(const std::string& where, const std::string& changes) {
+  std::cerr << "rtagent commission: interrupted " << where << "; the loop stops here; " << changes << "\n";
   return kExitFail;
+}
+
+/// Why apply was rolled back and what that left: the write that failed, with its error, and
+/// whether every value written before it is back (exit 4).
+std::string RollbackSummary(const ApplyReport& report) {
+  std::string out = "apply failed";
+  for (const ChangeResult& r : report.results) {
+    if (r.outcome == Outcome::kFailed) {
+      out += " at " + r.change.what + " (" + r.detail + ")";
+      break;
+    }
+  }
+  const int undone = report.Count(Outcome::kRolledBack);
+  if (!report.rollback_errors.empty()) {
+    return out + "; some values written before it could not be put back (listed above): run `rtagent revert`";
+  }
+  if (undone == 0) return out + "; nothing had been written, nothing was changed";
+  return out + "; the " + std::to_string(undone) + " value(s) written before it were rolled back, nothing was changed";
 }
 
 }  // namespace
@@ -184,7 +207,7 @@ int CmdCommission(const GlobalOptions& g, const CommissionOptions& o) {
     return kExitCannotRun;
   }
   std::cout << RenderPlanText(*plan, g.color) << "\n";
-  if (StopFlag().load()) return Stopped("after the plan; nothing was changed");
+  if (StopFlag().load()) return Stopped("after the plan", "nothing was changed");
 
   // 4. apply
   std::cout << Step(g.color, 4, "apply the runtime changes (journaled in /" + Journal::Path() + ")");
@@ -204,9 +227,15 @@ int CmdCommission(const GlobalOptions& g, const CommissionOptions& o) {
     std::cout << RenderApplyText(applied->report, applied->plan, g.color);
   }
   if (applied->report.rolled_back) {
-    std::cerr << "rtagent commission: apply failed and was rolled back; the loop stops here\n";
+    // No verdict: nothing was measured, and the tuning it would judge is not in place.
+    std::cerr << "rtagent commission: " << RollbackSummary(applied->report) << "; the loop stops here\n";
     return kExitRolledBack;
   }
+  // What an interruption from here on leaves behind (--revert-after reverts on the way out).
+  const std::string changes_left = o.revert_after ? "--revert-after puts back what this run changed"
+                                   : applied->report.Count(Outcome::kApplied) == 0
+                                       ? "this run changed nothing"
+                                       : "the changes stay in place; `rtagent revert` puts them back";
   const auto reboot = applied->plan.RebootRequired();
   if (!reboot.empty()) {
     std::cout << "reboot required: " << reboot.size()
@@ -217,7 +246,7 @@ int CmdCommission(const GlobalOptions& g, const CommissionOptions& o) {
     std::cout << "the changes stay in place; `rtagent revert` puts them back\n";
   }
   std::cout << "\n";
-  if (StopFlag().load()) return Stopped("after apply");
+  if (StopFlag().load()) return Stopped("after apply", changes_left);
 
   // 5. verify
   auto suite = check::LoadSuite(p.checks.suite.value.empty() ? "commission" : p.checks.suite.value);
@@ -243,7 +272,7 @@ int CmdCommission(const GlobalOptions& g, const CommissionOptions& o) {
             << " passed, " << checks.Count(check::Status::kWarn) << " warned, " << checks.Count(check::Status::kFail)
             << " failed, " << checks.Count(check::Status::kSkip) << " skipped); each check is a pre-flight criterion "
             << "of the verdict\n\n";
-  if (StopFlag().load()) return Stopped("during verify");
+  if (StopFlag().load()) return Stopped("during verify", changes_left);
 
   // 6. accept
   std::cout << Step(g.color, 6, "the loaded latency acceptance test");

@@ -6,6 +6,7 @@
 #include <memory>
 
 #include "base/fault_root.h"
+#include "tune/plan_render.h"
 
 using namespace rtagent;
 
@@ -136,6 +137,11 @@ TEST_CASE("a rollback that itself fails keeps the journal for revert", "[tune]")
   Journal reloaded(root);
   REQUIRE(reloaded.Load().ok());
   CHECK(reloaded.Has("file", "proc/irq/24/smp_affinity_list"));
+  // What the user reads never claims a complete rollback when a value is still changed.
+  const std::string text = RenderApplyText(rep, FullPlan{}, /*color=*/false);
+  CHECK_THAT(text, Catch::Contains("apply failed and was rolled back, but not completely") &&
+                       Catch::Contains("proc/irq/24/smp_affinity_list") && Catch::Contains("rtagent revert"));
+  CHECK_THAT(text, !Catch::Contains("every value this run changed was put back"));
 }
 
 TEST_CASE("the journal refuses to be written or read when it cannot be trusted", "[tune]") {

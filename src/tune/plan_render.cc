@@ -171,9 +171,11 @@ std::string RenderApplyText(const ApplyReport& report, const FullPlan& plan, boo
          std::to_string(report.Count(Outcome::kUnchangeable)) + " unchangeable, " +
          std::to_string(report.Count(Outcome::kRebootRequired)) + " at the next boot\n";
   if (report.rolled_back) {
-    out += Paint(color, "1;31", "apply failed and was rolled back") + ": every value this run changed was put back\n";
-    if (!report.rollback_errors.empty()) {
-      out += "these could not be put back (the journal keeps them; run `rtagent revert`):\n" + report.rollback_errors;
+    if (report.rollback_errors.empty()) {
+      out += Paint(color, "1;31", "apply failed and was rolled back") + ": every value this run changed was put back\n";
+    } else {
+      out += Paint(color, "1;31", "apply failed and was rolled back, but not completely") +
+             ": these could not be put back (the journal keeps them; run `rtagent revert`):\n" + report.rollback_errors;
     }
   } else if (report.Count(Outcome::kRebootRequired) > 0) {
     out += "reboot required for the kernel command line (after update-grub on GRUB systems)\n";

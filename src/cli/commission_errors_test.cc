@@ -1,0 +1,254 @@
+// `rtagent commission` when the loop cannot finish, driven as a user meets it, through the real
+// binary on a copy of a fixture: a write refused in the middle of apply (exit 4, what was rolled
+// back and why, the tree as it was, no verdict), and Ctrl-C before the latency test (exit 1,
+// "interrupted", the tree put back with --revert-after or kept for `rtagent revert` without it,
+// no verdict).
+//
+// Ctrl-C lands at a chosen point without guessing a time: the child writes into a one-page
+// pipe that the test reads byte by byte. Once the test has read a step's heading it stops
+// reading and sends SIGINT; the child can be at most one pipe's worth of output further on,
+// and the step prints more than that before its StopFlag() check, so the check always sees
+// the signal.
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <catch2/catch.hpp>
+#include <cstdlib>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "base/fault_root.h"
+#include "base/shell_test_support.h"
+#include "base/tree_test_support.h"
+#include "tune/journal.h"
+
+extern char** environ;
+
+using namespace rtagent;
+namespace fs = std::filesystem;
+
+namespace {
+
+const std::string kFixture = std::string(RTAGENT_SOURCE_DIR) + "/tests/sysroots/arm64-rt-8cpu";
+const std::string kProfile = std::string(RTAGENT_SOURCE_DIR) + "/profiles/generic-4core.yaml";
+// Written in the power section, after the cores and memory sections' writes and CPU 2's and
+// CPU 3's idle states; EPERM here is no refusal the kernel is known to give, so apply fails.
+const std::string kGovernor = "sys/devices/system/cpu/cpu3/cpufreq/scaling_governor";
+
+/// True when some line of `out` holds every one of `parts`.
+bool HasLine(const std::string& out, const std::vector<std::string>& parts) {
+  size_t begin = 0;
+  while (begin < out.size()) {
+    size_t end = out.find('\n', begin);
+    if (end == std::string::npos) end = out.size();
+    const std::string line = out.substr(begin, end - begin);
+    bool all = true;
+    for (const auto& p : parts) all = all && line.find(p) != std::string::npos;
+    if (all) return true;
+    begin = end + 1;
+  }
+  return false;
+}
+
+/// A file made immutable (chattr +i: even root's open for writing fails with EPERM), made
+/// mutable again when this ends, so the scratch tree can be removed.
+class Immutable {
+ public:
+  explicit Immutable(std::string path) : path_(std::move(path)) {
+    ok_ = std::system(("chattr +i '" + path_ + "' 2>/dev/null").c_str()) == 0;
+  }
+  ~Immutable() {
+    if (ok_) (void)std::system(("chattr -i '" + path_ + "' 2>/dev/null").c_str());
+  }
+  Immutable(const Immutable&) = delete;
+  Immutable& operator=(const Immutable&) = delete;
+  /// False when the file system or the caller cannot set the flag (tmpfs, no CAP_LINUX_IMMUTABLE).
+  bool ok() const { return ok_; }
+
+ private:
+  std::string path_;
+  bool ok_ = false;
+};
+
+struct Interrupted {
+  bool sent = false;    ///< the heading was seen and SIGINT sent
+  int code = -1;        ///< exit status; -1 when it died by the signal
+  std::string out;      ///< stdout and stderr, in the order written
+  size_t read_at = 0;   ///< bytes the test had read when it sent SIGINT
+  int pipe_size = 0;    ///< the pipe's capacity: how far the child could be ahead of read_at
+};
+
+/// Runs `rtagent commission ARGS` in `cwd` and sends it SIGINT (Ctrl-C) once a line starting
+/// with `heading` has been read whole; then reads the rest and waits for it.
+Interrupted CommissionInterruptedAt(const std::vector<std::string>& args, const std::string& cwd,
+                                    const std::string& heading) {
+  Interrupted r;
+  int fds[2];
+  REQUIRE(::pipe2(fds, O_CLOEXEC) == 0);
+  ::fcntl(fds[1], F_SETPIPE_SZ, 4096);  // the smallest: one page
+  r.pipe_size = ::fcntl(fds[1], F_GETPIPE_SZ);
+  REQUIRE(r.pipe_size > 0);
+
+  // Everything the child needs is built before fork: after it, only exec-safe calls.
+  std::vector<std::string> argv_s = {RTAGENT_BINARY, "commission"};
+  argv_s.insert(argv_s.end(), args.begin(), args.end());
+  std::vector<char*> argv;
+  for (auto& a : argv_s) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  std::vector<std::string> env_s = {"CI=true"};
+  for (char** e = environ; *e != nullptr; ++e) {
+    if (std::string(*e).rfind("CI=", 0) != 0) env_s.emplace_back(*e);
+  }
+  std::vector<char*> envp;
+  for (auto& e : env_s) envp.push_back(e.data());
+  envp.push_back(nullptr);
+  sigset_t none;
+  sigemptyset(&none);
+
+  const pid_t pid = ::fork();
+  REQUIRE(pid >= 0);
+  if (pid == 0) {
+    ::sigprocmask(SIG_SETMASK, &none, nullptr);  // SIGINT must reach the command as from a terminal
+    if (::chdir(cwd.c_str()) != 0 || ::dup2(fds[1], STDOUT_FILENO) < 0 || ::dup2(fds[1], STDERR_FILENO) < 0) {
+      ::_exit(127);
+    }
+    ::execve(argv[0], argv.data(), envp.data());
+    ::_exit(127);
+  }
+  ::close(fds[1]);
+  size_t line_begin = 0;
+  char c;
+  while (!r.sent && ::read(fds[0], &c, 1) == 1) {
+    r.out += c;
+    if (c != '\n') continue;
+    if (r.out.compare(line_begin, heading.size(), heading) == 0) {
+      r.read_at = r.out.size();
+      r.sent = ::kill(pid, SIGINT) == 0;
+    }
+    line_begin = r.out.size();
+  }
+  char buf[65536];
+  ssize_t n;
+  while ((n = ::read(fds[0], buf, sizeof buf)) > 0) r.out.append(buf, static_cast<size_t>(n));
+  ::close(fds[0]);
+  int st = 0;
+  REQUIRE(::waitpid(pid, &st, 0) == pid);
+  r.code = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+  return r;
+}
+
+/// The child could not have passed the StopFlag() check that printed `message` before SIGINT
+/// came: more than a pipe's worth of output lay between what the test had read and that line.
+void CheckSignalCameFirst(const Interrupted& r, const std::string& message) {
+  const size_t at = r.out.find(message);
+  REQUIRE(at != std::string::npos);
+  INFO("output between the heading and the stop: " << at - r.read_at << " bytes; pipe: " << r.pipe_size);
+  CHECK(at - r.read_at > static_cast<size_t>(r.pipe_size));
+}
+
+}  // namespace
+
+TEST_CASE("commission: a write refused mid-apply rolls back, exits 4, says why, writes no verdict",
+          "[cli][commission]") {
+  for (const std::string revert_after : {"", " --revert-after"}) {
+    INFO("options:" << revert_after);
+    TempTree t(kFixture);
+    TempTree cwd;
+    Immutable refuses(t.dir() + "/" + kGovernor);
+    if (!refuses.ok()) {
+      WARN("skipped: chattr +i does not work under " << t.dir() << " (needs root and ext4/xfs/btrfs)");
+      return;
+    }
+    const std::string out_dir = cwd.dir() + "/verdicts";
+    const std::string json = cwd.dir() + "/extra.json";
+    auto r = rtagent::test::RunShell("cd '" + cwd.dir() + "' && CI=true " + RTAGENT_BINARY + " commission " + kProfile +
+                                     " --root " + t.dir() + revert_after + " --out " + out_dir + " --json " + json +
+                                     " 2>&1");
+    INFO(r.out);
+    CHECK(r.code == 4);
+    // Earlier writes had reached the tree (mid-apply), and were put back.
+    CHECK(HasLine(r.out, {"rolled back", "unbound workqueue cpumask"}));
+    CHECK(HasLine(r.out, {"rolled back", "CPU 3 idle state cluster-sleep"}));
+    CHECK(HasLine(r.out, {"failed", "CPU 3 cpufreq governor", "Operation not permitted"}));
+    CHECK(HasLine(r.out, {"not run", "partition rt CPUs"}));
+    CHECK_THAT(r.out, Catch::Contains("rtagent commission: apply failed at CPU 3 cpufreq governor (cannot open"));
+    CHECK_THAT(r.out, Catch::Contains("the 9 value(s) written before it were rolled back, nothing was changed; "
+                                      "the loop stops here"));
+    CHECK_THAT(r.out, !Catch::Contains("step 5"));
+    CHECK_THAT(r.out, !Catch::Contains("the changes stay in place"));
+    // The tree is as it was, with no journal left; no verdict anywhere.
+    CHECK(rtagent::test::TreeDiff(kFixture, t.dir()).empty());
+    CHECK_FALSE(fs::exists(t.dir() + "/" + Journal::Path()));
+    CHECK_FALSE(fs::exists(out_dir));
+    CHECK_FALSE(fs::exists(json));
+    CHECK(fs::is_empty(cwd.dir()));
+  }
+}
+
+TEST_CASE("commission --revert-after stopped by Ctrl-C after apply: exit 1, interrupted, the tree put back, no verdict",
+          "[cli][commission]") {
+  TempTree t(kFixture);
+  TempTree cwd;
+  const std::string out_dir = cwd.dir() + "/verdicts";
+  Interrupted r = CommissionInterruptedAt({kProfile, "--root", t.dir(), "--revert-after", "--out", out_dir},
+                                          cwd.dir(), "== step 4: apply");
+  INFO(r.out);
+  REQUIRE(r.sent);
+  CheckSignalCameFirst(r, "rtagent commission: interrupted after apply");
+  CHECK(r.code == 1);
+  CHECK(HasLine(r.out, {"applied", "unbound workqueue cpumask"}));  // apply had written into the tree
+  CHECK_THAT(r.out, Catch::Contains("rtagent commission: interrupted after apply; the loop stops here; "
+                                    "--revert-after puts back what this run changed"));
+  CHECK_THAT(r.out, Catch::Contains("--revert-after: putting back every value this run changed"));
+  CHECK_THAT(r.out, Catch::Contains("every journaled value is back"));
+  CHECK_THAT(r.out, !Catch::Contains("step 5"));
+  CHECK(rtagent::test::TreeDiff(kFixture, t.dir()).empty());
+  CHECK_FALSE(fs::exists(t.dir() + "/" + Journal::Path()));
+  CHECK_FALSE(fs::exists(out_dir));
+  CHECK(fs::is_empty(cwd.dir()));
+}
+
+TEST_CASE("commission stopped by Ctrl-C after apply keeps the changes for `rtagent revert`: exit 1, no verdict",
+          "[cli][commission]") {
+  TempTree t(kFixture);
+  TempTree cwd;
+  Interrupted r = CommissionInterruptedAt({kProfile, "--root", t.dir()}, cwd.dir(), "== step 4: apply");
+  INFO(r.out);
+  REQUIRE(r.sent);
+  CheckSignalCameFirst(r, "rtagent commission: interrupted after apply");
+  CHECK(r.code == 1);
+  CHECK_THAT(r.out, Catch::Contains("rtagent commission: interrupted after apply; the loop stops here; "
+                                    "the changes stay in place; `rtagent revert` puts them back"));
+  CHECK_THAT(r.out, !Catch::Contains("putting back"));
+  CHECK_THAT(r.out, !Catch::Contains("step 5"));
+  // The promise without --revert-after: the applied values stay, journaled; no verdict.
+  CHECK_FALSE(rtagent::test::TreeDiff(kFixture, t.dir()).empty());
+  CHECK(t.Get("proc/irq/default_smp_affinity") == "03\n");
+  CHECK(fs::exists(t.dir() + "/" + Journal::Path()));
+  CHECK(fs::is_empty(cwd.dir()));
+  // ... and `rtagent revert` puts the tree back byte for byte.
+  auto rv = rtagent::test::RunShell(std::string(RTAGENT_BINARY) + " revert --root " + t.dir() + " 2>&1");
+  INFO(rv.out);
+  CHECK(rv.code == 0);
+  CHECK(rtagent::test::TreeDiff(kFixture, t.dir()).empty());
+  CHECK_FALSE(fs::exists(t.dir() + "/" + Journal::Path()));
+}
+
+TEST_CASE("commission stopped by Ctrl-C after the plan changes nothing: exit 1, interrupted", "[cli][commission]") {
+  TempTree t(kFixture);
+  TempTree cwd;
+  Interrupted r =
+      CommissionInterruptedAt({kProfile, "--root", t.dir(), "--revert-after"}, cwd.dir(), "== step 3: plan");
+  INFO(r.out);
+  REQUIRE(r.sent);
+  CheckSignalCameFirst(r, "rtagent commission: interrupted after the plan");
+  CHECK(r.code == 1);
+  CHECK_THAT(r.out, Catch::Contains("rtagent commission: interrupted after the plan; the loop stops here; "
+                                    "nothing was changed"));
+  CHECK_THAT(r.out, !Catch::Contains("step 4"));
+  CHECK(rtagent::test::SnapshotTree(kFixture, true) == rtagent::test::SnapshotTree(t.dir(), true));  // not even run/
+  CHECK(fs::is_empty(cwd.dir()));
+}
