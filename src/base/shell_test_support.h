@@ -2,12 +2,18 @@
 // The black-box CLI tests (rtagent as a user runs it) all go through this one function.
 #pragma once
 
+#include <dirent.h>
 #include <sys/wait.h>
 
 #include <cerrno>
+#include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
+#include <fstream>
+#include <sstream>
 #include <string>
+#include <thread>
 
 namespace rtagent::test {
 
@@ -30,6 +36,43 @@ inline ShellResult RunShell(const std::string& command) {
   const int status = ::pclose(p);
   r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   return r;
+}
+
+/// The child of `parent` whose command name (comm, /proc/PID/stat) is `comm`, or 0.
+inline pid_t ChildNamed(pid_t parent, const std::string& comm) {
+  DIR* d = ::opendir("/proc");
+  if (d == nullptr) return 0;
+  pid_t found = 0;
+  while (dirent* e = ::readdir(d)) {
+    const pid_t pid = std::atoi(e->d_name);
+    if (pid <= 0) continue;
+    std::ifstream in("/proc/" + std::to_string(pid) + "/stat");
+    std::string stat((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const size_t open = stat.find('('), close = stat.rfind(')');
+    if (open == std::string::npos || close == std::string::npos || close + 2 > stat.size()) continue;
+    if (stat.substr(open + 1, close - open - 1) != comm) continue;
+    std::istringstream rest(stat.substr(close + 2));
+    char state = 0;
+    pid_t ppid = 0;
+    rest >> state >> ppid;
+    if (ppid == parent) found = pid;
+  }
+  ::closedir(d);
+  return found;
+}
+
+/// Waits (at most a minute) until `parent` has a child named `comm`: its pid; -1 when the
+/// parent ended first (it is reaped then), 0 when none came. rtagent accept and commission
+/// start their measuring process, rtagent-sampler, once the run is under way: the point a
+/// test sends Ctrl-C at, instead of sleeping a guessed time.
+inline pid_t WaitForChildNamed(pid_t parent, const std::string& comm) {
+  for (int i = 0; i < 600; ++i) {
+    if (pid_t c = ChildNamed(parent, comm)) return c;
+    int st = 0;
+    if (::waitpid(parent, &st, WNOHANG) == parent) return -1;
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  return 0;
 }
 
 }  // namespace rtagent::test

@@ -2,7 +2,6 @@
 // the files it writes. The accept runs measure this live machine for 1-2 s and need root
 // (SCHED_FIFO, mlockall) and two CPUs (one housekeeping for the load, one measured); they are
 // skipped with the reason otherwise.
-#include <dirent.h>
 #include <signal.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
@@ -72,28 +71,6 @@ std::string MakeVerdict(const TempDir& dir) {
   return dir.path() + "/v.json";
 }
 
-// The rtagent-sampler process whose parent is `parent`, or 0.
-pid_t MeasuringChildOf(pid_t parent) {
-  DIR* d = ::opendir("/proc");
-  if (d == nullptr) return 0;
-  pid_t found = 0;
-  while (dirent* e = ::readdir(d)) {
-    const pid_t pid = std::atoi(e->d_name);
-    if (pid <= 0) continue;
-    const std::string stat = Slurp("/proc/" + std::to_string(pid) + "/stat");
-    const size_t open = stat.find('('), close = stat.rfind(')');
-    if (open == std::string::npos || close == std::string::npos) continue;
-    if (stat.substr(open + 1, close - open - 1) != "rtagent-sampler") continue;
-    std::istringstream rest(stat.substr(close + 2));
-    char state = 0;
-    pid_t ppid = 0;
-    rest >> state >> ppid;
-    if (ppid == parent) found = pid;
-  }
-  ::closedir(d);
-  return found;
-}
-
 // Starts `rtagent accept PROFILE --duration 60s --json JSON` with its output in LOG (no pre-flight).
 pid_t StartAccept(const std::string& profile, const std::string& json, const std::string& log) {
   pid_t pid = ::fork();
@@ -106,18 +83,6 @@ pid_t StartAccept(const std::string& profile, const std::string& json, const std
     ::_exit(127);
   }
   return pid;
-}
-
-// Waits (bounded) until accept has started its measuring process: the deterministic point
-// at which the run is under way.
-pid_t WaitForMeasuringChild(pid_t accept) {
-  for (int i = 0; i < 600; ++i) {
-    if (pid_t c = MeasuringChildOf(accept)) return c;
-    int st = 0;
-    if (::waitpid(accept, &st, WNOHANG) == accept) return -1;  // accept ended first
-    std::this_thread::sleep_for(std::chrono::milliseconds(100));
-  }
-  return 0;
 }
 
 }  // namespace
@@ -367,7 +332,7 @@ TEST_CASE("accept stopped by Ctrl-C writes its verdict marked interrupted and le
   const std::string json = dir.path() + "/v.json", log = dir.path() + "/accept.log";
   const pid_t pid = StartAccept(profile, json, log);
   REQUIRE(pid > 0);
-  const pid_t child = WaitForMeasuringChild(pid);
+  const pid_t child = rtagent::test::WaitForChildNamed(pid, "rtagent-sampler");
   INFO(Slurp(log));
   REQUIRE(child > 0);
   ::kill(pid, SIGINT);  // to rtagent only, as a supervisor would send it: rtagent must pass it on
@@ -379,7 +344,7 @@ TEST_CASE("accept stopped by Ctrl-C writes its verdict marked interrupted and le
   CHECK(WEXITSTATUS(st) == 1);  // far fewer samples than 60 s asks: FAIL, never a PASS
   // The measuring process was reaped by rtagent: it is gone, not a zombie, not an orphan.
   CHECK(::kill(child, 0) != 0);
-  CHECK(MeasuringChildOf(pid) == 0);
+  CHECK(rtagent::test::ChildNamed(pid, "rtagent-sampler") == 0);
   auto j = nlohmann::json::parse(Slurp(json));
   CHECK(j["interrupted"] == true);
   CHECK(j["result"] == "FAIL");
@@ -401,7 +366,7 @@ TEST_CASE("the measuring process ends when the rtagent that started it is killed
   const std::string profile = dir.Write("signals.yaml", Profile("  max_us: 20000\n", "    builtin: []\n"));
   const pid_t pid = StartAccept(profile, dir.path() + "/v.json", dir.path() + "/accept.log");
   REQUIRE(pid > 0);
-  const pid_t child = WaitForMeasuringChild(pid);
+  const pid_t child = rtagent::test::WaitForChildNamed(pid, "rtagent-sampler");
   INFO(Slurp(dir.path() + "/accept.log"));
   REQUIRE(child > 0);
   ::kill(pid, SIGKILL);  // no handler runs: only the kernel's parent-death signal is left

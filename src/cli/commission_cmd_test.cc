@@ -323,13 +323,8 @@ TEST_CASE("commission --revert-after puts everything back after Ctrl-C and marks
             "--out", (t.dir() + "/out").c_str(), static_cast<char*>(nullptr));
     ::_exit(127);
   }
-  // Wait until the measuring step has begun (the pre-flight line precedes the sampler), then Ctrl-C.
-  bool started = false;
-  for (int i = 0; i < 600 && !started; ++i) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(100));
-    started = Slurp(log).find("step 6") != std::string::npos;
-  }
-  std::this_thread::sleep_for(std::chrono::seconds(1));
+  // Ctrl-C once the measuring process runs: the latency test is under way.
+  const bool started = rtagent::test::WaitForChildNamed(pid, "rtagent-sampler") > 0;
   ::kill(pid, SIGINT);
   int st = 0;
   REQUIRE(::waitpid(pid, &st, 0) == pid);
