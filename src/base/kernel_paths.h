@@ -181,7 +181,7 @@ inline const std::string kTracingMaxLatency = "tracing_max_latency";  // us, the
 inline const std::string kTrace = "trace";                            // reading does not consume it
 inline const std::string kHwlatWidth = "hwlat_detector/width";        // us spun per window
 inline const std::string kHwlatWindow = "hwlat_detector/window";      // us
-inline const std::string kHwlatMode = "hwlat_detector/mode";          // 5.10+: none [round-robin] per-cpu
+inline const std::string kHwlatMode = "hwlat_detector/mode";          // 5.14+: none [round-robin] per-cpu
 
 // --- kernel log (Documentation/ABI/testing/dev-kmsg) ---
 /// Records "prio,seq,usec,flags;text"; blocking at the end on a live system, so rtagent reads

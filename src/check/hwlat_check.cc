@@ -8,6 +8,7 @@
 #include <cstdio>
 
 #include "base/kernel_paths.h"
+#include "base/kernel_text.h"
 #include "check/chapters.h"
 #include "check/check.h"
 #include "check/tracer.h"
@@ -76,6 +77,44 @@ class HwlatCheck : public Check {
       return {r};
     }
 
+    // hwlat_detector/mode (Documentation/trace/hwlat_detector.rst): "none [round-robin]
+    // per-cpu", the current one bracketed; it takes one word. The file and all three modes came
+    // with Linux 5.14 (trace/hwlat: Implement the mode config option, and the per-cpu mode);
+    // an older kernel's single thread always moves across tracing_cpumask each window, as
+    // round-robin does. The default is written whenever the file exists, so a run does not
+    // depend on what someone left there; a mode the profile asks for and the kernel cannot
+    // give is a SKIP, not a run in another mode.
+    const std::string& mode = *c.hwlat_mode;
+    const std::string mode_key = "checks.hwlat.mode: " + mode;
+    std::string mode_text = mode;
+    if (!lease.Has(kpath::kHwlatMode)) {
+      if (c.hwlat_mode.IsSet()) {
+        CheckResult r = Make(Status::kSkip, "this kernel has no " + *tracefs + "/" + kpath::kHwlatMode +
+                                                " (it came with Linux 5.14), so " + mode_key +
+                                                " cannot be set; hwlat did not run");
+        r.mark = c.hwlat_mode.mark;
+        r.hint = "remove checks.hwlat.mode to run the kernel's only mode (one thread moving across the CPUs each "
+                 "window, as round-robin), or use a 5.14 or later kernel";
+        return WithRestore(r, lease);
+      }
+      mode_text += " (no " + kpath::kHwlatMode + " on this kernel: its only mode)";
+    } else {
+      auto text = env.root.Read(kpath::TracefsFile(*tracefs, kpath::kHwlatMode));
+      const std::vector<std::string> offered = text ? BracketChoices(*text) : std::vector<std::string>{};
+      if (std::find(offered.begin(), offered.end(), mode) == offered.end()) {
+        std::string have;
+        for (const auto& m : offered) have += (have.empty() ? "" : " ") + m;
+        CheckResult r = Make(Status::kSkip, *tracefs + "/" + kpath::kHwlatMode + " offers " +
+                                                (have.empty() ? std::string("no mode") : have) + ", not " + mode +
+                                                (c.hwlat_mode.IsSet() ? " (" + mode_key + ")" : " (the default)") +
+                                                "; hwlat did not run, nothing was changed");
+        r.mark = c.hwlat_mode.mark;
+        r.hint = have.empty() ? "check that tracefs is readable (as root)"
+                              : "set checks.hwlat.mode to one this kernel offers: " + have;
+        return WithRestore(r, lease);
+      }
+    }
+
     const long long width = Micros(*c.hwlat_width);
     const long long window = Micros(*c.hwlat_window);
     const int thresh = *c.hwlat_threshold_us;
@@ -85,7 +124,7 @@ class HwlatCheck : public Check {
     CpuSet cpus = env.profile.cores.isolated->cpus;
     if (cpus.Empty()) cpus = env.profile.system.online;
     const std::string setup = "width " + std::to_string(width) + " us per " + std::to_string(window) +
-                              " us window on CPUs " + cpus.ToList() + " for " + Seconds(duration);
+                              " us window on CPUs " + cpus.ToList() + " for " + Seconds(duration) + ", " + mode_text;
 
     struct Step {
       std::string file;
@@ -99,6 +138,7 @@ class HwlatCheck : public Check {
                                {kpath::kHwlatWindow, std::to_string(window)},
                                {kpath::kTracingCpumask, cpus.ToMask(env.profile.system.NrIds())},
                                {kpath::kTracingMaxLatency, "0"},
+                               {kpath::kHwlatMode, mode},  // before the tracer: it picks its threads at start
                                {kpath::kCurrentTracer, "hwlat"},
                                {kpath::kTracingOn, "1"}};
     std::vector<Step> refused;

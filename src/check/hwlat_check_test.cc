@@ -3,7 +3,9 @@
 // write, Ctrl-C). A [host] case runs it on this machine, which has no hwlat tracer.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cerrno>
+#include <filesystem>
 #include <map>
 
 #include "base/fault_root.h"
@@ -74,6 +76,7 @@ struct HwlatBench {
   std::string tracefs;
   Bench bench;
   FaultRoot* root = nullptr;
+  std::map<std::string, std::string> initial = kInitial;  ///< what RequireRestored expects
 
   explicit HwlatBench(const std::string& profile = kProfile, const std::string& where = kpath::kTracefs,
                       const std::string& tracers = "hwlat blk function nop", bool kernel_like = false)
@@ -91,9 +94,27 @@ struct HwlatBench {
     bench.root = std::move(fr);
   }
   std::string File(const std::string& f) const { return tree.Get(kpath::TracefsFile(tracefs, f)); }
+  /// Starts the run with `f` reading `v` instead of kInitial's value.
+  void Initially(const std::string& f, const std::string& v) {
+    tree.Put(kpath::TracefsFile(tracefs, f), v);
+    initial[f] = v;
+  }
+  /// Starts the run without `f`, as an older kernel has no hwlat_detector/mode.
+  void Without(const std::string& f) {
+    std::filesystem::remove(tree.dir() + "/" + kpath::TracefsFile(tracefs, f));
+    initial.erase(f);
+  }
+  /// The values written to `f`, in order.
+  std::vector<std::string> WritesTo(const std::string& f) const {
+    std::vector<std::string> out;
+    for (const auto& [path, value] : root->writes()) {
+      if (path == kpath::TracefsFile(tracefs, f)) out.push_back(value);
+    }
+    return out;
+  }
   /// True when every leased file reads as it did before the check ran.
   void RequireRestored() const {
-    for (const auto& [f, v] : kInitial) {
+    for (const auto& [f, v] : initial) {
       INFO(f);
       CHECK(File(f) == v);
     }
@@ -138,18 +159,20 @@ TEST_CASE("hwlat: sets width, window, threshold and CPUs from the profile, runs,
   CHECK(during[kpath::kHwlatWindow] == "500000\n");
   CHECK(during[kpath::kTracingCpumask] == "c\n");  // the isolated CPUs 2-3
   CHECK(during[kpath::kTracingMaxLatency] == "0\n");
+  CHECK(during[kpath::kHwlatMode] == "none [round-robin] per-cpu\n");
   REQUIRE(rs.size() == 1);
   const auto& r = rs[0];
   CHECK(r.status == Status::kFail);
   CHECK(r.measured == "2 gaps above 10 us, worst 25 us");
   CHECK_THAT(r.summary, Catch::Contains("worst 25 us on CPU 3"));
-  CHECK_THAT(r.summary, Catch::Contains("width 250000 us per 500000 us window on CPUs 2-3 for 3s"));
+  CHECK_THAT(r.summary, Catch::Contains("width 250000 us per 500000 us window on CPUs 2-3 for 3s, round-robin"));
   CHECK_THAT(r.summary, Catch::Contains("SMI"));
   CHECK(r.chapter == "Chapter 5 (Measuring the worst case)");
   CHECK(r.mark.line == 9);
   hb.RequireRestored();
-  // The mode was never changed, so never written.
-  for (const auto& [path, value] : hb.root->writes()) CHECK(path != kpath::TracefsFile(hb.tracefs, kpath::kHwlatMode));
+  // The default mode is written even though the kernel already had it, so the run does not
+  // depend on what was left there; it then reads as before, so the restore writes nothing.
+  CHECK(hb.WritesTo(kpath::kHwlatMode) == std::vector<std::string>{"round-robin"});
 }
 
 TEST_CASE("hwlat: a quiet run passes and names its setup", "[check][hwlat]") {
@@ -157,8 +180,160 @@ TEST_CASE("hwlat: a quiet run passes and names its setup", "[check][hwlat]") {
   auto rs = hb.Run([](Duration) { return true; });
   REQUIRE(rs.size() == 1);
   CHECK(rs[0].status == Status::kPass);
-  CHECK(rs[0].summary == "no hardware latency gap above 10 us (width 250000 us per 500000 us window on CPUs 2-3 for 3s)");
+  CHECK(rs[0].summary ==
+        "no hardware latency gap above 10 us (width 250000 us per 500000 us window on CPUs 2-3 for 3s, round-robin)");
   hb.RequireRestored();
+}
+
+const std::string kPerCpuProfile = kProfile + "    mode: per-cpu\n";  // line 10
+
+TEST_CASE("hwlat: checks.hwlat.mode is written before the tracer starts and named in the summary", "[check][hwlat]") {
+  SECTION("per-cpu, asked by the profile") {
+    HwlatBench hb(kPerCpuProfile);
+    std::string mode, tracer;
+    auto rs = hb.Run([&](Duration) {
+      mode = hb.File(kpath::kHwlatMode);
+      tracer = hb.File(kpath::kCurrentTracer);
+      return true;
+    });
+    CHECK(mode == "none round-robin [per-cpu]\n");
+    CHECK(tracer == "hwlat\n");
+    REQUIRE(rs.size() == 1);
+    CHECK(rs[0].status == Status::kPass);
+    CHECK_THAT(rs[0].summary, Catch::EndsWith("(width 250000 us per 500000 us window on CPUs 2-3 for 3s, per-cpu)"));
+    // The mode goes in before current_tracer: the tracer starts its threads for the mode it finds.
+    std::vector<std::string> order;
+    for (const auto& [path, value] : hb.root->writes()) order.push_back(path);
+    auto at = [&](const std::string& f) {
+      return std::find(order.begin(), order.end(), kpath::TracefsFile(hb.tracefs, f)) - order.begin();
+    };
+    CHECK(at(kpath::kHwlatMode) < at(kpath::kCurrentTracer));
+    hb.RequireRestored();
+  }
+  SECTION("the default over a mode someone left at none") {
+    HwlatBench hb;
+    hb.Initially(kpath::kHwlatMode, "[none] round-robin per-cpu\n");
+    std::string mode;
+    auto rs = hb.Run([&](Duration) {
+      mode = hb.File(kpath::kHwlatMode);
+      return true;
+    });
+    CHECK(mode == "none [round-robin] per-cpu\n");
+    REQUIRE(rs.size() == 1);
+    CHECK_THAT(rs[0].summary, Catch::Contains("for 3s, round-robin)"));
+    CHECK(hb.File(kpath::kHwlatMode) == "[none] round-robin per-cpu\n");
+    CHECK(hb.WritesTo(kpath::kHwlatMode) == std::vector<std::string>{"round-robin", "none"});
+    hb.RequireRestored();
+  }
+}
+
+TEST_CASE("hwlat: the mode is put back on every exit path", "[check][hwlat]") {
+  const std::string kPerCpu = "none round-robin [per-cpu]\n";
+  HwlatBench hb(kPerCpuProfile);
+  std::string during;
+  auto seen = [&](bool completes) {
+    return [&, completes](Duration) {
+      during = hb.File(kpath::kHwlatMode);
+      return completes;
+    };
+  };
+  SECTION("a completed run") {
+    auto rs = hb.Run(seen(true));
+    CHECK(rs.size() == 1);
+    CHECK(during == kPerCpu);
+  }
+  SECTION("Ctrl-C") {
+    auto rs = hb.Run(seen(false));
+    REQUIRE(rs.size() == 1);
+    CHECK_THAT(rs[0].summary, Catch::Contains("interrupted"));
+    CHECK(during == kPerCpu);
+  }
+  SECTION("an unreadable trace") {
+    auto rs = hb.Run([&](Duration) {
+      during = hb.File(kpath::kHwlatMode);
+      hb.root->FailReads(kpath::TracefsFile(hb.tracefs, kpath::kTrace), EIO);
+      return true;
+    });
+    REQUIRE(rs.size() == 1);
+    CHECK_THAT(rs[0].summary, Catch::Contains("cannot read the trace"));
+    CHECK(during == kPerCpu);
+  }
+  SECTION("current_tracer refused after the mode was written") {
+    hb.root->FailWrites(kpath::TracefsFile(hb.tracefs, kpath::kCurrentTracer), EBUSY);
+    auto rs = hb.Run(seen(true));
+    CHECK(during.empty());  // never ran
+    REQUIRE(rs.size() == 1);
+    CHECK(rs[0].status == Status::kSkip);
+    CHECK_THAT(rs[0].summary, Catch::Contains("cannot set up the hwlat tracer"));
+    CHECK(hb.WritesTo(kpath::kHwlatMode) == std::vector<std::string>{"per-cpu", "round-robin"});
+  }
+  SECTION("the mode itself refused") {
+    hb.root->FailWrites(kpath::TracefsFile(hb.tracefs, kpath::kHwlatMode), EINVAL);
+    auto rs = hb.Run(seen(true));
+    CHECK(during.empty());
+    REQUIRE(rs.size() == 1);
+    CHECK(rs[0].status == Status::kSkip);
+    CHECK_THAT(rs[0].summary, Catch::Contains("cannot set up the hwlat tracer") && Catch::Contains("hwlat_detector/mode") &&
+                                  Catch::Contains("Invalid argument") && Catch::Contains("put back"));
+    // What was written before it (threshold, width, window, cpumask) went back: checked below.
+    CHECK(hb.WritesTo(kpath::kTracingThresh) == std::vector<std::string>{"10", "0"});
+  }
+  SECTION("a refused restore of the tracer: the mode still goes back") {
+    hb.root->FailWrites(kpath::TracefsFile(hb.tracefs, kpath::kCurrentTracer), EBUSY, 1);
+    auto rs = hb.Run(seen(true));
+    CHECK(during == kPerCpu);
+    REQUIRE(rs.size() == 2);
+    CHECK(ById(rs, "hwlat.restore").status == Status::kFail);
+    hb.initial.erase(kpath::kCurrentTracer);  // left at hwlat, as hwlat.restore says
+  }
+  hb.RequireRestored();
+}
+
+TEST_CASE("hwlat: a mode the kernel does not offer is a SKIP naming what it offers; nothing is written", "[check][hwlat]") {
+  HwlatBench hb(kPerCpuProfile);
+  hb.Initially(kpath::kHwlatMode, "none [round-robin]\n");  // a kernel with the file but without per-cpu
+  bool ran = false;
+  auto rs = hb.Run([&](Duration) { return ran = true; });
+  CHECK_FALSE(ran);
+  REQUIRE(rs.size() == 1);
+  CHECK(rs[0].status == Status::kSkip);
+  CHECK(rs[0].summary == "sys/kernel/tracing/hwlat_detector/mode offers none round-robin, not per-cpu "
+                         "(checks.hwlat.mode: per-cpu); hwlat did not run, nothing was changed");
+  CHECK(rs[0].hint == "set checks.hwlat.mode to one this kernel offers: none round-robin");
+  CHECK(rs[0].mark.line == 10);
+  CHECK(hb.root->writes().empty());
+  hb.RequireRestored();
+}
+
+TEST_CASE("hwlat: a kernel without hwlat_detector/mode (before 5.14)", "[check][hwlat]") {
+  SECTION("a mode the profile asks for is a SKIP with the reason and a hint") {
+    HwlatBench hb("cores:\n  isolated: 2-3\nchecks:\n  hwlat:\n    width: 250ms\n    window: 500ms\n    mode: round-robin\n");
+    hb.Without(kpath::kHwlatMode);
+    bool ran = false;
+    auto rs = hb.Run([&](Duration) { return ran = true; });
+    CHECK_FALSE(ran);
+    REQUIRE(rs.size() == 1);
+    CHECK(rs[0].status == Status::kSkip);
+    CHECK(rs[0].summary == "this kernel has no sys/kernel/tracing/hwlat_detector/mode (it came with Linux 5.14), so "
+                           "checks.hwlat.mode: round-robin cannot be set; hwlat did not run");
+    CHECK_THAT(rs[0].hint, Catch::Contains("remove checks.hwlat.mode") && Catch::Contains("5.14"));
+    CHECK(rs[0].mark.line == 7);
+    CHECK(hb.root->writes().empty());
+    hb.RequireRestored();
+  }
+  SECTION("the default runs without writing it, and says so") {
+    HwlatBench hb;
+    hb.Without(kpath::kHwlatMode);
+    auto rs = hb.Run([](Duration) { return true; });
+    REQUIRE(rs.size() == 1);
+    CHECK(rs[0].status == Status::kPass);
+    CHECK_THAT(rs[0].summary, Catch::Contains("width 250000 us per 500000 us window on CPUs 2-3 for 3s, round-robin (no "
+                                              "hwlat_detector/mode on this kernel: its only mode)"));
+    CHECK(hb.WritesTo(kpath::kHwlatMode).empty());
+    CHECK_FALSE(hb.WritesTo(kpath::kCurrentTracer).empty());
+    CHECK_FALSE(std::filesystem::exists(hb.tree.dir() + "/" + kpath::TracefsFile(hb.tracefs, kpath::kHwlatMode)));
+    hb.RequireRestored();
+  }
 }
 
 TEST_CASE("hwlat: the older tracefs under debugfs is found too", "[check][hwlat]") {

@@ -6,7 +6,8 @@
 //
 // What the window measures (Documentation/scheduler/sched-stats.rst, /proc/PID/schedstat):
 // each thread's time on a CPU and its time runnable but waiting on a run queue, plus its
-// voluntary context switches (/proc/PID/status), read before and after a short wait.
+// voluntary context switches (/proc/PID/status), read before and after a short wait
+// (checks.ranks.window, default 1s).
 // A FIFO/RR thread that ran for half the window or more and never slept is spinning; a
 // watched kernel thread that waited runnable for half the window or more is starving.
 #include <algorithm>
@@ -20,6 +21,7 @@
 #include "check/check.h"
 #include "check/kernel_log.h"
 #include "inspect/threads.h"
+#include "profile/duration.h"
 #include "tune/ranks_tuner.h"
 
 namespace rtagent::check {
@@ -27,7 +29,6 @@ namespace {
 
 const std::string& kChapterOrder = kChapter4;  // "Ranks are now your job"
 const std::string& kChapterSpin = kChapter2;   // "The danger: a ranked program that never sleeps"
-constexpr Duration kWindow = std::chrono::seconds(1);
 constexpr double kShare = 0.5;  // of the window: running without a sleep, or waiting runnable
 constexpr const char* kThrottleLine = "sched: RT throttling activated";
 
@@ -272,7 +273,8 @@ std::vector<CheckResult> CheckWindow(CheckEnv& env, const std::vector<TaskView>&
   for (const TaskView* t : watched) {
     if (std::find(all.begin(), all.end(), t) == all.end()) all.push_back(t);
   }
-  const std::string seconds = std::to_string(std::chrono::duration_cast<std::chrono::seconds>(kWindow).count()) + " s";
+  const Duration window = *env.profile.checks.ranks_window;
+  const std::string window_text = profile::FormatDuration(window);  // as the profile spells it: "1s", "250ms"
   if (all.empty()) {
     return {Make(Status::kSkip, "ranks.spinning", "no real-time thread runs, so none can spin", kChapterSpin),
             Make(Status::kSkip, "ranks.starvation", "no watched kernel thread (ktimers, ksoftirqd, rcuc, watchdog, stalld) runs",
@@ -288,11 +290,11 @@ std::vector<CheckResult> CheckWindow(CheckEnv& env, const std::vector<TaskView>&
     return {Make(Status::kSkip, "ranks.spinning", "not measured: " + why, kChapterSpin),
             Make(Status::kSkip, "ranks.starvation", "not measured: " + why, kChapterSpin)};
   }
-  if (!env.wait(kWindow)) {
-    return {Make(Status::kSkip, "ranks.spinning", "interrupted before the " + seconds + " window ended", kChapterSpin),
-            Make(Status::kSkip, "ranks.starvation", "interrupted before the " + seconds + " window ended", kChapterSpin)};
+  if (!env.wait(window)) {
+    return {Make(Status::kSkip, "ranks.spinning", "interrupted before the " + window_text + " window ended", kChapterSpin),
+            Make(Status::kSkip, "ranks.starvation", "interrupted before the " + window_text + " window ended", kChapterSpin)};
   }
-  const double window_ns = static_cast<double>(kWindow.count());
+  const double window_ns = static_cast<double>(window.count());
   std::vector<std::string> spinning, starving;
   int rt_seen = 0, watched_seen = 0;
   for (const TaskView* t : all) {
@@ -306,11 +308,11 @@ std::vector<CheckResult> CheckWindow(CheckEnv& env, const std::vector<TaskView>&
     const bool is_rt = t->policy == kSchedFifo || t->policy == kSchedRr;
     if (is_rt) {
       ++rt_seen;
-      if (ran >= kShare && !slept) spinning.push_back(Who(*t) + " ran " + Percent(ran) + " of " + seconds + " without sleeping");
+      if (ran >= kShare && !slept) spinning.push_back(Who(*t) + " ran " + Percent(ran) + " of " + window_text + " without sleeping");
     }
     if (Watched(*t)) {
       ++watched_seen;
-      if (waited >= kShare) starving.push_back(Who(*t) + " waited runnable " + Percent(waited) + " of " + seconds);
+      if (waited >= kShare) starving.push_back(Who(*t) + " waited runnable " + Percent(waited) + " of " + window_text);
     }
   }
   std::vector<CheckResult> out;
@@ -318,7 +320,7 @@ std::vector<CheckResult> CheckWindow(CheckEnv& env, const std::vector<TaskView>&
     out.push_back(Make(Status::kSkip, "ranks.spinning", "no real-time thread could be measured", kChapterSpin));
   } else if (spinning.empty()) {
     CheckResult p = Make(Status::kPass, "ranks.spinning",
-                         "no real-time thread ran half of " + seconds + " or more without sleeping", kChapterSpin);
+                         "no real-time thread ran half of " + window_text + " or more without sleeping", kChapterSpin);
     p.measured = std::to_string(rt_seen) + " real-time threads measured";
     out.push_back(std::move(p));
   } else {
@@ -327,7 +329,7 @@ std::vector<CheckResult> CheckWindow(CheckEnv& env, const std::vector<TaskView>&
                              " spin without sleeping: " + Join(spinning),
                          kChapterSpin);
     f.measured = spinning.front();
-    f.limit = "sleeps at least once per " + seconds + " (runs under " + Percent(kShare) + " otherwise)";
+    f.limit = "sleeps at least once per " + window_text + " (runs under " + Percent(kShare) + " otherwise)";
     f.hint = "a ranked loop must sleep until its next beat (clock_nanosleep TIMER_ABSTIME); a busy-polling design "
              "belongs on an isolated CPU with nothing else to starve";
     out.push_back(std::move(f));
@@ -337,7 +339,7 @@ std::vector<CheckResult> CheckWindow(CheckEnv& env, const std::vector<TaskView>&
                        "no watched kernel thread (ktimers, ksoftirqd, rcuc, watchdog, stalld) could be measured", kChapterSpin));
   } else if (starving.empty()) {
     CheckResult p = Make(Status::kPass, "ranks.starvation",
-                         "every watched kernel thread got the CPU: none waited runnable half of " + seconds + " or more",
+                         "every watched kernel thread got the CPU: none waited runnable half of " + window_text + " or more",
                          kChapterSpin);
     p.measured = std::to_string(watched_seen) + " threads measured";
     out.push_back(std::move(p));

@@ -1,6 +1,6 @@
 // The ranks check on the fixture boards: the declared order against the threads' live
-// ranks (stat fields 40/41), the kernel log's RT throttling line, and the one-second window
-// over schedstat that finds a spinning real-time thread or a starving kernel thread. The
+// ranks (stat fields 40/41), the kernel log's RT throttling line, and the window
+// (checks.ranks.window, one second by default) over schedstat that finds a spinning real-time thread or a starving kernel thread. The
 // window's second reading is written by the wait seam; nothing sleeps.
 #include <catch2/catch.hpp>
 
@@ -75,6 +75,7 @@ struct RankBench {
   TempTree tree;
   Bench bench;
   FaultRoot* root = nullptr;
+  Duration window = std::chrono::seconds(1);  ///< what the check must wait for
   RankBench(const std::string& fixture, const std::string& profile) : tree(Tree(fixture)) {
     bench = Load(tree.dir(), profile);
     Reopen();
@@ -92,7 +93,7 @@ struct RankBench {
     auto c = FindCheck("ranks");
     REQUIRE(c);
     CheckEnv env{bench.profile, *bench.root, bench.state, bench.suite, [&](Duration d) {
-                   CHECK(d == std::chrono::seconds(1));
+                   CHECK(d == window);
                    change();
                    return completes;
                  }};
@@ -110,7 +111,7 @@ std::vector<CheckResult> WithId(const std::vector<CheckResult>& rs, const std::s
 
 }  // namespace
 
-TEST_CASE("ranks: the arm64 board's declared order holds on its live threads", "[check]") {
+TEST_CASE("ranks: the arm64 board's declared order holds on its live threads", "[check][ranks]") {
   RankBench rb("arm64-rt-8cpu", kArmRanks);
   auto rs = rb.Run();
   auto order = WithId(rs, "ranks.order");
@@ -121,7 +122,7 @@ TEST_CASE("ranks: the arm64 board's declared order holds on its live threads", "
   CHECK(order[0].chapter == "Chapter 4 (Inside the real-time kernel)");
 }
 
-TEST_CASE("ranks: a loop ranked above the IRQ thread that feeds it fails, naming both threads", "[check]") {
+TEST_CASE("ranks: a loop ranked above the IRQ thread that feeds it fails, naming both threads", "[check][ranks]") {
   RankBench rb("arm64-rt-8cpu", kArmRanks);
   rb.SetRank(1200, 1204, 75, 1);  // ecat_rx dropped to FIFO 75 behind the tuner's back
   auto rs = rb.Run();
@@ -135,7 +136,7 @@ TEST_CASE("ranks: a loop ranked above the IRQ thread that feeds it fails, naming
   CHECK(order[0].mark.line == 18);
 }
 
-TEST_CASE("ranks: an IRQ thread not declared above the loop but outranking it fails", "[check]") {
+TEST_CASE("ranks: an IRQ thread not declared above the loop but outranking it fails", "[check][ranks]") {
   RankBench rb("arm64-rt-8cpu",
                "cores:\n  housekeeping: 0-3\n  isolated: 4-7\n"
                "ranks:\n  rules:\n    ecat-rx:\n      threads: ecat_rx\n      policy: fifo\n      priority: 85\n"
@@ -149,7 +150,7 @@ TEST_CASE("ranks: an IRQ thread not declared above the loop but outranking it fa
   CHECK_THAT(order[0].summary, Catch::Contains("does not outrank 1 IRQ thread not declared above it: irq/85-eth0 (fifo 90)"));
 }
 
-TEST_CASE("ranks: a lower user rank below the IRQ threads is fine; a rank matching nothing warns", "[check]") {
+TEST_CASE("ranks: a lower user rank below the IRQ threads is fine; a rank matching nothing warns", "[check][ranks]") {
   RankBench rb2("x86-ipc-4cpu",
                 "cores:\n  housekeeping: 0-1\n  isolated: 2-3\n"
                 "ranks:\n  rules:\n    plc:\n      threads: plc_task\n      policy: fifo\n      priority: 70\n"
@@ -165,7 +166,7 @@ TEST_CASE("ranks: a lower user rank below the IRQ threads is fine; a rank matchi
   CHECK_THAT(order[1].summary, Catch::Contains("rank \"hmi\" matches no running thread"));
 }
 
-TEST_CASE("ranks: no declared order is a SKIP with the reason", "[check]") {
+TEST_CASE("ranks: no declared order is a SKIP with the reason", "[check][ranks]") {
   RankBench rb("vm-x86-captured", "");
   auto rs = rb.Run();
   const auto& r = ById(rs, "ranks.order");
@@ -173,7 +174,7 @@ TEST_CASE("ranks: no declared order is a SKIP with the reason", "[check]") {
   CHECK_THAT(r.summary, Catch::Contains("ranks.order is empty"));
 }
 
-TEST_CASE("ranks: RT throttling in the kernel log is a WARN quoting the line", "[check]") {
+TEST_CASE("ranks: RT throttling in the kernel log is a WARN quoting the line", "[check][ranks]") {
   RankBench rb("x86-ipc-4cpu", kIpcRanks);
   rb.tree.Put(kpath::kKmsg, "6,1,0,-;Linux version 6.1.0\n4,512,91234567,-;sched: RT throttling activated\n");
   auto rs = rb.Run();
@@ -184,7 +185,7 @@ TEST_CASE("ranks: RT throttling in the kernel log is a WARN quoting the line", "
   CHECK(r.chapter == "Chapter 2 (Who goes first)");
 }
 
-TEST_CASE("ranks: a silent kernel log passes, and on a fair-server kernel says silence proves little", "[check]") {
+TEST_CASE("ranks: a silent kernel log passes, and on a fair-server kernel says silence proves little", "[check][ranks]") {
   RankBench rb("arm64-rt-8cpu", kArmRanks);
   rb.tree.Put(kpath::kKmsg, "6,1,0,-;Linux version 6.12.43-rt12\n");
   auto rs = rb.Run();
@@ -195,7 +196,7 @@ TEST_CASE("ranks: a silent kernel log passes, and on a fair-server kernel says s
   }
 }
 
-TEST_CASE("ranks: an unreadable kernel log skips that part with the reason", "[check]") {
+TEST_CASE("ranks: an unreadable kernel log skips that part with the reason", "[check][ranks]") {
   RankBench rb("x86-ipc-4cpu", kIpcRanks);
   SECTION("absent") {
     auto rs = rb.Run();
@@ -213,7 +214,7 @@ TEST_CASE("ranks: an unreadable kernel log skips that part with the reason", "[c
   }
 }
 
-TEST_CASE("ranks: without schedstat the window is skipped with the reason", "[check]") {
+TEST_CASE("ranks: without schedstat the window is skipped with the reason", "[check][ranks]") {
   RankBench rb("vm-x86-captured", "");
   auto rs = rb.Run();
   for (const std::string id : {"ranks.spinning", "ranks.starvation"}) {
@@ -223,7 +224,7 @@ TEST_CASE("ranks: without schedstat the window is skipped with the reason", "[ch
   }
 }
 
-TEST_CASE("ranks: a real-time thread that ran the whole window without sleeping, and a starved ksoftirqd, fail", "[check]") {
+TEST_CASE("ranks: a real-time thread that ran the whole window without sleeping, and a starved ksoftirqd, fail", "[check][ranks]") {
   RankBench rb("x86-ipc-4cpu", kIpcRanks);
   const std::string plc = kpath::TaskSchedstat(640, 642);
   const std::string comm = kpath::TaskSchedstat(640, 643);
@@ -240,15 +241,15 @@ TEST_CASE("ranks: a real-time thread that ran the whole window without sleeping,
   });
   const auto& spin = ById(rs, "ranks.spinning");
   CHECK(spin.status == Status::kFail);
-  CHECK_THAT(spin.summary, Catch::Contains("plc_task (tid 642 of plc_runtime, fifo 70) ran 90% of 1 s without sleeping"));
+  CHECK_THAT(spin.summary, Catch::Contains("plc_task (tid 642 of plc_runtime, fifo 70) ran 90% of 1s without sleeping"));
   CHECK_THAT(spin.summary, !Catch::Contains("plc_comm"));
   CHECK_THAT(spin.hint, Catch::Contains("TIMER_ABSTIME"));
   const auto& starve = ById(rs, "ranks.starvation");
   CHECK(starve.status == Status::kFail);
-  CHECK_THAT(starve.summary, Catch::Contains("ksoftirqd/2 (pid 18, other) waited runnable 80% of 1 s"));
+  CHECK_THAT(starve.summary, Catch::Contains("ksoftirqd/2 (pid 18, other) waited runnable 80% of 1s"));
 }
 
-TEST_CASE("ranks: a window where every thread sleeps and runs passes with the count measured", "[check]") {
+TEST_CASE("ranks: a window where every thread sleeps and runs passes with the count measured", "[check][ranks]") {
   RankBench rb("x86-ipc-4cpu", kIpcRanks);
   const std::string plc = kpath::TaskSchedstat(640, 642);
   const std::string soft = kpath::TaskSchedstat(18, 18);
@@ -266,7 +267,35 @@ TEST_CASE("ranks: a window where every thread sleeps and runs passes with the co
   CHECK(starve.measured == "1 threads measured");
 }
 
-TEST_CASE("ranks: Ctrl-C during the window skips the measure", "[check]") {
+TEST_CASE("ranks: the window is the profile's checks.ranks.window, waited for and measured against", "[check][ranks]") {
+  RankBench rb("x86-ipc-4cpu", kIpcRanks + "checks:\n  ranks:\n    window: 250ms\n");
+  rb.window = std::chrono::milliseconds(250);
+  const std::string plc = kpath::TaskSchedstat(640, 642);
+  const std::string soft = kpath::TaskSchedstat(18, 18);
+  rb.tree.Put(plc, "5000000 1000 20\n");
+  rb.tree.Put(soft, "200000 3000 9\n");
+  auto rs = rb.Run([&] {
+    rb.tree.Put(plc, "205000000 1000 21\n");    // +0.2 s on the CPU: 80% of 250ms (20% of a second)
+    rb.tree.Put(soft, "200000 100003000 9\n");  // +0.1 s runnable: 40% of 250ms, under half
+  });
+  const auto& spin = ById(rs, "ranks.spinning");
+  CHECK(spin.status == Status::kFail);
+  CHECK_THAT(spin.summary, Catch::Contains("plc_task (tid 642 of plc_runtime, fifo 70) ran 80% of 250ms without sleeping"));
+  CHECK(spin.limit == "sleeps at least once per 250ms (runs under 50% otherwise)");
+  const auto& starve = ById(rs, "ranks.starvation");
+  CHECK(starve.status == Status::kPass);
+  CHECK(starve.summary == "every watched kernel thread got the CPU: none waited runnable half of 250ms or more");
+}
+
+TEST_CASE("ranks: Ctrl-C during a profile's window names that window", "[check][ranks]") {
+  RankBench rb("x86-ipc-4cpu", kIpcRanks + "checks:\n  ranks:\n    window: 3s\n");
+  rb.window = std::chrono::seconds(3);
+  rb.tree.Put(kpath::TaskSchedstat(640, 642), "5000000 1000 20\n");
+  auto rs = rb.Run([] {}, false);
+  CHECK(ById(rs, "ranks.spinning").summary == "interrupted before the 3s window ended");
+}
+
+TEST_CASE("ranks: Ctrl-C during the window skips the measure", "[check][ranks]") {
   RankBench rb("x86-ipc-4cpu", kIpcRanks);
   rb.tree.Put(kpath::TaskSchedstat(640, 642), "5000000 1000 20\n");
   auto rs = rb.Run([] {}, false);
@@ -302,7 +331,7 @@ TEST_CASE("ranks on this machine: every part answers, measuring live threads or 
   }
 }
 
-TEST_CASE("ranks: a tree without threads, or with no real-time or watched thread, skips with the reason", "[check]") {
+TEST_CASE("ranks: a tree without threads, or with no real-time or watched thread, skips with the reason", "[check][ranks]") {
   TempTree tree;
   tree.Put(kpath::kCpuPossible, "0-1\n");
   tree.Put(kpath::kCpuOnline, "0-1\n");

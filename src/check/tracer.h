@@ -27,7 +27,7 @@ Result<std::vector<std::string>> AvailableTracers(const SysRoot& root, const std
 class TracefsLease {
  public:
   /// Reads `files` (names relative to `tracefs`, kernel_paths.h's kCurrentTracer...). A file
-  /// that does not exist is not leased (hwlat_detector/mode before 5.10); one that exists but
+  /// that does not exist is not leased (hwlat_detector/mode before Linux 5.14); one that exists but
   /// cannot be read is an error, and nothing is leased.
   static Result<TracefsLease> Take(SysRoot& root, std::string tracefs, const std::vector<std::string>& files);
 

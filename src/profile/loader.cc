@@ -21,6 +21,10 @@ namespace {
 
 namespace fs = std::filesystem;
 
+// The words hwlat_detector/mode takes (Documentation/trace/hwlat_detector.rst; the file and
+// all three modes came with Linux 5.14, kernel/trace/trace_hwlat.c thread_mode_str).
+const std::vector<std::string> kHwlatModeNames = {"none", "round-robin", "per-cpu"};
+
 // ------------------------------------------------------------------------------ files, includes
 
 // Reads profile files and merges their includes: included files first, in order, each
@@ -768,6 +772,8 @@ class ProfileBuilder {
     c.hwlat_window.value = std::chrono::seconds(1);
     c.hwlat_duration.value = std::chrono::seconds(30);
     c.hwlat_threshold_us.value = 10;
+    c.hwlat_mode.value = "round-robin";
+    c.ranks_window.value = std::chrono::seconds(1);
     const YamlNode* checks = Section(node, "checks", "checks");
     if (const YamlNode* v = Field(checks, "suite")) ReadSuite(&c.suite, *v);
     const YamlNode* m = nullptr;
@@ -780,8 +786,14 @@ class ProfileBuilder {
     ReadDuration(&c.hwlat_window, Field(m, "window"), "checks.hwlat.window", std::chrono::microseconds(1));
     ReadDuration(&c.hwlat_duration, Field(m, "duration"), "checks.hwlat.duration", std::chrono::seconds(1));
     ReadInt(&c.hwlat_threshold_us, Field(m, "threshold_us"), "checks.hwlat.threshold_us", 1, 1000000);
+    if (const YamlNode* v = Field(m, "mode")) {
+      if (auto i = r_.Choice(*v, "checks.hwlat.mode", kHwlatModeNames)) {
+        Assign(&c.hwlat_mode, kHwlatModeNames[static_cast<size_t>(*i)], v->mark);
+      }
+    }
     ReadToggle(&c.clock, checks, "clock", "checks.clock", &m);
     ReadToggle(&c.ranks, checks, "ranks", "checks.ranks", &m);
+    ReadDuration(&c.ranks_window, Field(m, "window"), "checks.ranks.window", std::chrono::milliseconds(100));
     ReadToggle(&c.lint, checks, "lint", "checks.lint", &m);
     if (const YamlNode* v = Field(m, "ignore")) {
       if (auto l = r_.StringList(*v, "checks.lint.ignore", true)) Assign(&c.lint_ignore, *l, v->mark);

@@ -552,3 +552,53 @@ TEST_CASE("bad check thresholds are errors at their line", "[profile][check]") {
   CheckAt(d, never.path, 4, 19);
   CHECK_THAT(d.message, Catch::Contains("nothing would ever be reported"));
 }
+
+TEST_CASE("checks.hwlat.mode takes one of the kernel's modes; the default is round-robin, unset", "[profile][check]") {
+  TempDir dir;
+  auto def = LoadYaml(dir, "checks:\n  hwlat:\n    duration: 5s\n");
+  REQUIRE(def.result);
+  CHECK(*def.result->checks.hwlat_mode == "round-robin");
+  CHECK_FALSE(def.result->checks.hwlat_mode.IsSet());  // the check writes it, but never SKIPs for it
+
+  for (const std::string mode : {"none", "round-robin", "per-cpu"}) {
+    auto l = LoadYaml(dir, "checks:\n  hwlat:\n    mode: " + mode + "\n");
+    REQUIRE(l.result);
+    CHECK(*l.result->checks.hwlat_mode == mode);
+    CHECK(l.result->checks.hwlat_mode.mark.line == 3);
+  }
+
+  auto typo = LoadYaml(dir, "checks:\n  hwlat:\n    width: 200ms\n    mode: percpu\n");
+  REQUIRE_FALSE(typo.result.ok());
+  const Diagnostic& d = Only(typo, "bad value \"percpu\" for 'checks.hwlat.mode'");
+  CheckAt(d, typo.path, 4, 11);
+  CHECK_THAT(d.hint, Catch::Contains("did you mean 'per-cpu'?"));
+  CHECK_THAT(d.hint, Catch::Contains("none, round-robin or per-cpu"));
+
+  auto list = LoadYaml(dir, "checks:\n  hwlat:\n    mode: [per-cpu]\n");
+  REQUIRE_FALSE(list.result.ok());
+  CHECK(Only(list, "checks.hwlat.mode").mark.line == 3);
+}
+
+TEST_CASE("checks.ranks.window is a duration of at least 100ms, default 1s", "[profile][check]") {
+  TempDir dir;
+  auto def = LoadYaml(dir, "checks:\n  ranks: true\n");
+  REQUIRE(def.result);
+  CHECK(*def.result->checks.ranks_window == std::chrono::seconds(1));
+
+  auto set = LoadYaml(dir, "checks:\n  ranks:\n    window: 250ms\n");
+  REQUIRE(set.result);
+  CHECK(*set.result->checks.ranks_window == std::chrono::milliseconds(250));
+  CHECK(set.result->checks.ranks_window.mark.line == 3);
+
+  auto small = LoadYaml(dir, "checks:\n  ranks:\n    window: 10ms\n");
+  REQUIRE_FALSE(small.result.ok());
+  CheckAt(Only(small, "'checks.ranks.window' is 10ms, shorter than the minimum 100ms"), small.path, 3, 13);
+
+  auto bad = LoadYaml(dir, "checks:\n  ranks:\n    window: 2\n");
+  REQUIRE_FALSE(bad.result.ok());
+  CheckAt(Only(bad, "'checks.ranks.window': invalid duration \"2\""), bad.path, 3, 13);
+
+  auto typo = LoadYaml(dir, "checks:\n  ranks:\n    windw: 2s\n");
+  REQUIRE_FALSE(typo.result.ok());
+  CHECK_THAT(Only(typo, "unknown key 'windw' in 'checks.ranks'").hint, Catch::StartsWith("did you mean 'window'?"));
+}

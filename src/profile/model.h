@@ -244,8 +244,12 @@ struct ChecksConfig {
   Marked<Duration> hwlat_window;    ///< default 1s (hwlat_detector/window)
   Marked<Duration> hwlat_duration;  ///< default 30s
   Marked<int> hwlat_threshold_us;   ///< default 10 (tracing_thresh)
+  /// hwlat_detector/mode: none | round-robin | per-cpu; default round-robin (the kernel's).
+  /// IsSet() tells a mode the profile asked for (a kernel without it is a SKIP) from the default.
+  Marked<std::string> hwlat_mode;
   CheckToggle clock;
   CheckToggle ranks;
+  Marked<Duration> ranks_window;    ///< default 1s: the schedstat window for spinning and starving threads
   CheckToggle lint;
   Marked<std::vector<std::string>> lint_ignore;  ///< lint rule ids not to report
 };

@@ -1,8 +1,10 @@
 #!/bin/sh
 # kernel: rt
 # `rtagent verify` on Debian's PREEMPT_RT kernel with the real hwlat tracer: a short run
-# (3 s), its answer in --json, and every tracefs file it touched reading as before; then a
-# verify stopped by SIGINT while hwlat runs, which must restore the tracer just the same.
+# (3 s), its answer in --json, and every tracefs file it touched reading as before (the mode
+# left at none: the check writes its default, round-robin, and puts none back); then a
+# verify in per-cpu mode stopped by SIGINT while hwlat runs, which must restore the tracer
+# just the same.
 # The interrupts and ranks checks run on the live counters and threads. Never a latency
 # figure: under TCG the gaps are the emulator's, so the hwlat verdict may be PASS or FAIL.
 . /rtagent/lib.sh
@@ -20,6 +22,8 @@ echo 0 > $T/tracing_thresh
 echo 1 > $T/tracing_on
 echo 1000000 > $T/hwlat_detector/window
 echo 400000 > $T/hwlat_detector/width
+# mode (5.14+): none, so that the check's own default (round-robin) is a real change to undo.
+[ -e $T/hwlat_detector/mode ] && echo none > $T/hwlat_detector/mode
 snapshot() {
   for f in current_tracer tracing_cpumask tracing_thresh tracing_on hwlat_detector/width hwlat_detector/window; do
     echo "$f=$(cat $T/$f)"
@@ -78,6 +82,16 @@ else
   pass "hwlat reports no restore failure"
 fi
 snapshot > /tmp/tracer.after
+if [ -e $T/hwlat_detector/mode ]; then
+  case $sum in
+    *"for 3s, round-robin)"*) pass "hwlat ran in the default mode, round-robin, and said so" ;;
+    *) fail "hwlat ran in the default mode, round-robin, and said so" "$sum" ;;
+  esac
+  mode_before=$(sed -n 's/^hwlat_detector\/mode=//p' /tmp/tracer.before)
+  case $mode_before in *"[none]"*) ;; *) fail "hwlat_detector/mode was none before verify" "$mode_before" ;; esac
+  expect_eq "hwlat_detector/mode reads as before verify (round-robin during the run)" \
+    "$(sed -n 's/^hwlat_detector\/mode=//p' /tmp/tracer.after)" "$mode_before"
+fi
 if cmp -s /tmp/tracer.before /tmp/tracer.after; then
   pass "tracefs reads as before verify ($(tr '\n' ' ' < /tmp/tracer.after))"
 else
@@ -97,8 +111,9 @@ else
   fail "verify answered the interrupts check" "no interrupts result"
 fi
 
-# Ctrl-C while hwlat runs: only hwlat in this profile, a long duration, SIGINT once the
-# tracer is on; the lease must put everything back before rtagent exits.
+# Ctrl-C while hwlat runs: only hwlat in this profile, a long duration, the per-cpu mode,
+# SIGINT once the tracer is on; the lease must put everything back (the mode to none) before
+# rtagent exits.
 cat > /tmp/verify-long.yaml <<'YAML'
 cores:
   housekeeping: 0-1
@@ -114,6 +129,7 @@ checks:
     width: 200ms
     window: 500ms
     duration: 60s
+    mode: per-cpu
 YAML
 rtagent verify /tmp/verify-long.yaml --suite /tmp/suite.yaml --json > "$OUT/verify-int.out" 2> "$OUT/verify-int.err" &
 vpid=$!
@@ -121,6 +137,12 @@ i=0
 while [ $i -lt 60 ] && [ "$(cat $T/current_tracer)" != hwlat ]; do sleep 1; i=$((i + 1)); done
 if [ "$(cat $T/current_tracer)" = hwlat ]; then
   pass "hwlat was running under verify after ${i}s"
+  if [ -e $T/hwlat_detector/mode ]; then
+    case $(cat $T/hwlat_detector/mode) in
+      *"[per-cpu]"*) pass "hwlat_detector/mode is the profile's per-cpu while it runs (it was none)" ;;
+      *) fail "hwlat_detector/mode is the profile's per-cpu while it runs" "$(cat $T/hwlat_detector/mode)" ;;
+    esac
+  fi
   sleep 1
   kill -INT $vpid
   wait $vpid
