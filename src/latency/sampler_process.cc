@@ -210,8 +210,9 @@ std::vector<CpuProgress> SamplerProcess::Progress() const {
 Result<SamplerResult> SamplerProcess::Wait() {
   if (fd_ < 0) return MakeError("the measuring process is not running", EINVAL);
   while (!eof_ && !reader_.finished() && !stream_error_) (void)Pump(-1);
-  const int status = Reap(/*kill_first=*/false);
-  ::close(fd_);
+  // A stream that stopped making sense is not waited out: the process is stopped.
+  const int status = Reap(/*kill_first=*/stream_error_.has_value());
+  if (fd_ >= 0) ::close(fd_);
   fd_ = -1;
   if (stream_error_) return *stream_error_;
   if (reader_.failure()) return *reader_.failure();

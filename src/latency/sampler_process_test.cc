@@ -196,6 +196,21 @@ TEST_CASE("a missing or wrong measuring program is a clear error", "[latency][sa
     CHECK_THAT(r.error().message, Catch::Contains("no greeting") && Catch::Contains("usage: other [-v]"));
     CHECK(s.pid() == 0);  // stopped and reaped, not left sleeping
   }
+  SECTION("it talks nonsense in the middle of the run and is stopped, not waited out") {
+    // It says the nonsense once the test has seen it ready (the file "go"), then hangs.
+    SamplerProcess s(OneCpu(1s), live,
+                     FakeProgram(tree, "garbles",
+                                 "printf 'hello 1\\nready\\n' >&3; while [ ! -e '" + tree.dir() +
+                                     "/go' ]; do sleep 0.05; done; printf 'progress 0:many:1\\n' >&3; exec sleep 600"));
+    REQUIRE(s.Start());
+    const pid_t pid = s.pid();
+    tree.Put("go", "");
+    auto r = s.Wait();
+    REQUIRE_FALSE(r);
+    CHECK(r.error().err == EPROTO);
+    CHECK_THAT(r.error().message, Catch::Contains("an unreadable progress line") && Catch::Contains("0:many:1"));
+    CHECK(Gone(pid));
+  }
   SECTION("it dies in the middle of the run") {
     SamplerProcess s(OneCpu(1s), live, FakeProgram(tree, "dies", "printf 'hello 1\\nready\\n' >&3; kill -9 $$"));
     REQUIRE(s.Start());
