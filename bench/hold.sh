@@ -8,7 +8,8 @@
 # Without --profile it holds a small profile: housekeeping CPU 0, the rest isolated, the
 # PM QoS note, and reverts everything when it stops. Each tick plans the whole profile again
 # (every IRQ, every thread), so the cost measured is the watch's full cost.
-# Prints a Markdown table for docs/performance.md.
+# Prints a Markdown table for docs/performance.md, and on stderr what the resident memory is
+# at the end, per mapped file.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 rtagent=build/rtagent seconds=180 interval=5s profile=""
@@ -87,16 +88,26 @@ rss=$(read_status VmRSS)
 anon=$(read_status RssAnon)
 pss=$(awk '$1 == "Pss:" {print $2}' "/proc/$pid/smaps_rollup")  # shared pages divided by their sharers
 allowed=$(read_status Cpus_allowed_list)
-ticks=$(python3 -c "import json;print(json.load(open('/run/rtagent/state.json'))['ticks'])")
+state_ticks=$(python3 -c "import json;print(json.load(open('/run/rtagent/state.json'))['ticks'])")
 tick_us=$(python3 -c "import json;print(json.load(open('/run/rtagent/state.json'))['last_tick_us'])")
+# What the resident memory is, per file (stderr): Rss and its anonymous (copy-on-write) part.
+awk '/^[0-9a-f]+-[0-9a-f]+ / { name = (NF >= 6 ? $6 : "[anon]"); n = split(name, parts, "/"); name = parts[n] }
+     $1 == "Rss:" { rss[name] += $2 } $1 == "Anonymous:" { anon[name] += $2 }
+     END { for (m in rss) if (rss[m] > 0) printf "%8d kB %6d kB anon  %s\n", rss[m], anon[m], m }' \
+  "/proc/$pid/smaps" | sort -rn >&2
 kill -TERM "$pid"; wait "$pid" || true; pid=""
 
 cpus_seen=$(printf '%s\n' "${!ran_on[@]}" | sort -n | paste -sd, -)
 python3 - "$seconds" "$rss" "$max_rss" "$((t1 - t0))" "$hz" "$((vol1 - vol0))" "$((nvol1 - nvol0))" \
-  "$cpus_seen" "$allowed" "$interval" "$ticks" "$tick_us" "$ncpu" "$anon" "$pss" <<'PY'
+  "$cpus_seen" "$allowed" "$interval" "$state_ticks" "$tick_us" "$ncpu" "$anon" "$pss" <<'PY'
 import sys
-secs, rss, max_rss, ticks_cpu, hz, vol, nvol, seen, allowed, interval, ticks, tick_us, ncpu, anon, pss = sys.argv[1:16]
+secs, rss, max_rss, ticks_cpu, hz, vol, nvol, seen, allowed, interval, state_ticks, tick_us, ncpu, anon, pss = sys.argv[1:16]
 secs = int(secs); cpu_ms = int(ticks_cpu) * 1000 / int(hz)
+# Ticks inside the sampled window, from the interval: the state file's count lags by up to a
+# minute (it is rewritten once a minute when nothing drifts) and counts ticks before the window.
+iv = float(interval[:-2]) / 1000 if interval.endswith("ms") else float(interval[:-1])
+ticks = int(secs // iv)
+print(f"state file: {state_ticks} ticks since start; {ticks} in the sampled window", file=sys.stderr)
 mib = lambda kb: f"{int(kb)/1024:.2f}"
 print("| run | watch interval | RSS (max) | of which anonymous | PSS | CPU time | CPU share | CPU per tick | wake-ups/s (vol + invol) | ran on CPUs | allowed | last tick (wall) |")
 print("|---|---|---|---|---|---|---|---|---|---|---|---|")

@@ -15,6 +15,8 @@
 #include <string>
 #include <thread>
 
+#include "base/kernel_paths.h"
+
 namespace rtagent::test {
 
 struct ShellResult {
@@ -40,13 +42,13 @@ inline ShellResult RunShell(const std::string& command) {
 
 /// The child of `parent` whose command name (comm, /proc/PID/stat) is `comm`, or 0.
 inline pid_t ChildNamed(pid_t parent, const std::string& comm) {
-  DIR* d = ::opendir("/proc");
+  DIR* d = ::opendir(("/" + kpath::kProc).c_str());
   if (d == nullptr) return 0;
   pid_t found = 0;
   while (dirent* e = ::readdir(d)) {
     const pid_t pid = std::atoi(e->d_name);
     if (pid <= 0) continue;
-    std::ifstream in("/proc/" + std::to_string(pid) + "/stat");
+    std::ifstream in("/" + kpath::ProcStat(pid));
     std::string stat((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
     const size_t open = stat.find('('), close = stat.rfind(')');
     if (open == std::string::npos || close == std::string::npos || close + 2 > stat.size()) continue;

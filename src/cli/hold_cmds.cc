@@ -60,6 +60,7 @@ int CmdHold(const GlobalOptions& g, const HoldOptions& o) {
   std::error_code ec;
   ho.profile_path = o.profile.empty() ? "" : std::filesystem::absolute(o.profile, ec).string();
   ho.log = log;
+  ho.give_back_memory = !o.once;
   if (!o.verdict.empty()) {
     std::string path = std::filesystem::absolute(o.verdict, ec).string();
     ho.verdict = [path, log] { return ReadVerdictSummary(path, log); };

@@ -1,9 +1,7 @@
 #include "service/hold.h"
 
 #include <poll.h>
-#include <sched.h>
 #include <signal.h>
-#include <sys/prctl.h>
 #include <sys/signalfd.h>
 #include <unistd.h>
 
@@ -18,6 +16,7 @@
 #include "check/runner.h"
 #include "profile/duration.h"
 #include "profile/loader.h"
+#include "service/memory_trim.h"
 #include "tune/tuner.h"
 
 namespace rtagent::service {
@@ -59,16 +58,22 @@ std::shared_ptr<spdlog::logger> MakeStderrLogger() {
   return log;
 }
 
-Result<int> OpenSignalFd() {
-  sigset_t set;
+Result<int> OpenSignalFd(SelfCalls& calls) {
+  sigset_t set, old;
   sigemptyset(&set);
   sigaddset(&set, SIGHUP);
   sigaddset(&set, SIGTERM);
   sigaddset(&set, SIGINT);
-  if (::sigprocmask(SIG_BLOCK, &set, nullptr) != 0) return MakeError("cannot block SIGHUP/SIGTERM/SIGINT", errno);
-  int fd = ::signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
-  if (fd < 0) return MakeError("cannot open a signalfd", errno);
-  return fd;
+  sigemptyset(&old);
+  if (auto r = calls.SignalMask(SIG_BLOCK, set, &old); !r) {
+    return Error{"cannot block SIGHUP/SIGTERM/SIGINT: " + r.error().message, r.error().err};
+  }
+  auto fd = calls.SignalFd(set);
+  if (!fd) {
+    (void)calls.SignalMask(SIG_SETMASK, old, nullptr);  // as it was: the signals kill again
+    return Error{"cannot open a signalfd for SIGHUP/SIGTERM/SIGINT: " + fd.error().message, fd.error().err};
+  }
+  return *fd;
 }
 
 HoldDaemon::HoldDaemon(SysRoot& root, profile::Profile profile, HoldOptions options, Notifier& notifier,
@@ -78,6 +83,7 @@ HoldDaemon::HoldDaemon(SysRoot& root, profile::Profile profile, HoldOptions opti
       options_(std::move(options)),
       notifier_(notifier),
       log_(options_.log ? options_.log : MakeStderrLogger()),
+      self_(options_.self ? options_.self : root.IsLive() ? &RealSelfCalls() : nullptr),
       journal_(root),
       lease_(std::move(qos)) {
   executor_ = std::make_unique<Executor>(root_, journal_);
@@ -102,36 +108,47 @@ std::string HoldDaemon::StatusLine() const {
   return s;
 }
 
-void HoldDaemon::Pin() {
-  const profile::CpuSpec& spec = *profile_.service.cpus;
-  if (!root_.IsLive()) {
+Result<void> HoldDaemon::Pin(const profile::Profile& p) {
+  const profile::CpuSpec& spec = *p.service.cpus;
+  if (!self_) {
     // Under --root DIR the process is a test's or a user's shell tool: never move it.
     state_.cpus = "not pinned (fixture root " + root_.Dir() + ")";
-    return;
+    return Ok();
   }
   // SCHED_OTHER first: a daemon started from an RT shell must not inherit FIFO.
-  sched_param sp{};
-  sp.sched_priority = 0;
-  if (::sched_setscheduler(0, SCHED_OTHER, &sp) != 0) {
-    log_->warn("cannot switch to SCHED_OTHER: {}", std::strerror(errno));
-  }
+  if (auto r = self_->SetOtherPolicy(); !r) log_->warn("cannot switch to SCHED_OTHER: {}", r.error().message);
   // Coalesce the daemon's own timer wake-ups with others' (prctl(2), PR_SET_TIMERSLACK):
   // its ticks need no precision, and fewer wake-ups is the point.
-  (void)::prctl(PR_SET_TIMERSLACK, 50UL * 1000 * 1000, 0, 0, 0);
+  (void)self_->SetTimerSlack(50ULL * 1000 * 1000);
   if (spec.cpus.Empty()) {
     state_.cpus = "not pinned (service.cpus is empty)";
-    return;
+    return Ok();
   }
-  cpu_set_t set;
-  CPU_ZERO(&set);
-  for (int c : spec.cpus.Cpus())
-    if (c < CPU_SETSIZE) CPU_SET(c, &set);
-  if (::sched_setaffinity(0, sizeof set, &set) != 0) {
-    state_.cpus = "not pinned (" + std::string(std::strerror(errno)) + ")";
-    log_->warn("cannot pin itself to CPUs {}: {}", spec.cpus.ToList(), std::strerror(errno));
-    return;
+  // Its wake-ups must stay off the isolated CPUs: running anywhere else is not an option.
+  if (auto r = self_->SetAffinity(spec.cpus); !r) {
+    return Error{"cannot pin itself to CPUs " + spec.cpus.ToList() + " (service.cpus): " + r.error().message,
+                 r.error().err};
   }
   state_.cpus = spec.cpus.ToList();
+  return Ok();
+}
+
+void HoldDaemon::GiveBackStartupMemory(bool again_after_tick) {
+  if (!self_ || !options_.give_back_memory) return;
+  // The first tick runs code start-up never ran (the loop's set-up, the first call of each
+  // library function it uses, bound lazily through ld.so and every library's symbol tables):
+  // dropping once more after it leaves what every tick touches, and no more.
+  trim_after_tick_ = again_after_tick;
+  TrimReport t = DropPages();
+  // Logged after the drop: the log's own code comes back, and goes again after the next tick.
+  log_->info("gave back {} KiB of start-up code and read-only data ({} mappings) and trimmed the heap",
+             t.dropped_kb, t.mappings);
+}
+
+TrimReport HoldDaemon::DropPages() {
+  TrimReport t = DropStartupPages(*self_);
+  if (!t.error.empty()) log_->warn("giving start-up memory back: {}", t.error);
+  return t;
 }
 
 Result<void> HoldDaemon::HoldNote(const profile::Profile& p) {
@@ -187,7 +204,15 @@ int HoldDaemon::Start() {
   state_.since = Now();
   state_.on_stop = profile::ToString(*profile_.service.on_stop);
   state_.watch_interval = profile::FormatDuration(*profile_.service.watch_interval);
-  Pin();
+  if (auto r = Pin(profile_); !r) {
+    state_.cpus = "not pinned";
+    log_->error("{}; nothing was changed", r.error().message);
+    state_.state = "failed";
+    state_.stop_reason = r.error().message;
+    WriteState();
+    Notify("STATUS=failed: " + OneLine(r.error().message));
+    return kExitCannotRun;
+  }
   Notify("STATUS=applying " + profile_.path);
 
   if (auto r = journal_.Load(); !r) {
@@ -259,6 +284,8 @@ int HoldDaemon::Start() {
   WriteState();
   log_->info("{}", StatusLine());
   Notify("READY=1\nSTATUS=" + StatusLine());
+  // From here on only the watch runs: the parse, apply and verify code need not stay resident.
+  GiveBackStartupMemory(/*again_after_tick=*/true);
   return kExitOk;
 }
 
@@ -334,6 +361,10 @@ int HoldDaemon::Tick() {
   } else if (Now() - last_state_write_ >= kQuietStateRewriteSeconds) {
     WriteState();
   }
+  if (trim_after_tick_) {
+    trim_after_tick_ = false;
+    DropPages();
+  }
   return events;
 }
 
@@ -350,22 +381,33 @@ bool HoldDaemon::Reload() {
     log_->error("reload failed, keeping the state of {}: {}", profile_.path, reason);
     WriteState();
     Notify("READY=1\nSTATUS=" + StatusLine() + " (reload failed)");
+    GiveBackStartupMemory(/*again_after_tick=*/false);  // the parse touched the loader's code again
     return false;
   };
   if (!next) return fail(why.empty() ? "the profile is invalid" : why);
   auto plan = PlanAll(*next, root_);
   if (!plan) return fail("cannot plan: " + plan.error().message);
+  // New CPUs first: a failed sched_setaffinity leaves the old pinning, and nothing is written yet.
+  const std::string old_cpus = state_.cpus;
+  if (auto r = Pin(*next); !r) {
+    state_.cpus = old_cpus;
+    return fail(r.error().message);
+  }
 
   // The note: a changed value is written on the same fd, so it never lapses.
   const bool had_note = lease_.Held();
   const int old_note = had_note ? lease_.value_us() : 0;
-  if (auto r = HoldNote(*next); !r) return fail(r.error().message);
+  if (auto r = HoldNote(*next); !r) {
+    if (auto back = Pin(profile_); !back) log_->warn("{}", back.error().message);
+    return fail(r.error().message);
+  }
 
   ApplyReport report = executor_->Apply(plan->PendingChanges());
   if (report.rolled_back) {
     // Back to the old profile's values (the executor rolled this run back) and its note.
     if (had_note) (void)lease_.Acquire(old_note);
     else lease_.Release();
+    if (auto r = Pin(profile_); !r) log_->warn("{}", r.error().message);
     std::string detail;
     for (const auto& res : report.results)
       if (res.outcome == Outcome::kFailed) detail = res.change.what + ": " + res.detail;
@@ -392,13 +434,13 @@ bool HoldDaemon::Reload() {
   state_.on_stop = profile::ToString(*profile_.service.on_stop);
   state_.watch_interval = profile::FormatDuration(*profile_.service.watch_interval);
   state_.pm_qos_us = lease_.Held() ? std::optional<int>(lease_.value_us()) : std::nullopt;
-  Pin();
   state_.last_reload = "ok";
   state_.last_reload_time = Now();
   log_->info("reload: {} applied ({} values written)", profile_.path, written);
   Verify();
   WriteState();
   Notify("READY=1\nSTATUS=" + StatusLine());
+  GiveBackStartupMemory(/*again_after_tick=*/true);  // the new profile may tick through new code
   return true;
 }
 
@@ -458,7 +500,8 @@ int HoldDaemon::Run(int signal_fd) {
 
   for (;;) {
     auto wake = std::min(next_tick, next_ping);
-    auto wait = std::chrono::duration_cast<std::chrono::milliseconds>(wake - Clock::now()).count();
+    // Rounded up: a wait truncated to 0 ms would spin on poll for the last fraction of a ms.
+    auto wait = std::chrono::ceil<std::chrono::milliseconds>(wake - Clock::now()).count();
     pollfd p{signal_fd, POLLIN, 0};
     int n = ::poll(&p, 1, wait < 0 ? 0 : static_cast<int>(std::min<long long>(wait, 24LL * 3600 * 1000)));
     if (n < 0 && errno != EINTR) {

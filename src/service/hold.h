@@ -17,8 +17,10 @@
 #include "base/sysroot.h"
 #include "profile/model.h"
 #include "service/hold_state.h"
+#include "service/memory_trim.h"
 #include "service/notifier.h"
 #include "service/pm_qos.h"
+#include "service/self_calls.h"
 #include "tune/executor.h"
 #include "tune/journal.h"
 
@@ -38,6 +40,12 @@ struct HoldOptions {
   std::function<std::optional<VerdictSummary>()> verdict;
   /// Where log lines go; empty: a stderr logger (the journal, under systemd).
   std::shared_ptr<spdlog::logger> log;
+  /// The syscalls on the daemon's own process (pinning, giving start-up memory back); null: the
+  /// real ones on a live root, none under a fixture root (a test's process is never moved).
+  SelfCalls* self = nullptr;
+  /// Drop the pages only start-up touched once READY (and after a reload); off for --once,
+  /// which stops right away.
+  bool give_back_memory = true;
 };
 
 /// The daemon's state machine. Run() drives it from signals and timers; tests call Start,
@@ -51,15 +59,16 @@ class HoldDaemon {
 
   /// Pins itself to service.cpus with SCHED_OTHER (live root only), takes the PM QoS note,
   /// applies the runtime state through the executor and journal, verifies, writes the state
-  /// file and sends READY=1. Returns an exit code: 0, 3 (cannot run: device, journal, plan),
-  /// 4 (a write failed; this run's changes were rolled back). On failure nothing is held.
+  /// file, sends READY=1 and gives back the pages only start-up touched. Returns an exit code:
+  /// 0, 3 (cannot run: cannot pin, device, journal, plan), 4 (a write failed; this run's
+  /// changes were rolled back). On failure nothing is held and nothing was changed.
   int Start();
   /// One watch tick: plans again; every item that drifted is re-asserted (one change at a
   /// time, so one failure does not undo the others) with one log line each. Returns the
-  /// number of drift events.
+  /// number of drift events. The first tick after start or a reload gives memory back again.
   int Tick();
-  /// SIGHUP: loads the profile again. A bad profile (or a new note or write that fails)
-  /// keeps the old profile and state and logs why; returns false then.
+  /// SIGHUP: loads the profile again. A bad profile (or new CPUs it cannot pin to, a new note
+  /// or a write that fails) keeps the old profile and state and logs why; returns false then.
   bool Reload();
   /// SIGTERM/SIGINT (or the end of --once): keeps the state (on_stop: keep) or reverts it
   /// through the journal (on_stop: revert), releases the PM QoS note, writes the final state.
@@ -81,7 +90,14 @@ class HoldDaemon {
   std::string StatusLine() const;
 
  private:
-  void Pin();
+  /// Switches to SCHED_OTHER with a long timer slack and pins to `p`'s service.cpus; the error
+  /// names the CPUs and the errno. Under a fixture root (no SelfCalls) it only notes why not.
+  Result<void> Pin(const profile::Profile& p);
+  /// Drops the clean file pages start-up (or a reload) touched and trims the heap; once more
+  /// after the next tick when `again_after_tick`.
+  void GiveBackStartupMemory(bool again_after_tick);
+  /// The drop itself (self_ must be set); a failure is a warning.
+  TrimReport DropPages();
   /// Takes, changes or gives back the note as `p` asks.
   Result<void> HoldNote(const profile::Profile& p);
   /// Applies `changes` one by one; records refusals; returns how many were written.
@@ -94,6 +110,7 @@ class HoldDaemon {
   HoldOptions options_;
   Notifier& notifier_;
   std::shared_ptr<spdlog::logger> log_;
+  SelfCalls* self_;
   Journal journal_;
   std::unique_ptr<Executor> executor_;
   PmQosLease lease_;
@@ -103,12 +120,14 @@ class HoldDaemon {
   std::map<std::string, std::string> refused_;
   bool started_ = false;
   bool stopped_ = false;
+  bool trim_after_tick_ = false;
   int64_t last_state_write_ = 0;
 };
 
 /// Blocks SIGHUP, SIGTERM and SIGINT in this thread (call before any other thread starts)
-/// and returns a signalfd(2) that reads them. The error names the errno.
-Result<int> OpenSignalFd();
+/// and returns a signalfd(2) that reads them. The error names the errno; on failure the signal
+/// mask is as it was.
+Result<int> OpenSignalFd(SelfCalls& calls = RealSelfCalls());
 
 /// A stderr logger: no timestamps under systemd (the journal adds them), with them otherwise.
 std::shared_ptr<spdlog::logger> MakeStderrLogger();

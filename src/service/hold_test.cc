@@ -37,6 +37,43 @@ std::string ProfileText(const std::string& extra_service = "", int note = 0, int
          "service:\n  watch_interval: 1s\n" + extra_service;
 }
 
+// The daemon's own syscalls, recorded: where it pinned itself, when it gave memory back (the
+// number of notifications sent by then), and a pinning failure on demand. Signals go to the real
+// mask (OpenSignalFd's test checks the process's mask is as it was), signalfd fails on demand.
+struct FakeSelf : SelfCalls {
+  const RecordingNotifier* notifier = nullptr;
+  int affinity_errno = 0;
+  int signalfd_errno = 0;
+  std::vector<std::string> pinned;
+  std::vector<size_t> trimmed_after;  // notifier.messages.size() at each trim
+  int drops = 0;
+
+  Result<void> SignalMask(int how, const sigset_t& set, sigset_t* old) override {
+    if (::sigprocmask(how, &set, old) != 0) return MakeError("sigprocmask", errno);
+    return Ok();
+  }
+  Result<int> SignalFd(const sigset_t&) override {
+    if (signalfd_errno) return MakeError("signalfd", signalfd_errno);
+    return MakeError("signalfd: not in this test", ENOSYS);
+  }
+  Result<void> SetOtherPolicy() override { return Ok(); }
+  Result<void> SetTimerSlack(uint64_t) override { return Ok(); }
+  Result<void> SetAffinity(const CpuSet& cpus) override {
+    if (affinity_errno) return MakeError("sched_setaffinity(" + cpus.ToList() + ")", affinity_errno);
+    pinned.push_back(cpus.ToList());
+    return Ok();
+  }
+  Result<std::string> OwnSmaps() override {
+    return std::string("55afa2cbb000-55afa2fd9000 r-xp 00014000 fe:00 5431397  /usr/bin/rtagent\n"
+                       "Rss:                2624 kB\nAnonymous:             0 kB\n");
+  }
+  Result<void> DropPages(uint64_t, uint64_t) override {
+    ++drops;
+    return Ok();
+  }
+  void TrimHeap() override { trimmed_after.push_back(notifier ? notifier->messages.size() : 0); }
+};
+
 // A fixture board, a profile file beside it, a log captured in memory, a recording notifier.
 struct Rig {
   TempTree tree{std::string(RTAGENT_SOURCE_DIR) + "/tests/sysroots/x86-ipc-4cpu"};
@@ -57,7 +94,8 @@ struct Rig {
   void WriteProfile(const std::string& text) { files.Put("held.yaml", text); }
   std::string Prom() const { return files.dir() + "/rtagent.prom"; }
 
-  HoldDaemon& Make(std::function<std::optional<VerdictSummary>()> verdict = {}) {
+  HoldDaemon& Make(std::function<std::optional<VerdictSummary>()> verdict = {}, SelfCalls* self = nullptr,
+                   bool give_back_memory = true) {
     profile::Diagnostics diags;
     auto p = profile::LoadProfile(profile_path, root, &diags);
     INFO(diags.FormatText(false));
@@ -67,6 +105,8 @@ struct Rig {
     o.check_wait = [](profile::Duration) { return true; };
     o.log = log;
     o.verdict = std::move(verdict);
+    o.self = self;
+    o.give_back_memory = give_back_memory;
     daemon = std::make_unique<HoldDaemon>(root, std::move(*p), std::move(o), notifier, MakeQosDevice(root));
     return *daemon;
   }
@@ -474,4 +514,105 @@ TEST_CASE("a system that cannot be planned: start exits 3, a tick or a verify sa
     CHECK_THAT(v.summary, Catch::StartsWith("cannot plan: "));
     CHECK(d.HoldsPmQos());  // still holding what it holds
   }
+}
+
+TEST_CASE("hold pins itself to service.cpus and gives start-up memory back once READY and after a reload", "[service]") {
+  Rig r(ProfileText("  cpus: 0\n"));
+  FakeSelf self;
+  self.notifier = &r.notifier;
+  HoldDaemon& d = r.Make({}, &self);
+  REQUIRE(d.Start() == 0);
+  CHECK(self.pinned == std::vector<std::string>{"0"});
+  CHECK(r.StateFile()["cpus"] == "0");
+  REQUIRE(self.trimmed_after.size() == 1);
+  CHECK(self.drops == 1);
+  // READY was the last message before the trim: start-up was over.
+  CHECK_THAT(r.notifier.messages.at(self.trimmed_after[0] - 1), Catch::StartsWith("READY=1"));
+  CHECK(d.Tick() == 0);
+  CHECK(self.trimmed_after.size() == 2);  // once more after the first tick: its first-run code
+  CHECK(d.Tick() == 0);
+  CHECK(self.trimmed_after.size() == 2);  // later ticks give nothing back: they keep what they touch
+  r.tree.Put(kIrq, "0-3\n");
+  CHECK(d.Tick() == 1);  // still watching after the drops
+  CHECK(r.tree.Get(kIrq) == "0\n");
+
+  SECTION("a good reload pins to the new CPUs and trims again") {
+    r.WriteProfile(ProfileText("  cpus: 0-1\n", 0, 5));
+    CHECK(d.Reload());
+    CHECK(self.pinned == std::vector<std::string>{"0", "0-1"});
+    CHECK(self.trimmed_after.size() == 3);
+    CHECK(d.Tick() == 0);
+    CHECK(self.trimmed_after.size() == 4);  // and after the first tick of the new profile
+    CHECK(r.StateFile()["cpus"] == "0-1");
+  }
+  SECTION("a bad reload trims again too: the parse ran") {
+    r.WriteProfile(ProfileText() + "bogus_section: 1\n");
+    CHECK_FALSE(d.Reload());
+    CHECK(self.trimmed_after.size() == 3);
+    CHECK(d.Tick() == 0);
+    CHECK(self.trimmed_after.size() == 3);  // the ticks run the same code as before
+  }
+  SECTION("a reload to CPUs it cannot pin to keeps the old profile, values and pinning") {
+    r.WriteProfile(ProfileText("  cpus: 1\n", 0, 5));
+    self.affinity_errno = EINVAL;
+    CHECK_FALSE(d.Reload());
+    CHECK(r.tree.Get(kStat) == "10\n");
+    CHECK(d.profile().service.cpus->cpus.ToList() == "0");
+    CHECK(r.StateFile()["cpus"] == "0");
+    CHECK_THAT(r.StateFile()["last_reload"].get<std::string>(),
+               Catch::Contains("cannot pin itself to CPUs 1 (service.cpus)") && Catch::Contains("Invalid argument"));
+  }
+  CHECK(d.Stop("test") == 0);
+}
+
+TEST_CASE("hold --once gives no memory back: it stops right away", "[service]") {
+  Rig r(ProfileText("  cpus: 0\n"));
+  FakeSelf self;
+  HoldDaemon& d = r.Make({}, &self, /*give_back_memory=*/false);
+  REQUIRE(d.Start() == 0);
+  CHECK(d.Tick() == 0);
+  CHECK(self.pinned == std::vector<std::string>{"0"});
+  CHECK(self.trimmed_after.empty());
+  CHECK(self.drops == 0);
+  CHECK(d.Stop("--once") == 0);
+}
+
+TEST_CASE("hold that cannot pin itself to service.cpus exits 3, says why and changes nothing", "[service]") {
+  Rig r(ProfileText("  cpus: 0\n"));
+  const std::string irq_before = r.tree.Get(kIrq), stat_before = r.tree.Get(kStat);
+  FakeSelf self;
+  self.affinity_errno = EINVAL;  // e.g. CPU 0 is outside the unit's cpuset
+  HoldDaemon& d = r.Make({}, &self);
+  CHECK(d.Start() == 3);
+  CHECK_THAT(r.Log(), Catch::Contains("error: cannot pin itself to CPUs 0 (service.cpus): sched_setaffinity(0): "
+                                      "Invalid argument; nothing was changed"));
+  CHECK_FALSE(d.HoldsPmQos());
+  CHECK(r.tree.Get(kpath::kCpuDmaLatency) == kNoteOff);
+  CHECK(r.tree.Get(kIrq) == irq_before);
+  CHECK(r.tree.Get(kStat) == stat_before);
+  CHECK_FALSE(r.root.Exists(Journal::Path()));
+  CHECK_FALSE(r.notifier.Sent("READY=1"));
+  CHECK_THAT(r.notifier.LastStatus(), Catch::StartsWith("failed: cannot pin itself to CPUs 0"));
+  auto j = r.StateFile();
+  CHECK(j["state"] == "failed");
+  CHECK_THAT(j["stop_reason"].get<std::string>(), Catch::StartsWith("cannot pin itself to CPUs 0"));
+  CHECK(self.trimmed_after.empty());
+  CHECK(d.Stop("SIGTERM") == 0);
+}
+
+TEST_CASE("a signalfd that cannot be opened is an error naming the errno, and the signal mask is as it was", "[service]") {
+  sigset_t before;
+  sigemptyset(&before);
+  REQUIRE(::sigprocmask(SIG_BLOCK, nullptr, &before) == 0);
+  FakeSelf self;
+  self.signalfd_errno = EMFILE;
+  auto fd = OpenSignalFd(self);
+  REQUIRE_FALSE(fd.ok());
+  CHECK(fd.error().err == EMFILE);
+  CHECK_THAT(fd.error().message, Catch::StartsWith("cannot open a signalfd for SIGHUP/SIGTERM/SIGINT: signalfd: ") &&
+                                     Catch::Contains("Too many open files"));
+  sigset_t after;
+  sigemptyset(&after);
+  REQUIRE(::sigprocmask(SIG_BLOCK, nullptr, &after) == 0);
+  for (int sig : {SIGHUP, SIGTERM, SIGINT}) CHECK(sigismember(&after, sig) == sigismember(&before, sig));
 }

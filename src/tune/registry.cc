@@ -41,8 +41,15 @@ std::vector<Change> FullPlan::RebootRequired() const {
   return out;
 }
 
+const std::vector<Section>& PlanSections() {
+  static const std::vector<Section> sections = {Section::kCmdline, Section::kIrqs, Section::kPower};
+  return sections;
+}
+
 Result<FullPlan> PlanAll(const profile::Profile& profile, const SysRoot& root) {
-  return PlanAll(profile, root, CollectSystemState(root));
+  // Not every section: kernel, threads, memory, cgroups and clock were collected and thrown
+  // away, at every `hold` tick too (every thread's stat read twice).
+  return PlanAll(profile, root, CollectSystemState(root, PlanSections()));
 }
 
 Result<FullPlan> PlanAll(const profile::Profile& profile, const SysRoot& root, const SystemState& state) {

@@ -68,6 +68,12 @@ struct FullPlan {
   /// Boot-time items that differ from /proc/cmdline: a reboot is required for them.
   std::vector<Change> RebootRequired() const;
 };
+/// The SystemState sections the tuners read (cores: cmdline; irqs; power; the CPU sets always
+/// come). Planning collects only these: the ranks and partitions tuners read threads and
+/// cgroups themselves. A tuner that starts reading another section adds it here.
+const std::vector<Section>& PlanSections();
+
+/// Plans from a state of PlanSections() collected from `root`.
 Result<FullPlan> PlanAll(const profile::Profile& profile, const SysRoot& root);
 /// The same, from a state the caller collected from `root` already (verify's checks, commission).
 Result<FullPlan> PlanAll(const profile::Profile& profile, const SysRoot& root, const SystemState& state);
