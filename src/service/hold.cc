@@ -200,47 +200,33 @@ int HoldDaemon::ApplyEach(const std::vector<Change>& changes, bool as_drift, std
   return written;
 }
 
+int HoldDaemon::FailStart(const std::string& log_line, const std::string& reason) {
+  log_->error("{}", log_line);
+  state_.state = "failed";
+  state_.stop_reason = reason;
+  WriteState();
+  Notify("STATUS=failed: " + OneLine(reason));
+  return kExitCannotRun;
+}
+
 int HoldDaemon::Start() {
   state_.since = Now();
   state_.on_stop = profile::ToString(*profile_.service.on_stop);
   state_.watch_interval = profile::FormatDuration(*profile_.service.watch_interval);
   if (auto r = Pin(profile_); !r) {
     state_.cpus = "not pinned";
-    log_->error("{}; nothing was changed", r.error().message);
-    state_.state = "failed";
-    state_.stop_reason = r.error().message;
-    WriteState();
-    Notify("STATUS=failed: " + OneLine(r.error().message));
-    return kExitCannotRun;
+    return FailStart(r.error().message + "; nothing was changed", r.error().message);
   }
   Notify("STATUS=applying " + profile_.path);
 
-  if (auto r = journal_.Load(); !r) {
-    log_->error("{}; nothing was changed", r.error().message);
-    state_.state = "failed";
-    state_.stop_reason = r.error().message;
-    WriteState();
-    Notify("STATUS=failed: " + OneLine(r.error().message));
-    return kExitCannotRun;
-  }
+  if (auto r = journal_.Load(); !r) return FailStart(r.error().message + "; nothing was changed", r.error().message);
   auto plan = PlanAll(profile_, root_);
   if (!plan) {
-    log_->error("cannot plan {}: {}; nothing was changed", profile_.path, plan.error().message);
-    state_.state = "failed";
-    state_.stop_reason = plan.error().message;
-    WriteState();
-    Notify("STATUS=failed: " + OneLine(plan.error().message));
-    return kExitCannotRun;
+    return FailStart("cannot plan " + profile_.path + ": " + plan.error().message + "; nothing was changed",
+                     plan.error().message);
   }
   // The note first: if the device refuses, nothing has been written yet.
-  if (auto r = HoldNote(profile_); !r) {
-    log_->error("{}; nothing was changed", r.error().message);
-    state_.state = "failed";
-    state_.stop_reason = r.error().message;
-    WriteState();
-    Notify("STATUS=failed: " + OneLine(r.error().message));
-    return kExitCannotRun;
-  }
+  if (auto r = HoldNote(profile_); !r) return FailStart(r.error().message + "; nothing was changed", r.error().message);
   state_.pm_qos_us = lease_.Held() ? std::optional<int>(lease_.value_us()) : std::nullopt;
 
   // Start is all-or-nothing, as `rtagent apply` is: a failed write rolls this run back.

@@ -104,6 +104,9 @@ class HoldDaemon {
   int ApplyEach(const std::vector<Change>& changes, bool as_drift, std::string* first_error);
   void WriteState();
   void Notify(const std::string& msg);
+  /// Start() failed before changing anything: logs `log_line`, records `reason` as the
+  /// stop reason in the state file and STATUS=, and returns exit 3.
+  int FailStart(const std::string& log_line, const std::string& reason);
 
   SysRoot& root_;
   profile::Profile profile_;
