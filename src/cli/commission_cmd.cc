@@ -78,6 +78,9 @@ class RevertAfter {
   RevertAfter(const RevertAfter&) = delete;
   RevertAfter& operator=(const RevertAfter&) = delete;
 
+  /// Nothing is left to put back (apply's own rollback was complete): no revert at the end.
+  void Disarm() { armed_ = false; }
+
   /// Reverts now (once). False when a value could not be put back.
   bool Done() {
     if (!armed_) return ok_;
@@ -227,7 +230,10 @@ int CmdCommission(const GlobalOptions& g, const CommissionOptions& o) {
     std::cout << RenderApplyText(applied->report, applied->plan, g.color);
   }
   if (applied->report.rolled_back) {
-    // No verdict: nothing was measured, and the tuning it would judge is not in place.
+    // No verdict: nothing was measured, and the tuning it would judge is not in place. A
+    // complete rollback left nothing for --revert-after; an incomplete one left the journal,
+    // and --revert-after tries those values once more.
+    if (applied->report.rollback_errors.empty()) revert_after.Disarm();
     std::cerr << "rtagent commission: " << RollbackSummary(applied->report) << "; the loop stops here\n";
     return kExitRolledBack;
   }

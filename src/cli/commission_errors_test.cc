@@ -178,6 +178,8 @@ TEST_CASE("commission: a write refused mid-apply rolls back, exits 4, says why, 
     CHECK_THAT(r.out, Catch::Contains("the 9 value(s) written before it were rolled back, nothing was changed; "
                                       "the loop stops here"));
     CHECK_THAT(r.out, !Catch::Contains("step 5"));
+    // The rollback was complete: --revert-after has nothing to do and says nothing.
+    CHECK_THAT(r.out, !Catch::Contains("putting back") && !Catch::Contains("nothing to revert"));
     CHECK_THAT(r.out, !Catch::Contains("the changes stay in place"));
     // The tree is as it was, with no journal left; no verdict anywhere.
     CHECK(rtagent::test::TreeDiff(kFixture, t.dir()).empty());
