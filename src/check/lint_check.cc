@@ -10,6 +10,7 @@
 
 #include "check/chapters.h"
 #include "check/check.h"
+#include "profile/duration.h"
 
 namespace rtagent::check {
 namespace {
@@ -504,12 +505,13 @@ Rule TestPmQos(const Profile& p) {
 
 Rule AcceptanceShort(const Profile& p) {
   Rule r{"lint.acceptance_short", kChapter5, "the acceptance test runs for an hour or more", "duration >= 1h"};
+  // The run's duration: the profile's, or the --duration of accept/commission written over it.
   const auto& d = p.acceptance.duration;
-  auto minutes = std::chrono::duration_cast<std::chrono::minutes>(*d).count();
-  r.measured = {"acceptance.duration " + std::to_string(minutes) + " min"};
+  const std::string runs = profile::FormatDuration(*d);
+  r.measured = {"acceptance.duration " + runs};
   if (*d < std::chrono::hours(1)) {
-    r.Problem(Status::kWarn, "the acceptance test runs " + std::to_string(minutes) +
-                                 " min: the worst case keeps growing with the run, and rare stalls need hours to show",
+    r.Problem(Status::kWarn, "the acceptance test runs " + runs +
+                                 ": the worst case keeps growing with the run, and rare stalls need hours to show",
               d.mark);
   }
   r.hint = "acceptance.duration: 2h (or more) for a commissioning run; short runs suit CI smoke tests only";

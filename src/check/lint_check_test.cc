@@ -215,7 +215,7 @@ TEST_CASE("lint.test_pm_qos, lint.acceptance_short and lint.budget_small", "[che
   CHECK_THAT(q.summary, Catch::Contains("PM QoS note of 0 us") && Catch::Contains("(it holds 20 us)"));
   const auto& s = ById(rs, "lint.acceptance_short");
   CHECK(s.status == Status::kWarn);
-  CHECK_THAT(s.summary, Catch::Contains("runs 1 min"));
+  CHECK_THAT(s.summary, Catch::Contains("the acceptance test runs 1m:"));
   CHECK(s.chapter == "Chapter 5 (Measuring the worst case)");
   const auto& b = ById(rs, "lint.budget_small");
   CHECK(b.status == Status::kWarn);

@@ -249,6 +249,9 @@ Result<std::shared_ptr<PreparedAcceptance>> PrepareAcceptance(LoadedProfile& lp,
     prep->duration = *d;
   }
   if (prep->duration.count() <= 0) return MakeError("--duration must be longer than 0");
+  // What the checks judge (lint.acceptance_short, commission's verify) is the run that will
+  // happen: the --duration given, not the one the profile writes.
+  lp.profile.acceptance.duration.value = prep->duration;
   if (auto ok = CheckOutputs(request.outputs); !ok) return ok.error();
   if (!request.baseline.empty()) {
     auto b = ReadVerdictFile(request.baseline);
