@@ -1,6 +1,6 @@
 // The PM QoS lease: held while it lives, given back on every path, never the real device
 // under a fixture root.
-#include "service/pm_qos.h"
+#include "base/pm_qos.h"
 
 #include <catch2/catch.hpp>
 #include <cerrno>
@@ -10,7 +10,6 @@
 #include "base/kernel_paths.h"
 
 using namespace rtagent;
-using namespace rtagent::service;
 
 namespace {
 struct Board {
@@ -19,7 +18,7 @@ struct Board {
 };
 }  // namespace
 
-TEST_CASE("the fixture twin holds the note in the tree and gives the old value back", "[service]") {
+TEST_CASE("the fixture twin holds the note in the tree and gives the old value back", "[base][pm_qos]") {
   Board b;
   FaultRoot root(b.tree.dir());
   {
@@ -41,7 +40,7 @@ TEST_CASE("the fixture twin holds the note in the tree and gives the old value b
   CHECK(b.tree.Get(kpath::kCpuDmaLatency) == "2000000000\n");
 }
 
-TEST_CASE("a moved lease is given back once, by its new owner", "[service]") {
+TEST_CASE("a moved lease is given back once, by its new owner", "[base][pm_qos]") {
   Board b;
   FaultRoot root(b.tree.dir());
   PmQosLease outer;
@@ -56,7 +55,7 @@ TEST_CASE("a moved lease is given back once, by its new owner", "[service]") {
   CHECK(b.tree.Get(kpath::kCpuDmaLatency) == "2000000000\n");
 }
 
-TEST_CASE("a lease that cannot be taken holds nothing and says why", "[service]") {
+TEST_CASE("a lease that cannot be taken holds nothing and says why", "[base][pm_qos]") {
   Board b;
   FaultRoot root(b.tree.dir());
   SECTION("the device refuses the write") {
@@ -87,7 +86,7 @@ TEST_CASE("a lease that cannot be taken holds nothing and says why", "[service]"
   CHECK(b.tree.Get(kpath::kCpuDmaLatency) == "2000000000\n");
 }
 
-TEST_CASE("the kernel device writes the value as 4 raw bytes and keeps the fd", "[service]") {
+TEST_CASE("the kernel device writes the value as 4 raw bytes and keeps the fd", "[base][pm_qos]") {
   // A regular file stands in for the character device: the bytes written are what the
   // kernel's cpu_latency_qos_write() would receive.
   TempTree t;
