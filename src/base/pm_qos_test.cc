@@ -5,6 +5,8 @@
 #include <catch2/catch.hpp>
 #include <cerrno>
 #include <cstring>
+#include <memory>
+#include <vector>
 
 #include "base/fault_root.h"
 #include "base/kernel_paths.h"
@@ -66,14 +68,19 @@ TEST_CASE("a lease that cannot be taken holds nothing and says why", "[base][pm_
     CHECK(r.error().err == EACCES);
     CHECK_FALSE(lease.Held());
   }
-  SECTION("the device is missing") {
+  SECTION("the device is missing, for the fixture twin and the kernel device alike") {
     TempTree empty;
     FaultRoot bare(empty.dir());
-    PmQosLease lease(MakeQosDevice(bare));
-    auto r = lease.Acquire(0);
-    REQUIRE_FALSE(r.ok());
-    CHECK(r.error().err == ENOENT);
-    CHECK_THAT(r.error().message, Catch::Contains("cpu_dma_latency"));
+    std::vector<std::unique_ptr<QosDevice>> devices;
+    devices.push_back(MakeQosDevice(bare));
+    devices.push_back(MakeKernelQosDevice(bare));
+    for (auto& device : devices) {
+      PmQosLease lease(std::move(device));
+      auto r = lease.Acquire(0);
+      REQUIRE_FALSE(r.ok());
+      CHECK(r.error().err == ENOENT);
+      CHECK_THAT(r.error().message, Catch::Contains("cpu_dma_latency"));
+    }
   }
   SECTION("a negative value") {
     PmQosLease lease(MakeQosDevice(root));
@@ -106,11 +113,4 @@ TEST_CASE("the kernel device writes the value as 4 raw bytes and keeps the fd", 
   CHECK(t.Get(kpath::kCpuDmaLatency).size() == 8);
   lease.Release();
   CHECK_FALSE(lease.Held());
-
-  TempTree none;
-  FsRoot bare(none.dir());
-  PmQosLease missing(MakeKernelQosDevice(bare));
-  auto r = missing.Acquire(0);
-  REQUIRE_FALSE(r.ok());
-  CHECK(r.error().err == ENOENT);
 }

@@ -26,8 +26,8 @@ TEST_CASE("a cell's width is what a terminal shows: UTF-8 characters, wide ones,
   t.Row({"\033[1;31mFAIL\033[0m", "1,234.5", "b"});
   CHECK(t.Render(0) ==
         "status   max µs  what\n"
-        "\033[32mPASS\033[0m      12.3  a\n"
-        "\033[1;31mFAIL\033[0m   1,234.5  b\n");
+        "\033[32mPASS\033[0m       12.3  a\n"
+        "\033[1;31mFAIL\033[0m    1,234.5  b\n");
 }
 
 TEST_CASE("missing cells are empty, extra cells dropped, no trailing blanks", "[base][table]") {

@@ -14,7 +14,7 @@ using rtagent::profile::testing::Cpus;
 
 namespace {
 
-profile::Profile Load(const std::string& acceptance) {
+profile::Profile WithAcceptance(const std::string& acceptance) {
   auto p = profile::LoadProfileText("cores:\n  housekeeping: 0\n  isolated: 1-3\nacceptance:\n" + acceptance, "t.yaml",
                                     ".", Cpus(4), nullptr);
   REQUIRE(p);
@@ -27,7 +27,7 @@ std::string Fixture() { return std::string(RTAGENT_SOURCE_DIR) + "/tests/sysroot
 
 TEST_CASE("a prepared run carries the profile's sampler configuration and the run's duration", "[latency]") {
   FaultRoot root(Fixture());
-  const profile::Profile p = Load("  interval_us: 500\n  priority: 80\n  loads:\n    builtin: [cache]\n");
+  const profile::Profile p = WithAcceptance("  interval_us: 500\n  priority: 80\n  loads:\n    builtin: [cache]\n");
   auto run = AcceptanceRun::Prepare(p.acceptance, std::chrono::seconds(3), "/tmp", root);
   REQUIRE(run);
   const SamplerConfig& sc = (*run)->sampler();
@@ -40,19 +40,19 @@ TEST_CASE("a prepared run carries the profile's sampler configuration and the ru
 TEST_CASE("a run's input problems are found before anything runs", "[latency]") {
   FaultRoot root(Fixture());
   SECTION("a duration shorter than one interval") {
-    const profile::Profile p = Load("  interval_us: 1000\n");
+    const profile::Profile p = WithAcceptance("  interval_us: 1000\n");
     auto run = AcceptanceRun::Prepare(p.acceptance, std::chrono::microseconds(10), "/tmp", root);
     REQUIRE_FALSE(run);
     CHECK_THAT(run.error().message, Catch::Contains("shorter than one interval"));
   }
   SECTION("an external load whose program is not on PATH") {
-    const profile::Profile p = Load("  loads:\n    external:\n      - argv: [rtagent-no-such-program-xyz]\n");
+    const profile::Profile p = WithAcceptance("  loads:\n    external:\n      - argv: [rtagent-no-such-program-xyz]\n");
     auto run = AcceptanceRun::Prepare(p.acceptance, std::chrono::seconds(1), "/tmp", root);
     REQUIRE_FALSE(run);
     CHECK_THAT(run.error().message, Catch::Contains("rtagent-no-such-program-xyz"));
   }
   SECTION("loads placed on the measured CPUs") {
-    const profile::Profile p = Load("  cpus: 1-3\n  loads:\n    cpus: 0-1\n    builtin: [cache]\n");
+    const profile::Profile p = WithAcceptance("  cpus: 1-3\n  loads:\n    cpus: 0-1\n    builtin: [cache]\n");
     auto run = AcceptanceRun::Prepare(p.acceptance, std::chrono::seconds(1), "/tmp", root);
     REQUIRE_FALSE(run);
     CHECK(run.error().message ==
