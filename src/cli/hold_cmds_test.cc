@@ -221,6 +221,24 @@ TEST_CASE("hold start failures give their exit codes: device 3, journal 3", "[cl
   CHECK_THAT(out, Catch::StartsWith("rtagent hold: not running (failed at "));
 }
 
+TEST_CASE("hold whose write is refused rolls back what it wrote, exits 4 and says why", "[cli][service]") {
+  Board b;
+  b.files.Put("p.yaml", Profile());
+  const std::string workqueue = b.tree.Get(kpath::kWorkqueueCpumask);
+  rtagent::test::Immutable refuses(b.tree.dir() + "/" + kStat);
+  if (!refuses.ok()) {
+    WARN("skipped: chattr +i does not work under " << b.tree.dir() << " (needs root and ext4/xfs/btrfs)");
+    return;
+  }
+  std::string out;
+  CHECK(Rt("hold --once " + b.Root() + " " + b.profile, &out) == 4);
+  INFO(out);
+  CHECK_THAT(out, Catch::Contains("vm.stat_interval"));
+  CHECK(b.State()["state"] == "failed");
+  CHECK_THAT(b.State()["stop_reason"].get<std::string>(), Catch::StartsWith("a write failed; this run's changes were rolled back"));
+  CHECK(b.tree.Get(kpath::kWorkqueueCpumask) == workqueue);  // written before the refusal, and put back
+}
+
 TEST_CASE("the daemon: drift re-asserted, SIGHUP good and bad, SIGTERM keeps", "[cli][service]") {
   Board b;
   b.files.Put("p.yaml", Profile());

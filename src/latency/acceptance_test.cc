@@ -66,3 +66,20 @@ TEST_CASE("a latency run measures the live machine only: a fixture tree is refus
   CHECK_THAT(why, Catch::StartsWith("a latency test measures the live machine only; --root "));
   CHECK_THAT(why, Catch::Contains("fixture tree"));
 }
+
+TEST_CASE("a run whose loads cannot start ends with the reason and no record, and runs only once", "[latency]") {
+  FaultRoot root(Fixture());  // loads watch where they run on the live system only: a tree refuses them
+  const profile::Profile p = WithAcceptance("  loads:\n    builtin: [cache]\n");
+  auto run = AcceptanceRun::Prepare(p.acceptance, std::chrono::seconds(1), "/tmp", root);
+  REQUIRE(run);
+  int sampler_calls = 0;
+  AcceptanceHooks hooks;
+  hooks.on_sampler = [&](SamplerProcess*) { ++sampler_calls; };
+  auto first = (*run)->Run(hooks);
+  REQUIRE_FALSE(first);
+  CHECK_THAT(first.error().message, Catch::StartsWith("cannot start the loads: "));
+  CHECK(sampler_calls == 0);  // no measuring process was started
+  auto second = (*run)->Run(hooks);
+  REQUIRE_FALSE(second);
+  CHECK(second.error().message == "internal: an acceptance run was prepared once and run twice");
+}
