@@ -31,8 +31,11 @@ namespace rtagent::profile {
 class LoadContext {
  public:
   LoadContext(Profile* p, Diagnostics* d) : p_(p), r_(d, &p->system) {}
+  /// The profile being read: what earlier sections set is there already.
   Profile& profile() { return *p_; }
+  /// Reads typed values, reporting every problem with its file:line:column and a hint.
   FieldReader& reader() { return r_; }
+  /// Where the problems go, for the messages no FieldReader reader gives.
   Diagnostics& diags() { return *r_.diags(); }
   /// The keyword `housekeeping` with the CPUs cores resolved it to.
   CpuSpec Housekeeping() const;
@@ -52,11 +55,15 @@ class LoadContext {
 class CrossCheck {
  public:
   CrossCheck(const Profile& p, Diagnostics* d) : p_(p), d_(d) {}
+  /// The profile, every section read.
   const Profile& profile() const { return p_; }
+  /// Where the contradictions go.
   Diagnostics& diags() const { return *d_; }
   /// The first known mark, or the top of the profile: every diagnostic points at a line.
   SourceMark At(std::initializer_list<SourceMark> marks) const;
+  /// The profile's housekeeping CPUs.
   const CpuSet& Housekeeping() const { return p_.cores.housekeeping->cpus; }
+  /// The profile's isolated CPUs.
   const CpuSet& Isolated() const { return p_.cores.isolated->cpus; }
   /// True for an empty set that only follows from an empty housekeeping set (reported once,
   /// at cores, not at every key that defaults to housekeeping).
@@ -87,6 +94,7 @@ class SectionInfo {
   /// Dotted from the top ("" for the top level, "cores.boot"); "<name>" stands for a
   /// user-chosen name ("ranks.rules.<name>"), "[]" for a list item.
   const std::string& path() const { return path_; }
+  /// Its keys as the reference documents them, in declaration order.
   virtual std::vector<KeyDoc> Docs() const = 0;
 
  private:
@@ -117,10 +125,12 @@ struct Key {
   /// Judges the key against the rest of the profile once everything is read.
   Check check = nullptr;
 
+  /// Adds the step that follows this key.
   Key&& AndThen(Then t) && {
     then = std::move(t);
     return std::move(*this);
   }
+  /// Adds its cross-check.
   Key&& Checked(Check c) && {
     check = std::move(c);
     return std::move(*this);
@@ -130,6 +140,7 @@ struct Key {
     doc.fallback = std::move(text);
     return std::move(*this);
   }
+  /// The type column when the builder's is not the right word ("path" for a string).
   Key&& TypeDoc(std::string text) && {
     doc.type = std::move(text);
     return std::move(*this);
@@ -425,13 +436,15 @@ typename Key<S>::Then Step(std::function<void(LoadContext&, S&)> fn) {
 class BlockBase {
  public:
   virtual ~BlockBase() = default;
-  /// "memory", "checks.hwlat".
+  /// Its keys; their path is the block's: "memory", "checks.hwlat".
   virtual const SectionInfo& Keys() const = 0;
+  /// "memory", "checks.hwlat": where the profile keeps it.
   const std::string& path() const { return Keys().path(); }
   /// Its row in the mapping that holds it (the top level, or checks).
   virtual KeyDoc Doc() const = 0;
   /// Reads its value (null when the profile gives none) into the profile.
   virtual void Load(LoadContext& c, const YamlNode* value, const std::string& what) const = 0;
+  /// Runs its cross-checks on the loaded profile.
   virtual void CheckAll(const CrossCheck& cc) const = 0;
 };
 
@@ -443,6 +456,7 @@ class CheckBlockBase : public BlockBase {
   virtual bool Enabled(const Profile& p) const = 0;
 };
 
+/// Aborts naming `path`: a block read back from a profile loaded without it (a programming error).
 [[noreturn]] void MissingBlock(const std::string& path);
 
 /// A block over struct S.

@@ -32,6 +32,7 @@ inline const MemoryConfig& MemoryOf(const profile::Profile& p) { return MemorySe
 /// Chapter 8). The profile's validation warns about it and the lint judges it: one rule.
 bool ThpDefragStalls(const std::string& mode);
 
+/// Plans transparent hugepages and the sysctls the profile's memory section names.
 class MemoryTuner : public Tuner {
  public:
   std::string Section() const override { return MemorySection().path(); }
