@@ -4,9 +4,9 @@
 // running kernel's command line lacks (a reboot is required: a state, not an error).
 #include <algorithm>
 
+#include "base/text_table.h"
 #include "check/chapters.h"
 #include "check/check.h"
-#include "tune/plan_render.h"
 #include "tune/tuner.h"
 
 namespace rtagent::check {

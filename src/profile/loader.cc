@@ -130,6 +130,7 @@ class IncludeLoader {
 Result<Profile> Finish(Profile p, const std::optional<YamlNode>& tree, Diagnostics* diags,
                        const Diagnostics* caller_diags) {
   if (tree) {
+    p.document = CanonicalJson(*tree);
     // Every key as its section declares it (language.h), then every cross-check: they run even
     // after errors, so one run reports every problem; values that could not be read keep their
     // defaults, which are consistent.
