@@ -84,7 +84,7 @@ struct ToWrite {
 
 ApplyReport Executor::Apply(const std::vector<Change>& changes) {
   ApplyReport report;
-  for (const auto& c : changes) report.results.push_back({c, Outcome::kNotRun, ""});
+  for (const auto& c : changes) report.results.push_back({c, Outcome::kNotRun, "", {}});
   // What a rollback puts back, in the order it changed: an item written in this run
   // (`result`), or a side effect found just before such a write (`result` kNone).
   struct Undo {
@@ -103,6 +103,7 @@ ApplyReport Executor::Apply(const std::vector<Change>& changes) {
         ChangeResult& done = report.results[it->result];
         Actuator* a = Find(done.change.actuator);
         auto w = a->Write(done.change.key, done.change.before);
+        for (CommandRun& run : a->TakeRuns()) done.runs.push_back(std::move(run));
         if (w) {
           done.outcome = Outcome::kRolledBack;
         } else {
@@ -198,12 +199,12 @@ ApplyReport Executor::Apply(const std::vector<Change>& changes) {
           break;
         }
         std::string before = WritableValue(s.compare, *value);
-        record({c.section, s.what, s.actuator, s.key, before, before, s.compare, c.key});
+        record({c.section, s.what, s.actuator, s.key, before, before, s.compare, c.key, {}});
         w.sides.push_back({std::move(s), std::move(before)});
       }
       if (stopped) break;
       // The journal keeps the first "before" of a key (an older apply's, or a side effect's).
-      w.record = record({c.section, c.what, c.actuator, c.key, w.before, c.after, c.compare, ""});
+      w.record = record({c.section, c.what, c.actuator, c.key, w.before, c.after, c.compare, "", {}});
       writes.push_back(std::move(w));
     }
     if (stopped) break;
@@ -224,12 +225,20 @@ ApplyReport Executor::Apply(const std::vector<Change>& changes) {
       const Change& c = changes[w.index];
       ChangeResult& res = report.results[w.index];
       for (Found& f : w.sides) undo.push_back({kNone, std::move(f)});
-      auto written = Find(c.actuator)->Write(c.key, c.after);
+      Actuator* a = Find(c.actuator);
+      auto written = a->Write(c.key, c.after);
+      res.runs = a->TakeRuns();
       if (written) {
         res.outcome = Outcome::kApplied;
         // The journal keeps the first "before"; the rollback restores what this run found.
         res.change.before = w.before;
         undo.push_back({w.index, {}});
+        // What the write ran (a boot loader's update step) goes into its journal entry.
+        if (!res.runs.empty()) {
+          if (auto r = journal_.AddRuns(c.actuator, c.key, res.runs); !r) {
+            res.detail = "its commands could not be recorded in the journal: " + r.error().message;
+          }
+        }
         continue;
       }
       if (const KnownRefusal* known = FindRefusal(c, written.error().err)) {
@@ -263,7 +272,7 @@ RevertReport Executor::Revert() {
     c.after = it->before;
     c.compare = it->compare;
     c.side_effect_of = it->side_effect_of;
-    ChangeResult res{c, Outcome::kFailed, ""};
+    ChangeResult res{c, Outcome::kFailed, "", {}};
     Actuator* a = Find(c.actuator);
     if (!a) {
       res.detail = "no actuator \"" + c.actuator + "\"";
@@ -279,11 +288,15 @@ RevertReport Executor::Revert() {
       }
     } else if (SameValue(c.compare, *now, c.after)) {
       res.outcome = Outcome::kAlreadySet;
-    } else if (auto w = a->Write(c.key, c.after); w) {
-      res.outcome = Outcome::kApplied;
     } else {
-      res.detail = w.error().message;
-      report.complete = false;
+      auto w = a->Write(c.key, c.after);
+      res.runs = a->TakeRuns();
+      if (w) {
+        res.outcome = Outcome::kApplied;
+      } else {
+        res.detail = w.error().message;
+        report.complete = false;
+      }
     }
     report.results.push_back(std::move(res));
   }
