@@ -460,6 +460,7 @@ AcceptanceOutcome RunAcceptance(PreparedAcceptance& prep, const AcceptanceReques
   const ClockVerdict cv = JudgeClock(ci);
   v.host.coarse_clock = cv.coarse;
   v.host.clock_reasons = cv.reasons;
+  v.host.boot_args_pending = request.boot_args_pending;
   Judge(v, LimitsOf(p.acceptance, prep.duration.count()));
 
   std::optional<VerdictDiff> diff;

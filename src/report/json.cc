@@ -68,6 +68,7 @@ std::string RenderJson(const Verdict& v) {
             {"clock_reasons", v.host.clock_reasons},
             {"clock_resolution_ns", v.host.clock_resolution_ns},
             {"clock_read_cost_ns", v.host.clock_read_cost_ns}};
+  if (!v.host.boot_args_pending.empty()) host["boot_args_pending"] = v.host.boot_args_pending;
   json config{{"cpus", v.config.cpus.ToList()},
               {"interval_us", v.config.interval_us},
               {"priority", v.config.priority},
@@ -181,6 +182,10 @@ Result<Verdict> ParseUnchecked(const json& root) {
   v.host.clocksource = h.value("clocksource", "");
   v.host.virtual_machine = h.at("virtual_machine").get<bool>();
   v.host.hypervisor = h.value("hypervisor", "");
+  if (h.contains("boot_args_pending") && h["boot_args_pending"].is_array()) {
+    for (const json& a : h["boot_args_pending"])
+      if (a.is_string()) v.host.boot_args_pending.push_back(a.get<std::string>());
+  }
   v.host.coarse_clock = h.at("coarse_clock").get<bool>();
   v.host.clock_reasons = h.value("clock_reasons", std::vector<std::string>{});
   v.host.clock_resolution_ns = h.value("clock_resolution_ns", int64_t{0});
