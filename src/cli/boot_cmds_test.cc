@@ -185,3 +185,20 @@ TEST_CASE("commission on a board whose boot arguments are not booted says the CP
   CHECK_THAT(r.out, Catch::Contains("reboot, then run `rtagent commission` again: that second run gives the verdict "
                                     "that counts"));
 }
+
+TEST_CASE("an update command that cannot run: apply exits 4 and the boot file is as it was", "[cli][boot]") {
+  // systemd-boot with kernel-install, but the running kernel's image is not in the tree: the
+  // command cannot be made, so /etc/kernel/cmdline is put back as it was.
+  TempTree t(kIpc);
+  t.Put("boot/loader/loader.conf", "timeout 3\n");
+  TempTree files;
+  files.Put("sdboot.yaml", "cores:\n  housekeeping: 0\n  isolated: 2-3\n  bootloader: auto\n");
+  t.Put("etc/kernel/cmdline", "root=UUID=x ro quiet\n");
+  auto before = rtagent::test::SnapshotTree(t.dir());
+  Run a = Rt("apply " + files.dir() + "/sdboot.yaml --root " + t.dir());
+  INFO(a.out);
+  CHECK(a.code == 4);
+  CHECK_THAT(a.out, Catch::Contains("has no image for kernel-install") && Catch::Contains("etc/kernel/cmdline was put back"));
+  CHECK_THAT(a.out, Catch::Contains("apply failed and was rolled back"));
+  CHECK(rtagent::test::SnapshotTree(t.dir()) == before);
+}

@@ -42,6 +42,28 @@ std::string CommandRun::Status() const {
   return "exit " + std::to_string(exit_status);
 }
 
+nlohmann::json CommandRunJson(const CommandRun& r) {
+  nlohmann::json j = {{"argv", r.argv}, {"exit_status", r.exit_status}, {"output", r.output}};
+  if (!r.program.empty()) j["program"] = r.program;
+  if (r.skipped) j["skipped"] = true;
+  if (!r.note.empty()) j["note"] = r.note;
+  return j;
+}
+
+CommandRun CommandRunFromJson(const nlohmann::json& j) {
+  CommandRun r;
+  if (j.contains("argv") && j["argv"].is_array()) {
+    for (const auto& a : j["argv"])
+      if (a.is_string()) r.argv.push_back(a.get<std::string>());
+  }
+  r.program = j.value("program", "");
+  r.exit_status = j.value("exit_status", -1);
+  r.output = j.value("output", "");
+  r.skipped = j.value("skipped", false);
+  r.note = j.value("note", "");
+  return r;
+}
+
 std::optional<std::string> FindProgram(const SysRoot& root, const std::string& name) {
   if (name.empty() || name.find('/') != std::string::npos) return std::nullopt;
   for (const std::string& dir : kProgramDirs) {

@@ -8,6 +8,7 @@
 
 #include <functional>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
@@ -34,6 +35,11 @@ struct CommandRun {
   /// "exit 0", "exit 1", "killed by signal 9", "not run: ..." (the note), for a report line.
   std::string Status() const;
 };
+
+/// A run as JSON, {argv, program, exit_status, output, skipped, note}: the journal keeps it and
+/// apply --json shows it. And back (absent fields take their defaults).
+nlohmann::json CommandRunJson(const CommandRun& run);
+CommandRun CommandRunFromJson(const nlohmann::json& j);
 
 /// The seam: runs a command to its end and says how it went. Never fails as a call: a
 /// program that cannot be found or started is a run with exit_status -1 and a note.

@@ -15,28 +15,6 @@ namespace {
 // rtagent's state that must outlive a reboot (the FHS's /var/lib).
 const std::string kStateDir = "var/lib/rtagent";
 
-json RunJson(const CommandRun& r) {
-  json j = {{"argv", r.argv}, {"exit_status", r.exit_status}, {"output", r.output}};
-  if (!r.program.empty()) j["program"] = r.program;
-  if (r.skipped) j["skipped"] = true;
-  if (!r.note.empty()) j["note"] = r.note;
-  return j;
-}
-
-CommandRun RunFromJson(const json& j) {
-  CommandRun r;
-  if (j.contains("argv") && j["argv"].is_array()) {
-    for (const json& a : j["argv"])
-      if (a.is_string()) r.argv.push_back(a.get<std::string>());
-  }
-  r.program = j.value("program", "");
-  r.exit_status = j.value("exit_status", -1);
-  r.output = j.value("output", "");
-  r.skipped = j.value("skipped", false);
-  r.note = j.value("note", "");
-  return r;
-}
-
 std::string Serialize(const std::vector<JournalEntry>& entries) {
   json doc;
   doc["version"] = 1;
@@ -52,7 +30,7 @@ std::string Serialize(const std::vector<JournalEntry>& entries) {
     if (!e.side_effect_of.empty()) j["side_effect_of"] = e.side_effect_of;
     if (!e.runs.empty()) {
       json runs = json::array();
-      for (const auto& r : e.runs) runs.push_back(RunJson(r));
+      for (const auto& r : e.runs) runs.push_back(CommandRunJson(r));
       j["runs"] = std::move(runs);
     }
     list.push_back(std::move(j));
@@ -88,7 +66,7 @@ Result<void> Journal::LoadFile(const std::string& path, bool boot) {
     e.after = j.value("after", "");
     e.side_effect_of = j.value("side_effect_of", "");
     if (j.contains("runs") && j["runs"].is_array()) {
-      for (const json& r : j["runs"]) e.runs.push_back(RunFromJson(r));
+      for (const json& r : j["runs"]) e.runs.push_back(CommandRunFromJson(r));
     }
     if (!ParseCompare(j.value("compare", "exact"), &e.compare) || e.key.empty()) {
       return MakeError(root_.Dir() + " " + path + ": the journal has an entry without a key or with an unknown comparison",

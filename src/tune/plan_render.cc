@@ -170,10 +170,9 @@ Counts Count(const FullPlan& plan) {
 }  // namespace
 
 json RunJson(const CommandRun& r) {
-  json j = {{"argv", r.argv},     {"command", r.CommandLine()}, {"program", r.program},
-            {"exit_status", r.exit_status}, {"output", r.output}, {"status", r.Status()}};
-  if (r.skipped) j["skipped"] = true;
-  if (!r.note.empty()) j["note"] = r.note;
+  json j = CommandRunJson(r);
+  j["command"] = r.CommandLine();
+  j["status"] = r.Status();
   return j;
 }
 
@@ -343,11 +342,7 @@ json ApplyJson(const ApplyReport& report, const FullPlan& plan) {
     json j = ItemJson(r.change);
     j["outcome"] = std::string(OutcomeName(r.outcome));
     if (!r.detail.empty()) j["detail"] = r.detail;
-    if (!r.runs.empty()) {
-      json runs = json::array();
-      for (const CommandRun& run : r.runs) runs.push_back(RunJson(run));
-      j["runs"] = std::move(runs);
-    }
+    for (const CommandRun& run : r.runs) j["runs"].push_back(RunJson(run));
     results.push_back(std::move(j));
   }
   json findings = json::array();

@@ -33,7 +33,8 @@ nlohmann::json ApplyJson(const ApplyReport& report, const FullPlan& plan);
 std::string RenderRebootNotice(const FullPlan& plan, const ApplyReport& report, const std::vector<std::string>& pending,
                                bool color);
 
-/// A command run (a boot loader's update step) as JSON: argv, exit status, output, note.
+/// A command run (a boot loader's update step) as apply, revert and their --json show it:
+/// CommandRunJson plus the command line and its status for people.
 nlohmann::json RunJson(const CommandRun& run);
 
 /// `rtagent revert`.
