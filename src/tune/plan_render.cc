@@ -1,7 +1,7 @@
 #include "tune/plan_render.h"
 
 #include "base/kernel_text.h"
-#include "inspect/text_table.h"
+#include "base/text_table.h"
 
 namespace rtagent {
 
@@ -204,21 +204,6 @@ std::string RenderRebootNotice(const FullPlan& plan, const ApplyReport& report, 
   return Paint(color, "1;33", "the measured CPUs are not isolated until the reboot") + ": the boot arguments " + args +
          " are " + where + ", not in effect in the running kernel.\nThe loop goes on and measures the board as it runs "
          "now; reboot, then run `rtagent commission` again: that second run gives the verdict that counts.\n";
-}
-
-std::string ShortValue(const std::string& value, size_t width) {
-  std::string v = value;
-  size_t nl = v.find('\n');
-  bool more = nl != std::string::npos && nl + 1 < v.size();
-  if (nl != std::string::npos) v.resize(nl);
-  if (v.empty() && !more) return "\"\"";
-  if (v.size() > width) {
-    v.resize(width - 3);
-    v += "...";
-  } else if (more) {
-    v += " ...";
-  }
-  return v;
 }
 
 std::string RenderPlanText(const FullPlan& plan, bool color) {
