@@ -35,17 +35,25 @@ nlohmann::json Json(const std::string& out) {
   return nlohmann::json::parse(out.substr(out.find('{')));
 }
 
+// A profile file for 4 CPUs, 2-3 isolated, with `bootloader` and `more` after the cores section.
+struct ProfileFile {
+  TempTree dir;
+  std::string path;
+  ProfileFile(const std::string& name, const std::string& bootloader, const std::string& more = "") {
+    dir.Put(name, "cores:\n  housekeeping: 0\n  isolated: 2-3\n  bootloader: " + bootloader + "\n" + more);
+    path = dir.dir() + "/" + name;
+  }
+};
+
 // A Debian PC (the x86 fixture) with /etc/default/grub and update-grub, and a profile for it.
 struct GrubBoard {
   TempTree tree{kIpc};
-  TempTree files;
+  ProfileFile file;
   std::string profile;
-  explicit GrubBoard(const std::string& bootloader = "auto") {
+  explicit GrubBoard(const std::string& bootloader = "auto") : file("board.yaml", bootloader), profile(file.path) {
     tree.Put("etc/default/grub", "GRUB_DEFAULT=0\nGRUB_CMDLINE_LINUX_DEFAULT=\"quiet\"\n"
                                  "GRUB_CMDLINE_LINUX=\"console=ttyS0,115200 isolcpus=3 nohz_full=3\"\n");
     tree.Put("usr/sbin/update-grub", "");
-    files.Put("board.yaml", "cores:\n  housekeeping: 0\n  isolated: 2-3\n  bootloader: " + bootloader + "\n");
-    profile = files.dir() + "/board.yaml";
   }
   std::string Root() const { return " --root " + tree.dir(); }
 };
@@ -64,7 +72,7 @@ TEST_CASE("plan shows the boot loader, why, the drop-in whole and the next boot'
   INFO(r.out);
   REQUIRE(r.code == 0);
   CHECK_THAT(r.out, Catch::Contains("boot loader: grub (auto: /etc/default/grub exists (GRUB))"));
-  CHECK_THAT(r.out, Catch::Contains("/etc/default/grub.d/90-rtagent.cfg (a new file):"));
+  CHECK_THAT(r.out, Catch::Contains("/etc/default/grub.d/90-rtagent.cfg (a new file, the drop-in):"));
   CHECK_THAT(r.out, Catch::Contains("    + GRUB_CMDLINE_LINUX=\"console=ttyS0,115200\"\n"));
   CHECK_THAT(r.out, Catch::Contains("    + GRUB_CMDLINE_LINUX=\"$GRUB_CMDLINE_LINUX " + kArgs + "\"\n"));
   CHECK_THAT(r.out, Catch::Contains("  then: update-grub\n"));
@@ -85,9 +93,8 @@ TEST_CASE("plan shows the boot loader, why, the drop-in whole and the next boot'
 
 TEST_CASE("a missing cmdline.txt: plan still plans every section, prints JSON, exit 0; verify goes on", "[cli][boot]") {
   TempTree t(kIpc);
-  TempTree files;
-  files.Put("rpi.yaml", "cores:\n  housekeeping: 0\n  isolated: 2-3\n  bootloader: rpi\nirqs:\n  default: housekeeping\n");
-  const std::string profile = files.dir() + "/rpi.yaml";
+  ProfileFile rpi("rpi.yaml", "rpi", "irqs:\n  default: housekeeping\n");
+  const std::string profile = rpi.path;
   Run r = Rt("plan " + profile + " --root " + t.dir());
   INFO(r.out);
   CHECK(r.code == 0);
@@ -154,22 +161,48 @@ TEST_CASE("apply writes the drop-in, verify says written and not booted, revert 
   INFO(r.out);
   REQUIRE(r.code == 0);
   CHECK_THAT(r.out, Catch::Contains("not run: `update-grub`"));
+  CHECK_THAT(r.out, Catch::Contains("/etc/default/grub.d/90-rtagent.cfg (removed: rtagent made it):\n"));
+  CHECK_THAT(r.out, Catch::Contains("    - GRUB_CMDLINE_LINUX=\"$GRUB_CMDLINE_LINUX " + kArgs + "\"\n"));
   CHECK(rtagent::test::SnapshotTree(b.tree.dir() + "/etc") == etc);
   CHECK_FALSE(FsRoot(b.tree.dir()).Exists(Journal::BootPath()));
 }
 
+TEST_CASE("BLS: plan names the entry it edits and why; apply leaves the rescue entry and the others", "[cli][boot]") {
+  TempTree t(kIpc);
+  t.Put("boot/loader/loader.conf", "default abc123-6.12*\n");
+  t.Put("boot/loader/entries/0-rescue.conf", "title Rescue\nversion 0-rescue\noptions root=/dev/sda2 ro\n");
+  t.Put("boot/loader/entries/abc123-6.1.0.conf", "title Debian\nversion 6.1.0\noptions root=/dev/sda2 ro quiet\n");
+  t.Put("boot/loader/entries/abc123-6.12.0-rt.conf", "title Debian RT\nversion 6.12.0-rt\noptions root=/dev/sda2 ro quiet\n");
+  ProfileFile bls("bls.yaml", "auto");
+  const std::string profile = bls.path;
+  Run r = Rt("plan " + profile + " --root " + t.dir());
+  INFO(r.out);
+  REQUIRE(r.code == 0);
+  CHECK_THAT(r.out, Catch::Contains("/boot/loader/entries/abc123-6.12.0-rt.conf (entry abc123-6.12.0-rt.conf "
+                                    "(loader.conf default abc123-6.12*)):\n"));
+  CHECK_THAT(r.out, Catch::Contains("the next boot's command line once applied:\n    root=/dev/sda2 ro quiet " + kArgs));
+  auto before = rtagent::test::SnapshotTree(t.dir() + "/boot");
+  REQUIRE(Rt("apply " + profile + " --root " + t.dir()).code == 0);
+  auto after = rtagent::test::SnapshotTree(t.dir() + "/boot");
+  CHECK(after["loader/entries/abc123-6.12.0-rt.conf"] ==
+        "title Debian RT\nversion 6.12.0-rt\noptions root=/dev/sda2 ro quiet " + kArgs + "\n");
+  after.erase("loader/entries/abc123-6.12.0-rt.conf");
+  before.erase("loader/entries/abc123-6.12.0-rt.conf");
+  CHECK(after == before);  // the rescue entry and the older kernel's are as they were
+  REQUIRE(Rt("revert --root " + t.dir()).code == 0);
+}
+
 TEST_CASE("validate warns when the named boot loader's file is not there", "[cli][boot]") {
   TempTree t(kIpc);
-  TempTree files;
-  files.Put("jetson.yaml", "cores:\n  housekeeping: 0\n  isolated: 2-3\n  bootloader: extlinux\n");
-  Run r = Rt("validate " + files.dir() + "/jetson.yaml --root " + t.dir());
+  ProfileFile jetson("jetson.yaml", "extlinux");
+  Run r = Rt("validate " + jetson.path + " --root " + t.dir());
   INFO(r.out);
   CHECK(r.code == 0);
   CHECK_THAT(r.out, Catch::Contains("warning: cores.bootloader extlinux: /boot/extlinux/extlinux.conf does not exist"));
   CHECK_THAT(r.out, Catch::Contains("jetson.yaml:4:"));
   CHECK_THAT(r.out, Catch::Contains("valid, 1 warning"));
   t.Put("boot/extlinux/extlinux.conf", "DEFAULT a\nLABEL a\n  APPEND root=/dev/mmcblk0p1\n");
-  Run ok = Rt("validate " + files.dir() + "/jetson.yaml --root " + t.dir());
+  Run ok = Rt("validate " + jetson.path + " --root " + t.dir());
   CHECK(ok.out.find("warning") == std::string::npos);
 }
 
@@ -191,11 +224,10 @@ TEST_CASE("an update command that cannot run: apply exits 4 and the boot file is
   // command cannot be made, so /etc/kernel/cmdline is put back as it was.
   TempTree t(kIpc);
   t.Put("boot/loader/loader.conf", "timeout 3\n");
-  TempTree files;
-  files.Put("sdboot.yaml", "cores:\n  housekeeping: 0\n  isolated: 2-3\n  bootloader: auto\n");
+  ProfileFile sdboot("sdboot.yaml", "auto");
   t.Put("etc/kernel/cmdline", "root=UUID=x ro quiet\n");
   auto before = rtagent::test::SnapshotTree(t.dir());
-  Run a = Rt("apply " + files.dir() + "/sdboot.yaml --root " + t.dir());
+  Run a = Rt("apply " + sdboot.path + " --root " + t.dir());
   INFO(a.out);
   CHECK(a.code == 4);
   CHECK_THAT(a.out, Catch::Contains("has no image for kernel-install") && Catch::Contains("etc/kernel/cmdline was put back"));

@@ -90,7 +90,13 @@ std::string RenderBoot(const BootSummary& b, const std::vector<Change>& files, b
   std::string out = "\n" + Paint(color, "1", "boot loader: " + b.loader) + " (" + b.why + ")\n";
   if (!b.how.empty()) out += "  " + b.how + "\n";
   for (const Change& c : files) {
-    out += "  /" + c.key + (c.before.empty() ? " (a new file):" : ":") + "\n" + LineDiff(c.before, c.after, "    ");
+    // Which file of several and why (the BLS entry the board boots, the extlinux label).
+    std::string role;
+    for (const BootSummary::File& f : b.files)
+      if (f.path == c.key && !f.role.empty()) role = f.role;
+    std::string notes = c.before.empty() ? "a new file" : "";
+    if (!role.empty()) notes += (notes.empty() ? "" : ", ") + role;
+    out += "  /" + c.key + (notes.empty() ? "" : " (" + notes + ")") + ":\n" + LineDiff(c.before, c.after, "    ");
   }
   if (!b.update.empty()) {
     CommandRun shown;
@@ -357,8 +363,12 @@ std::string RenderRevertText(const RevertReport& report) {
   if (report.results.empty()) return "nothing to revert: no journal of earlier changes\n";
   TextTable t({"outcome", "item", "restored"});
   size_t kept_back = 0;  // side effects the kernel had already put back: counted, not listed
-  std::string runs;      // what putting a boot file back ran (its update command)
+  std::string runs;      // boot files put back (what changes in them) and what that ran
   for (const auto& r : report.results) {
+    if (r.outcome == Outcome::kApplied && IsBootFileActuator(r.change.actuator)) {
+      runs += "  /" + r.change.key + (r.change.after.empty() ? " (removed: rtagent made it)" : "") + ":\n" +
+              LineDiff(r.change.before, r.change.after, "    ");
+    }
     for (const CommandRun& run : r.runs) runs += RunText(run, "  ");
     if (!r.change.side_effect_of.empty() && r.outcome == Outcome::kAlreadySet) {
       ++kept_back;
