@@ -138,7 +138,7 @@ TEST_CASE("hold under the unit's sandbox with a grub profile: no boot file writt
   Sandboxed s;
   auto before = rtagent::test::SnapshotTree(s.tree.dir() + "/etc");
   HoldDaemon& d = s.Make();
-  REQUIRE(d.Start() == 0);
+  REQUIRE(d.Start() == StartResult::kHolding);
   CHECK(s.root->refused.empty());
   CHECK(rtagent::test::SnapshotTree(s.tree.dir() + "/etc") == before);
   CHECK_FALSE(s.root->Exists("etc/default/grub.d/90-rtagent.cfg"));
@@ -152,7 +152,7 @@ TEST_CASE("hold under the unit's sandbox with a grub profile: no boot file writt
   CHECK_THAT(d.state().last_verify.summary, Catch::Contains("1 boot loader file(s) wait for `rtagent apply`"));
   CHECK(d.Tick() == 0);  // the boot file is no drift to re-assert either
   CHECK(s.root->refused.empty());
-  CHECK(d.Stop("SIGTERM") == 0);
+  CHECK(d.Stop("SIGTERM"));
   CHECK(s.root->refused.empty());
 }
 
@@ -166,8 +166,8 @@ TEST_CASE("hold's revert on stop leaves the boot files apply wrote, and their jo
                                   "\", \"before\": \"\", \"after\": \"x\", \"compare\": \"exact\"}]}\n");
   const std::string boot_journal = s.tree.Get(Journal::BootPath());
   HoldDaemon& d = s.Make();
-  REQUIRE(d.Start() == 0);
-  CHECK(d.Stop("SIGTERM") == 0);  // on_stop: revert puts back what hold wrote, only that
+  REQUIRE(d.Start() == StartResult::kHolding);
+  CHECK(d.Stop("SIGTERM"));  // on_stop: revert puts back what hold wrote, only that
   CHECK(s.root->refused.empty());
   CHECK(s.tree.Get(dropin) == "GRUB_CMDLINE_LINUX=\"$GRUB_CMDLINE_LINUX nohz_full=1-3\"\n");
   CHECK(s.tree.Get(Journal::BootPath()) == boot_journal);
