@@ -235,10 +235,10 @@ const Section<BootConfig>& BootSection() {
 void CheckBootloaderFile(const CrossCheck& cc, const BootloaderConfig& bl) {
   BootloaderType t = *bl.type;
   bool file_type = t == BootloaderType::kGrub || t == BootloaderType::kExtlinux || t == BootloaderType::kRpi ||
-                   t == BootloaderType::kBls;
+                   t == BootloaderType::kBls || t == BootloaderType::kKernelInstall;
   if (bl.path.IsSet() && !file_type) {
     cc.diags().Warning(bl.path.mark, "cores.bootloader.path is ignored with type " + ToString(t),
-                       "set 'type' to grub, extlinux, rpi or bls to edit that file");
+                       "set 'type' to grub, extlinux, rpi, bls or kernel-install to edit that file");
   }
   if (bl.entry.IsSet() && t != BootloaderType::kExtlinux && t != BootloaderType::kBls) {
     cc.diags().Warning(bl.entry.mark, "cores.bootloader.entry only applies to extlinux and bls",

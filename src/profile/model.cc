@@ -21,7 +21,7 @@ const RankRule* Profile::FindRank(const std::string& rank_name) const {
 
 // Documentation/admin-guide/kernel-parameters.txt (isolcpus=), sched(7), cgroup-v2.rst
 // (cpuset.cpus.partition); the rest are rtagent's own words (docs/profile.md).
-const std::vector<std::string> kBootloaderNames = {"auto", "grub", "extlinux", "rpi", "bls", "print"};
+const std::vector<std::string> kBootloaderNames = {"auto", "grub", "extlinux", "rpi", "bls", "kernel-install", "print"};
 const std::vector<std::string> kIsolcpusFlagNames = {"nohz", "domain", "managed_irq"};
 const std::vector<std::string> kPolicyNames = {"fifo", "rr", "other", "batch", "idle", "deadline"};
 const std::vector<std::string> kPartitionTypeNames = {"isolated", "root"};
@@ -54,6 +54,7 @@ std::string DefaultBootloaderPath(BootloaderType type) {
     case BootloaderType::kExtlinux: return "boot/extlinux/extlinux.conf";    // Jetson, U-Boot boards
     case BootloaderType::kRpi: return "boot/firmware/cmdline.txt";          // Raspberry Pi OS bookworm
     case BootloaderType::kBls: return "boot/loader/entries";                // systemd-boot entries
+    case BootloaderType::kKernelInstall: return "etc/kernel/cmdline";        // then kernel-install
     case BootloaderType::kAuto:
     case BootloaderType::kPrint: return "";
   }
