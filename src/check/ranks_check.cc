@@ -22,7 +22,7 @@
 #include "check/kernel_log.h"
 #include "inspect/threads.h"
 #include "profile/duration.h"
-#include "tune/ranks_tuner.h"
+#include "tune/rank_match.h"
 
 namespace rtagent::check {
 namespace {
@@ -91,17 +91,9 @@ std::vector<CheckResult> CheckOrder(const CheckEnv& env, const std::vector<TaskV
     return -1;
   };
   // Each thread belongs to the first rule (in file order) that matches it, as the tuner decides.
-  std::vector<std::vector<size_t>> members(cfg.rules.size());
-  std::vector<int> rule_of(tasks.size(), -1);
-  for (size_t i = 0; i < tasks.size(); ++i) {
-    for (size_t r = 0; r < cfg.rules.size(); ++r) {
-      if (RankRuleMatches(cfg.rules[r], tasks[i])) {
-        members[r].push_back(i);
-        rule_of[i] = static_cast<int>(r);
-        break;
-      }
-    }
-  }
+  const RankMembers matched = MatchRanks(cfg.rules, tasks);
+  const std::vector<std::vector<size_t>>& members = matched.members;
+  const std::vector<int>& rule_of = matched.rule_of;
   auto mark = [&](size_t pos) { return pos < cfg.order_marks.size() ? cfg.order_marks[pos] : cfg.order.mark; };
 
   std::vector<CheckResult> out;
@@ -363,9 +355,7 @@ class RanksCheck : public Check {
   std::string Title() const override { return "threads and ranks: the declared order, no spinning, no starving"; }
 
   std::vector<CheckResult> Run(CheckEnv& env) const override {
-    const auto& rules = env.profile.ranks.rules;
-    bool cmdlines = std::any_of(rules.begin(), rules.end(), [](const auto& r) { return r.cmdline->has_value(); });
-    const std::vector<TaskView> tasks = ListTasks(env.root, cmdlines);
+    const std::vector<TaskView> tasks = ListTasksForRules(env.root, env.profile.ranks.rules);
     if (tasks.empty()) {
       return {Make(Status::kSkip, "ranks", "no thread can be read under " + env.root.Dir() + " " + kpath::kProc, kChapterOrder)};
     }

@@ -12,7 +12,7 @@
 
 #include "base/kernel_text.h"
 #include "inspect/cgroups.h"
-#include "tune/ranks_tuner.h"
+#include "inspect/threads.h"
 #include "tune/sched_actuator.h"
 
 namespace rtagent {

@@ -5,7 +5,7 @@
 
 #include "base/kernel_text.h"
 #include "inspect/cgroups.h"
-#include "tune/ranks_tuner.h"
+#include "inspect/threads.h"
 
 namespace rtagent {
 namespace {
@@ -147,7 +147,7 @@ Result<SectionPlan> PartitionsTuner::Plan(const PlanContext& ctx) const {
   // first partition that names a process takes it.
   const bool any_processes = std::any_of(parts.begin(), parts.end(), [](const auto& p) { return !p.processes->empty(); });
   if (!any_processes) return plan;
-  std::vector<TaskView> procs = ListTasks(ctx.root, false, true);
+  std::vector<TaskView> procs = ListProcesses(ctx.root);
   std::vector<std::vector<bool>> used(parts.size());
   for (size_t i = 0; i < parts.size(); ++i) used[i].assign(parts[i].processes->size(), false);
   for (const TaskView& t : procs) {

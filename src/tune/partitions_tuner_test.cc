@@ -21,7 +21,7 @@
 #include "base/fault_root.h"
 #include "profile/loader.h"
 #include "tune/journal.h"
-#include "tune/ranks_tuner.h"
+#include "inspect/threads.h"
 #include "tune/sched_actuator.h"
 
 using namespace rtagent;
@@ -101,7 +101,7 @@ partitions:
 
 }  // namespace
 
-TEST_CASE("partitions on cgroup v2: an existing isolated partition has nothing to do", "[partitions]") {
+TEST_CASE("partitions on cgroup v2: an existing isolated partition has nothing to do", "[tune][partitions]") {
   TempTree tree(kArm64);
   FaultRoot root(tree.dir());
   auto p = Load(R"(version: 1
@@ -130,7 +130,7 @@ partitions:
   CHECK(root.writes().empty());
 }
 
-TEST_CASE("partitions on cgroup v2: create, plan again, revert to the same bytes", "[partitions]") {
+TEST_CASE("partitions on cgroup v2: create, plan again, revert to the same bytes", "[tune][partitions]") {
   TempTree tree(kArm64);
   FaultRoot root(tree.dir());
   auto p = Load(kArmPartition, root);
@@ -170,7 +170,7 @@ TEST_CASE("partitions on cgroup v2: create, plan again, revert to the same bytes
   CHECK(TreeDiff(tree.dir(), kArm64).empty());
 }
 
-TEST_CASE("partitions on cgroup v2: the cpuset controller is handed down first", "[partitions]") {
+TEST_CASE("partitions on cgroup v2: the cpuset controller is handed down first", "[tune][partitions]") {
   TempTree tree(kArm64);
   tree.Put("sys/fs/cgroup/cgroup.subtree_control", "cpu io memory pids\n");
   TempTree reference(tree.dir());
@@ -193,7 +193,7 @@ TEST_CASE("partitions on cgroup v2: the cpuset controller is handed down first",
   CHECK(TreeDiff(tree.dir(), reference.dir()).empty());
 }
 
-TEST_CASE("an invalid partition is reported with the kernel's reason and stays pending", "[partitions]") {
+TEST_CASE("an invalid partition is reported with the kernel's reason and stays pending", "[tune][partitions]") {
   TempTree tree(kArm64);
   tree.Put("sys/fs/cgroup/rt/cpuset.cpus.partition", "isolated invalid (Cpu list in cpuset.cpus not exclusive)\n");
   FaultRoot root(tree.dir());
@@ -218,7 +218,7 @@ partitions:
   CHECK(Pending(*type));
 }
 
-TEST_CASE("partitions: known refusals are outcomes, other errors roll back", "[partitions]") {
+TEST_CASE("partitions: known refusals are outcomes, other errors roll back", "[tune][partitions]") {
   TempTree tree(kArm64);
   FaultRoot root(tree.dir());
   auto p = Load(kArmPartition, root);
@@ -259,7 +259,7 @@ TEST_CASE("partitions: known refusals are outcomes, other errors roll back", "[p
   }
 }
 
-TEST_CASE("partitions on cgroup v1: an exclusive cpuset without load balancing", "[partitions]") {
+TEST_CASE("partitions on cgroup v1: an exclusive cpuset without load balancing", "[tune][partitions]") {
   TempTree tree(kX86);
   FaultRoot root(tree.dir());
   auto p = Load(R"(version: 1
@@ -299,7 +299,7 @@ partitions:
   CHECK(TreeDiff(tree.dir(), kX86).empty());
 }
 
-TEST_CASE("partitions need a cpuset hierarchy: none is an error naming why", "[partitions]") {
+TEST_CASE("partitions need a cpuset hierarchy: none is an error naming why", "[tune][partitions]") {
   TempTree tree(kArm64);
   tree.Put("proc/mounts", "proc /proc proc rw 0 0\n");
   FaultRoot root(tree.dir());
@@ -315,7 +315,7 @@ TEST_CASE("partitions need a cpuset hierarchy: none is an error naming why", "[p
   CHECK(tuner.Plan(PlanContext{none, root, state}).ok());
 }
 
-TEST_CASE("partitions on this machine: a v1 exclusive cpuset holding a child process", "[partitions][host]") {
+TEST_CASE("partitions on this machine: a v1 exclusive cpuset holding a child process", "[tune][partitions][host]") {
   auto live = OpenRoot("/");
   REQUIRE(live.ok());
   auto h = FindCpusetHierarchy(**live);
@@ -474,7 +474,7 @@ std::string AffinityOf(const SysRoot& root, int pid, int tid) {
 
 }  // namespace
 
-TEST_CASE("partitions on cgroup v2: revert puts back the placements the kernel changed", "[partitions]") {
+TEST_CASE("partitions on cgroup v2: revert puts back the placements the kernel changed", "[tune][partitions]") {
   TempTree tree(kArm64);
   tree.Put("sys/fs/cgroup/rt/cpuset.cpus.partition", "member\n");  // the top has every CPU
   // init and sshd on the housekeeping CPUs, as isolcpus=domain leaves every task at boot
@@ -517,7 +517,7 @@ TEST_CASE("partitions on cgroup v2: revert puts back the placements the kernel c
   CHECK(TreeDiff(tree.dir(), reference.dir()).empty());
 }
 
-TEST_CASE("partitions on cgroup v2: a later failure puts back the placements too", "[partitions]") {
+TEST_CASE("partitions on cgroup v2: a later failure puts back the placements too", "[tune][partitions]") {
   TempTree tree(kArm64);
   tree.Put("sys/fs/cgroup/rt/cpuset.cpus.partition", "member\n");
   tree.Put("proc/1/task/1/status", "Name:\tsystemd\nCpus_allowed:\t0f\nCpus_allowed_list:\t0-3\n");
@@ -536,7 +536,7 @@ TEST_CASE("partitions on cgroup v2: a later failure puts back the placements too
   CHECK(TreeDiff(tree.dir(), reference.dir()).empty());
 }
 
-TEST_CASE("the cgroup actuator names the placements a write disturbs", "[partitions]") {
+TEST_CASE("the cgroup actuator names the placements a write disturbs", "[tune][partitions]") {
   SECTION("cgroup v2") {
     TempTree tree(kArm64);
     FaultRoot root(tree.dir());

@@ -1,12 +1,11 @@
 #include "tune/ranks_tuner.h"
 
 #include <algorithm>
-#include <cctype>
 #include <cerrno>
 
-#include "base/kernel_paths.h"
 #include "base/kernel_text.h"
 #include "inspect/threads.h"
+#include "tune/rank_match.h"
 
 namespace rtagent {
 namespace {
@@ -106,98 +105,13 @@ std::string JoinSome(const std::vector<std::string>& items, size_t most) {
 
 }  // namespace
 
-bool TaskView::Kthread() const { return (flags & kPfKthread) != 0; }
-bool TaskView::PerCpuKthread() const { return Kthread() && (flags & kPfNoSetaffinity) != 0; }
-bool TaskView::IrqThread() const { return Kthread() && comm.rfind("irq/", 0) == 0; }
-
-std::vector<TaskView> ListTasks(const SysRoot& root, bool cmdlines, bool main_threads_only) {
-  std::vector<TaskView> out;
-  auto pids = root.List(kpath::kProc);
-  if (!pids) return out;
-  for (const auto& pname : *pids) {
-    if (pname.empty() || !std::isdigit(static_cast<unsigned char>(pname.front()))) continue;
-    auto pid = ParseInt(pname);
-    if (!pid) continue;
-    int p = static_cast<int>(*pid);
-    std::vector<int> tids;
-    if (main_threads_only) {
-      tids.push_back(p);
-    } else if (auto names = root.List(kpath::TaskDir(p))) {
-      for (const auto& n : *names) {
-        if (auto t = ParseInt(n)) tids.push_back(static_cast<int>(*t));
-      }
-    } else {
-      continue;  // exited since the listing
-    }
-    size_t first = out.size();
-    std::string process_comm;
-    for (int t : tids) {
-      auto text = root.Read(kpath::TaskStat(p, t));
-      if (!text) continue;
-      auto st = ParseTaskStat(*text);
-      if (!st) continue;
-      TaskView v;
-      v.pid = p;
-      v.tid = t;
-      v.comm = st->comm;
-      v.flags = st->flags;
-      v.policy = st->policy;
-      v.rt_priority = st->rt_priority;
-      v.nice = st->nice;
-      if (t == p) process_comm = st->comm;
-      out.push_back(std::move(v));
-    }
-    if (out.size() == first) continue;
-    if (process_comm.empty()) {
-      // The main thread has exited but others live on: its comm is still in proc/PID/stat.
-      if (auto text = root.Read(kpath::ProcStat(p))) {
-        if (auto st = ParseTaskStat(*text)) process_comm = st->comm;
-      }
-    }
-    std::string cmdline;
-    if (cmdlines && !out[first].Kthread()) {
-      if (auto raw = root.Read(kpath::ProcCmdline(p))) {
-        // Arguments end with NULs (proc(5)); a process may rewrite it with spaces itself.
-        cmdline = *raw;
-        std::replace(cmdline.begin(), cmdline.end(), '\0', ' ');
-        cmdline = Trim(cmdline);
-      }
-    }
-    for (size_t i = first; i < out.size(); ++i) {
-      out[i].process_comm = process_comm;
-      out[i].cmdline = cmdline;
-    }
-  }
-  std::sort(out.begin(), out.end(),
-            [](const TaskView& a, const TaskView& b) { return a.pid != b.pid ? a.pid < b.pid : a.tid < b.tid; });
-  return out;
-}
-
-bool RankRuleMatches(const profile::RankRule& rule, const TaskView& task) {
-  bool any = false;
-  if (rule.threads->has_value()) {
-    if (!(*rule.threads)->Matches(task.comm)) return false;
-    any = true;
-  }
-  if (rule.process->has_value()) {
-    if (!(*rule.process)->Matches(task.process_comm)) return false;
-    any = true;
-  }
-  if (rule.cmdline->has_value()) {
-    if (task.cmdline.empty() || !(*rule.cmdline)->Matches(task.cmdline)) return false;
-    any = true;
-  }
-  return any;
-}
-
 Result<SectionPlan> RanksTuner::Plan(const PlanContext& ctx) const {
   SectionPlan plan;
   plan.section = Section();
   const profile::RanksConfig& cfg = ctx.profile.ranks;
   if (cfg.rules.empty()) return plan;
 
-  bool cmdlines = std::any_of(cfg.rules.begin(), cfg.rules.end(), [](const auto& r) { return r.cmdline->has_value(); });
-  const std::vector<TaskView> tasks = ListTasks(ctx.root, cmdlines);
+  const std::vector<TaskView> tasks = ListTasksForRules(ctx.root, cfg.rules);
   if (tasks.empty()) {
     plan.findings.push_back({Finding::Level::kWarning, "no thread can be read under " + ctx.root.Dir() + "; ranks left alone",
                              {}, kWhyRanks});
@@ -205,17 +119,9 @@ Result<SectionPlan> RanksTuner::Plan(const PlanContext& ctx) const {
   }
 
   // Each thread takes the first rule (in file order) that matches it.
-  std::vector<int> rule_of(tasks.size(), -1);
-  std::vector<std::vector<size_t>> members(cfg.rules.size());
-  for (size_t i = 0; i < tasks.size(); ++i) {
-    for (size_t r = 0; r < cfg.rules.size(); ++r) {
-      if (RankRuleMatches(cfg.rules[r], tasks[i])) {
-        rule_of[i] = static_cast<int>(r);
-        members[r].push_back(i);
-        break;
-      }
-    }
-  }
+  const RankMembers matched = MatchRanks(cfg.rules, tasks);
+  const std::vector<int>& rule_of = matched.rule_of;
+  const std::vector<std::vector<size_t>>& members = matched.members;
 
   auto sys = factory_(ctx.root, nullptr);
   for (size_t r = 0; r < cfg.rules.size(); ++r) {
