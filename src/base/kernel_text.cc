@@ -106,4 +106,11 @@ std::optional<std::string> FindKeyValue(std::string_view text, std::string_view 
   return std::nullopt;
 }
 
+std::string JoinSome(const std::vector<std::string>& items, size_t most) {
+  std::string out;
+  for (size_t i = 0; i < items.size() && i < most; ++i) out += (i ? ", " : "") + items[i];
+  if (items.size() > most) out += " and " + std::to_string(items.size() - most) + " more";
+  return out;
+}
+
 }  // namespace rtagent

@@ -1,4 +1,5 @@
-// Small, pure helpers for the text formats the kernel prints in /proc and /sys files.
+// Small, pure helpers for the text formats the kernel prints in /proc and /sys files, and for
+// the lists rtagent's messages name.
 #pragma once
 
 #include <optional>
@@ -37,5 +38,9 @@ std::vector<std::string> BracketChoices(std::string_view text);
 /// The value of a "Key:\tvalue" line of a /proc/PID/status-like file, trimmed; nullopt
 /// when the key is absent.
 std::optional<std::string> FindKeyValue(std::string_view text, std::string_view key);
+
+/// The first `most` items joined with ", ", and " and N more" for the rest: a list in a
+/// message that stays one line however many items there are.
+std::string JoinSome(const std::vector<std::string>& items, size_t most);
 
 }  // namespace rtagent

@@ -2,11 +2,10 @@
 // match (kernel threads such as irq/*-eth0 and ktimers/*, named processes), and the declared
 // rank order checked on the threads found (the lesson's chapters 2 and 4: the IRQ thread that
 // feeds the loop above the loop, the loop above every other IRQ thread). Threads come from
-// inspect (ListTasks), matching from rank_match.h.
+// inspect (ListTasks), matching from rank_match.h, the order from rank_order.h.
 #pragma once
 
 #include <string>
-#include <vector>
 
 #include "tune/sched_actuator.h"
 #include "tune/tuner.h"
