@@ -11,7 +11,7 @@
 #include "check/check_test_support.h"
 #include "check/kernel_log.h"
 #include "inspect/threads.h"
-#include "tune/sched_actuator.h"
+#include "tune/fixture_sched_syscalls.h"
 
 using namespace rtagent;
 using namespace rtagent::check;

@@ -6,6 +6,7 @@
 #include "base/kernel_text.h"
 #include "inspect/cgroups.h"
 #include "inspect/threads.h"
+#include "tune/sched_actuator.h"
 
 namespace rtagent {
 namespace {

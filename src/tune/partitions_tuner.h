@@ -6,7 +6,7 @@
 #pragma once
 
 #include "tune/cgroup_backend.h"
-#include "tune/sched_actuator.h"
+#include "tune/sched_syscalls.h"
 #include "tune/tuner.h"
 
 namespace rtagent {

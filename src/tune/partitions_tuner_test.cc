@@ -19,9 +19,10 @@
 #include <sstream>
 
 #include "base/fault_root.h"
-#include "profile/loader.h"
-#include "tune/journal.h"
 #include "inspect/threads.h"
+#include "profile/loader.h"
+#include "tune/fixture_sched_syscalls.h"
+#include "tune/journal.h"
 #include "tune/sched_actuator.h"
 
 using namespace rtagent;

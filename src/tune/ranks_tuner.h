@@ -7,7 +7,7 @@
 
 #include <string>
 
-#include "tune/sched_actuator.h"
+#include "tune/sched_syscalls.h"
 #include "tune/tuner.h"
 
 namespace rtagent {

@@ -21,6 +21,7 @@
 #include "base/fault_root.h"
 #include "profile/loader.h"
 #include "profile/test_support.h"
+#include "tune/fixture_sched_syscalls.h"
 #include "tune/journal.h"
 
 using namespace rtagent;
