@@ -55,6 +55,13 @@ std::vector<std::string_view> SplitLines(std::string_view s) {
   return out;
 }
 
+bool HasWord(std::string_view s, std::string_view word) {
+  for (auto w : SplitWs(s)) {
+    if (w == word) return true;
+  }
+  return false;
+}
+
 std::optional<long long> ParseInt(std::string_view s) {
   s = TrimView(s);
   if (!s.empty() && s.front() == '+') s.remove_prefix(1);

@@ -21,6 +21,9 @@ std::vector<std::string_view> SplitWs(std::string_view s);
 std::vector<std::string_view> SplitChar(std::string_view s, char sep);
 /// Lines of `s` without their '\n'; a final empty line is not returned.
 std::vector<std::string_view> SplitLines(std::string_view s);
+/// True when `word` is one of the whitespace-separated words of `s` ("cpuset" in a
+/// cgroup.controllers line "cpuset cpu io").
+bool HasWord(std::string_view s, std::string_view word);
 
 /// A decimal integer filling all of `s` (surrounding whitespace allowed), or nullopt.
 std::optional<long long> ParseInt(std::string_view s);

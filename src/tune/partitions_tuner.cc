@@ -6,6 +6,7 @@
 #include "base/kernel_text.h"
 #include "inspect/cgroups.h"
 #include "inspect/threads.h"
+#include "tune/cgroup_actuator.h"
 #include "tune/sched_actuator.h"
 
 namespace rtagent {
@@ -85,7 +86,7 @@ Result<SectionPlan> PartitionsTuner::Plan(const PlanContext& ctx) const {
   if (v2) {
     // A child has cpuset files only when its parent hands the controller down.
     auto sub = be.Get("/", kpath::kCgroupSubtreeControl);
-    bool on = sub && std::string(" " + *sub + " ").find(" cpuset ") != std::string::npos;
+    bool on = sub && HasWord(*sub, "cpuset");
     add(parts.front(), "cpuset controller for the cgroups below the top (cgroup.subtree_control)",
         CgroupControllerKey("/", "cpuset"), on ? "+cpuset" : "-cpuset", "+cpuset", Compare::kExact, {});
   } else {

@@ -21,6 +21,8 @@
 #include "base/fault_root.h"
 #include "inspect/threads.h"
 #include "profile/loader.h"
+#include "tune/cgroup_actuator.h"
+#include "tune/file_cgroup_backend.h"
 #include "tune/fixture_sched_syscalls.h"
 #include "tune/journal.h"
 #include "tune/sched_actuator.h"
