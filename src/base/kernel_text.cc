@@ -55,6 +55,13 @@ std::vector<std::string_view> SplitLines(std::string_view s) {
   return out;
 }
 
+bool HasWord(std::string_view s, std::string_view word) {
+  for (auto w : SplitWs(s)) {
+    if (w == word) return true;
+  }
+  return false;
+}
+
 std::optional<long long> ParseInt(std::string_view s) {
   s = TrimView(s);
   if (!s.empty() && s.front() == '+') s.remove_prefix(1);
@@ -104,6 +111,13 @@ std::optional<std::string> FindKeyValue(std::string_view text, std::string_view 
     pos = e + 1;
   }
   return std::nullopt;
+}
+
+std::string JoinSome(const std::vector<std::string>& items, size_t most) {
+  std::string out;
+  for (size_t i = 0; i < items.size() && i < most; ++i) out += (i ? ", " : "") + items[i];
+  if (items.size() > most) out += " and " + std::to_string(items.size() - most) + " more";
+  return out;
 }
 
 }  // namespace rtagent

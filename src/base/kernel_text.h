@@ -1,4 +1,5 @@
-// Small, pure helpers for the text formats the kernel prints in /proc and /sys files.
+// Small, pure helpers for the text formats the kernel prints in /proc and /sys files, and for
+// the lists rtagent's messages name.
 #pragma once
 
 #include <optional>
@@ -20,6 +21,9 @@ std::vector<std::string_view> SplitWs(std::string_view s);
 std::vector<std::string_view> SplitChar(std::string_view s, char sep);
 /// Lines of `s` without their '\n'; a final empty line is not returned.
 std::vector<std::string_view> SplitLines(std::string_view s);
+/// True when `word` is one of the whitespace-separated words of `s` ("cpuset" in a
+/// cgroup.controllers line "cpuset cpu io").
+bool HasWord(std::string_view s, std::string_view word);
 
 /// A decimal integer filling all of `s` (surrounding whitespace allowed), or nullopt.
 std::optional<long long> ParseInt(std::string_view s);
@@ -37,5 +41,9 @@ std::vector<std::string> BracketChoices(std::string_view text);
 /// The value of a "Key:\tvalue" line of a /proc/PID/status-like file, trimmed; nullopt
 /// when the key is absent.
 std::optional<std::string> FindKeyValue(std::string_view text, std::string_view key);
+
+/// The first `most` items joined with ", ", and " and N more" for the rest: a list in a
+/// message that stays one line however many items there are.
+std::string JoinSome(const std::vector<std::string>& items, size_t most);
 
 }  // namespace rtagent

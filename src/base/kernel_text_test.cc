@@ -32,3 +32,12 @@ TEST_CASE("status key lookup", "[base][inspect][text]") {
   CHECK(FindKeyValue(status, "Cpus_allowed") == "3");
   CHECK_FALSE(FindKeyValue(status, "Mems_allowed").has_value());
 }
+
+TEST_CASE("words of a list, and a list in a message", "[base][text]") {
+  CHECK(HasWord("cpuset cpu io\n", "cpu"));
+  CHECK_FALSE(HasWord("cpuset cpu io", "cpus"));
+  CHECK_FALSE(HasWord("", "cpu"));
+  CHECK(JoinSome({"a", "b"}, 5) == "a, b");
+  CHECK(JoinSome({"a", "b", "c"}, 1) == "a and 2 more");
+  CHECK(JoinSome({}, 3).empty());
+}

@@ -10,6 +10,7 @@
 #include "check/check.h"
 #include "profile/duration.h"
 #include "tune/memory_tuner.h"
+#include "tune/rank_order.h"
 
 namespace rtagent::check {
 namespace {
@@ -253,75 +254,27 @@ Rule TimerMigration(const Profile& p, const SystemState& st, const LiveIsolation
 
 // ---- Chapter 4: the rank map
 
-bool IsKernelThreadPattern(const std::string& pattern) {
-  static const std::vector<std::string> kPrefixes = {"irq/", "ktimers/", "rcu", "ksoftirqd/", "kworker/", "migration/",
-                                                     "watchdog", "irq_work/", "cpuhp/", "kthreadd", "stalld"};
-  for (const auto& k : kPrefixes) {
-    if (pattern.rfind(k, 0) == 0) return true;
-  }
-  return false;
-}
-bool IsIrqRule(const profile::RankRule& r) { return r.threads->has_value() && (*r.threads)->pattern.rfind("irq/", 0) == 0; }
-bool IsLoopRule(const profile::RankRule& r) {
-  if (!r.policy->has_value() || (**r.policy != profile::Policy::kFifo && **r.policy != profile::Policy::kRr)) return false;
-  if (r.process->has_value() || r.cmdline->has_value()) return true;
-  return r.threads->has_value() && !IsKernelThreadPattern((*r.threads)->pattern);
-}
-// How a rule ranks: deadline above every RT priority, RT by priority, normal policies at 0.
-std::optional<int> Level(const profile::RankRule& r) {
-  if (!r.policy->has_value()) return std::nullopt;
-  switch (**r.policy) {
-    case profile::Policy::kDeadline: return 100;
-    case profile::Policy::kFifo:
-    case profile::Policy::kRr: return *r.priority;
-    default: return 0;
-  }
-}
+// rank_order.h judges the rank map; these rules word what it finds.
 std::string Describe(const profile::RankRule& r) {
-  if (!r.policy->has_value()) return r.name + " (policy left as is)";
-  auto pol = profile::ToString(**r.policy);
-  return r.name + " (" + pol + (**r.policy == profile::Policy::kFifo || **r.policy == profile::Policy::kRr
-                                    ? " " + std::to_string(*r.priority)
-                                    : "") +
-         ")";
+  auto rank = RuleRank(r);
+  return r.name + (rank ? " (" + rank->text + ")" : " (policy left as is)");
 }
-bool CpusOverlap(const profile::RankRule& a, const profile::RankRule& b) {
-  if (!a.cpus->has_value() || !b.cpus->has_value()) return true;
-  return (*a.cpus)->cpus.Intersects((*b.cpus)->cpus);
-}
-
-constexpr int kIrqThreadDefaultPriority = 50;  // kernel/irq/manage.c: setup_irq_thread()
 
 Rule RankOrder(const Profile& p) {
   Rule r{"lint.rank_order", kChapter4, "the declared rank order holds and each loop ranks below the IRQ thread that feeds it",
          "feeding IRQ thread > loop > other IRQ threads"};
-  const auto& order = *p.ranks.order;
-  for (size_t i = 0; i + 1 < order.size(); ++i) {
-    const auto* a = p.FindRank(order[i]);
-    const auto* b = p.FindRank(order[i + 1]);
-    if (!a || !b) continue;
-    auto la = Level(*a), lb = Level(*b);
-    if (la && lb && *la <= *lb) {
-      r.Problem(Status::kFail, "ranks.order puts " + a->name + " above " + b->name + ", but " + Describe(*a) +
-                                   " does not outrank " + Describe(*b),
-                i < p.ranks.order_marks.size() ? p.ranks.order_marks[i] : p.ranks.order.mark);
-    }
+  for (const RulePair& pair : BrokenRuleOrder(p.ranks)) {
+    r.Problem(Status::kFail, "ranks.order puts " + pair.higher->name + " above " + pair.lower->name + ", but " +
+                                 Describe(*pair.higher) + " does not outrank " + Describe(*pair.lower),
+              OrderMark(p.ranks, pair.pos));
   }
   // An IRQ thread the profile raised above the default 50 feeds something: a loop on the
   // same CPUs ranked at or above it waits for its own data (Chapter 4: "raise the one that
   // feeds the arm above it; the arm above the rest").
-  for (const auto& irq : p.ranks.rules) {
-    auto li = Level(irq);
-    if (!IsIrqRule(irq) || !li || *li <= kIrqThreadDefaultPriority) continue;
-    for (const auto& loop : p.ranks.rules) {
-      auto ll = Level(loop);
-      if (!IsLoopRule(loop) || !ll || !CpusOverlap(irq, loop)) continue;
-      if (*ll >= *li) {
-        r.Problem(Status::kFail, "the loop " + Describe(loop) + " ranks at or above the IRQ thread " + Describe(irq) +
-                                     " that feeds it on the same CPUs: the loop waits for its own data",
-                  loop.mark);
-      }
-    }
+  for (const auto& [loop, irq] : LoopsAtOrAboveFeeder(p.ranks)) {
+    r.Problem(Status::kFail, "the loop " + Describe(*loop) + " ranks at or above the IRQ thread " + Describe(*irq) +
+                                 " that feeds it on the same CPUs: the loop waits for its own data",
+              loop->mark);
   }
   r.hint = "give the feeding IRQ thread a higher priority than the loop, and the loop one above 50";
   return r;
@@ -330,13 +283,10 @@ Rule RankOrder(const Profile& p) {
 Rule LoopBelowIrqThreads(const Profile& p) {
   Rule r{"lint.loop_below_irq_threads", kChapter4, "every real-time loop ranks above the IRQ threads' default 50",
          "loop priority > 50"};
-  for (const auto& loop : p.ranks.rules) {
-    auto l = Level(loop);
-    if (IsLoopRule(loop) && l && *l <= kIrqThreadDefaultPriority) {
-      r.Problem(Status::kWarn, "the loop " + Describe(loop) + " ranks at or below the IRQ threads (FIFO 50): any busy "
-                               "device's IRQ thread delays it",
-                loop.mark);
-    }
+  for (const profile::RankRule* loop : LoopsAtOrBelowIrqThreads(p.ranks)) {
+    r.Problem(Status::kWarn, "the loop " + Describe(*loop) + " ranks at or below the IRQ threads (FIFO 50): any busy "
+                             "device's IRQ thread delays it",
+              loop->mark);
   }
   r.hint = "rank the loop above 50 (80 is the lesson's first choice) and below the IRQ thread that feeds it";
   return r;

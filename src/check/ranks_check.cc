@@ -22,7 +22,8 @@
 #include "check/kernel_log.h"
 #include "inspect/threads.h"
 #include "profile/duration.h"
-#include "tune/ranks_tuner.h"
+#include "tune/rank_match.h"
+#include "tune/rank_order.h"
 
 namespace rtagent::check {
 namespace {
@@ -63,42 +64,13 @@ constexpr double kShare = 0.5;  // of the window: running without a sleep, or wa
 constexpr const char* kThrottleLine = "sched: RT throttling activated";
 
 CheckResult Make(Status s, const std::string& id, std::string summary, const std::string& chapter) {
-  CheckResult r;
-  r.check = "ranks";
-  r.id = id;
-  r.status = s;
-  r.summary = std::move(summary);
-  r.chapter = chapter;
-  return r;
-}
-
-/// A thread's place as the scheduler orders classes: deadline above every fifo/rr priority,
-/// those above every normal thread, idle last.
-struct Rank {
-  int level = 0;
-  std::string text;
-};
-
-Rank RankOf(const TaskView& t) {
-  switch (t.policy) {
-    case kSchedDeadline: return {1000, "deadline"};
-    case kSchedFifo:
-    case kSchedRr: return {static_cast<int>(t.rt_priority), PolicyName(t.policy) + " " + std::to_string(t.rt_priority)};
-    case kSchedIdle: return {-1, "idle"};
-    default: return {0, PolicyName(t.policy)};
-  }
+  return NewResult("ranks", id, s, std::move(summary), chapter);
 }
 
 std::string Who(const TaskView& t) {
-  if (t.pid == t.tid) return t.comm + " (pid " + std::to_string(t.pid) + ", " + RankOf(t).text + ")";
-  return t.comm + " (tid " + std::to_string(t.tid) + " of " + t.process_comm + ", " + RankOf(t).text + ")";
-}
-
-std::string Join(const std::vector<std::string>& items, size_t most = 5) {
-  std::string out;
-  for (size_t i = 0; i < items.size() && i < most; ++i) out += (i ? ", " : "") + items[i];
-  if (items.size() > most) out += " and " + std::to_string(items.size() - most) + " more";
-  return out;
+  const std::string rank = LiveRank(t).text;
+  if (t.pid == t.tid) return t.comm + " (pid " + std::to_string(t.pid) + ", " + rank + ")";
+  return t.comm + " (tid " + std::to_string(t.tid) + " of " + t.process_comm + ", " + rank + ")";
 }
 
 std::string Percent(double share) {
@@ -108,114 +80,90 @@ std::string Percent(double share) {
 }
 
 // ---- the declared order, on the live threads
+
+// A rank of ranks.order that matches no running thread: its place cannot be checked.
+std::vector<CheckResult> UnmatchedRanks(const profile::RanksConfig& cfg, const RankMembers& m) {
+  std::vector<CheckResult> out;
+  const std::vector<std::string>& order = *cfg.order;
+  for (size_t pos = 0; pos < order.size(); ++pos) {
+    for (size_t r = 0; r < cfg.rules.size(); ++r) {
+      if (cfg.rules[r].name != order[pos] || !m.members[r].empty()) continue;
+      CheckResult w = Make(Status::kWarn, "ranks.order", "rank \"" + order[pos] + "\" matches no running thread, so its "
+                                                             "place in ranks.order cannot be checked",
+                           kChapterOrder);
+      w.mark = OrderMark(cfg, pos);
+      w.hint = "start the program it names, or correct the rule's threads/process/cmdline pattern";
+      out.push_back(std::move(w));
+      break;
+    }
+  }
+  return out;
+}
+
+CheckResult PairFailed(const profile::RanksConfig& cfg, const std::vector<TaskView>& tasks, const OrderPair& p) {
+  const std::vector<std::string>& order = *cfg.order;
+  const TaskView& weak = tasks[p.weakest];
+  const TaskView& strong = tasks[p.strongest];
+  CheckResult f = Make(Status::kFail, "ranks.order",
+                       "ranks.order puts \"" + order[p.pos] + "\" above \"" + order[p.pos + 1] + "\", but " + Who(weak) +
+                           " does not outrank " + Who(strong),
+                       kChapterOrder);
+  f.measured = LiveRank(weak).text + " vs " + LiveRank(strong).text;
+  f.limit = "\"" + order[p.pos] + "\" strictly above \"" + order[p.pos + 1] + "\"";
+  f.mark = OrderMark(cfg, p.pos);
+  f.hint = "run `rtagent apply` (something reset the ranks: a restarted program, a new IRQ thread), or fix the "
+           "priorities; the IRQ thread that feeds a loop must rank above the loop";
+  return f;
+}
+
+CheckResult LoopFailed(const profile::RanksConfig& cfg, const std::vector<TaskView>& tasks, const LoopVerdict& loop) {
+  const std::string& name = (*cfg.order)[loop.pos];
+  std::vector<std::string> offenders;
+  for (size_t i : loop.offenders) offenders.push_back(tasks[i].comm + " (" + LiveRank(tasks[i]).text + ")");
+  CheckResult f = Make(Status::kFail, "ranks.order",
+                       "rank \"" + name + "\" (" + Who(tasks[loop.weakest]) + ") does not outrank " +
+                           std::to_string(offenders.size()) + " IRQ thread" + (offenders.size() == 1 ? "" : "s") +
+                           " not declared above it: " + JoinSome(offenders, 5),
+                       kChapterOrder);
+  f.measured = LiveRank(tasks[loop.weakest]).text + " vs " + JoinSome(offenders, 1);
+  f.limit = "only the IRQ threads declared above \"" + name + "\" in ranks.order may outrank it";
+  f.mark = OrderMark(cfg, loop.pos);
+  f.hint = "leave other IRQ threads at FIFO 50, below the loop; declare the IRQ thread that feeds the loop above it";
+  return f;
+}
+
 std::vector<CheckResult> CheckOrder(const CheckEnv& env, const std::vector<TaskView>& tasks) {
   const profile::RanksConfig& cfg = env.profile.ranks;
   const std::vector<std::string>& order = *cfg.order;
   if (order.empty()) {
     return {Make(Status::kSkip, "ranks.order", "the profile declares no rank order (ranks.order is empty)", kChapterOrder)};
   }
-  auto rule_index = [&](const std::string& name) -> int {
-    for (size_t r = 0; r < cfg.rules.size(); ++r) {
-      if (cfg.rules[r].name == name) return static_cast<int>(r);
-    }
-    return -1;
-  };
-  // Each thread belongs to the first rule (in file order) that matches it, as the tuner decides.
-  std::vector<std::vector<size_t>> members(cfg.rules.size());
-  std::vector<int> rule_of(tasks.size(), -1);
-  for (size_t i = 0; i < tasks.size(); ++i) {
-    for (size_t r = 0; r < cfg.rules.size(); ++r) {
-      if (RankRuleMatches(cfg.rules[r], tasks[i])) {
-        members[r].push_back(i);
-        rule_of[i] = static_cast<int>(r);
-        break;
-      }
-    }
-  }
-  auto mark = [&](size_t pos) { return pos < cfg.order_marks.size() ? cfg.order_marks[pos] : cfg.order.mark; };
+  const RankMembers m = MatchRanks(cfg.rules, tasks);
+  std::vector<Rank> rank;
+  rank.reserve(tasks.size());
+  for (const TaskView& t : tasks) rank.push_back(LiveRank(t));
+  const ThreadOrder judged = JudgeThreadOrder(cfg, tasks, m, rank);
 
-  std::vector<CheckResult> out;
+  std::vector<CheckResult> out = UnmatchedRanks(cfg, m);
   std::vector<std::string> held;
-  for (size_t pos = 0; pos < order.size(); ++pos) {
-    int r = rule_index(order[pos]);
-    if (r < 0) continue;  // validate reports it
-    if (members[static_cast<size_t>(r)].empty()) {
-      CheckResult w = Make(Status::kWarn, "ranks.order", "rank \"" + order[pos] + "\" matches no running thread, so its "
-                                                             "place in ranks.order cannot be checked",
-                           kChapterOrder);
-      w.mark = mark(pos);
-      w.hint = "start the program it names, or correct the rule's threads/process/cmdline pattern";
-      out.push_back(std::move(w));
-    }
-  }
-  // Every thread of a rank must outrank every thread of the next rank in the order.
-  for (size_t pos = 0; pos + 1 < order.size(); ++pos) {
-    int hi = rule_index(order[pos]);
-    int lo = rule_index(order[pos + 1]);
-    if (hi < 0 || lo < 0) continue;
-    const auto& his = members[static_cast<size_t>(hi)];
-    const auto& los = members[static_cast<size_t>(lo)];
-    if (his.empty() || los.empty()) continue;
-    size_t weakest = *std::min_element(his.begin(), his.end(),
-                                       [&](size_t a, size_t b) { return RankOf(tasks[a]).level < RankOf(tasks[b]).level; });
-    size_t strongest = *std::max_element(
-        los.begin(), los.end(), [&](size_t a, size_t b) { return RankOf(tasks[a]).level < RankOf(tasks[b]).level; });
-    if (RankOf(tasks[weakest]).level > RankOf(tasks[strongest]).level) {
-      held.push_back(order[pos] + " (" + RankOf(tasks[weakest]).text + ") > " + order[pos + 1] + " (" +
-                     RankOf(tasks[strongest]).text + ")");
+  for (const OrderPair& p : judged.pairs) {
+    if (!p.holds) {
+      out.push_back(PairFailed(cfg, tasks, p));
       continue;
     }
-    CheckResult f = Make(Status::kFail, "ranks.order",
-                         "ranks.order puts \"" + order[pos] + "\" above \"" + order[pos + 1] + "\", but " +
-                             Who(tasks[weakest]) + " does not outrank " + Who(tasks[strongest]),
-                         kChapterOrder);
-    f.measured = RankOf(tasks[weakest]).text + " vs " + RankOf(tasks[strongest]).text;
-    f.limit = "\"" + order[pos] + "\" strictly above \"" + order[pos + 1] + "\"";
-    f.mark = mark(pos);
-    f.hint = "run `rtagent apply` (something reset the ranks: a restarted program, a new IRQ thread), or fix the "
-             "priorities; the IRQ thread that feeds a loop must rank above the loop";
-    out.push_back(std::move(f));
+    held.push_back(order[p.pos] + " (" + rank[p.weakest].text + ") > " + order[p.pos + 1] + " (" +
+                   rank[p.strongest].text + ")");
   }
-  // The loop, the highest rank of user threads in a real-time class, must outrank every IRQ
-  // thread not declared above it: only the one that feeds it belongs higher (Chapter 4's
-  // trap). User ranks below the loop (a logger, a comms thread) may sit below IRQ threads.
-  for (size_t pos = 0; pos < order.size(); ++pos) {
-    int r = rule_index(order[pos]);
-    if (r < 0) continue;
-    const auto& loop = members[static_cast<size_t>(r)];
-    if (loop.empty() || std::any_of(loop.begin(), loop.end(), [&](size_t i) { return tasks[i].Kthread(); })) continue;
-    size_t weakest = *std::min_element(
-        loop.begin(), loop.end(), [&](size_t a, size_t b) { return RankOf(tasks[a]).level < RankOf(tasks[b]).level; });
-    Rank loop_rank = RankOf(tasks[weakest]);
-    if (loop_rank.level <= 0) continue;
-    std::vector<std::string> offenders;
-    for (size_t i = 0; i < tasks.size(); ++i) {
-      if (!tasks[i].IrqThread()) continue;
-      bool declared_above = false;
-      for (size_t above = 0; above < pos; ++above) declared_above |= rule_of[i] >= 0 && rule_index(order[above]) == rule_of[i];
-      if (declared_above || RankOf(tasks[i]).level < loop_rank.level) continue;
-      offenders.push_back(tasks[i].comm + " (" + RankOf(tasks[i]).text + ")");
-    }
-    if (offenders.empty()) {
-      held.push_back(order[pos] + " (" + loop_rank.text + ") above every IRQ thread not declared above it");
-      break;
-    }
-    CheckResult f = Make(Status::kFail, "ranks.order",
-                         "rank \"" + order[pos] + "\" (" + Who(tasks[weakest]) + ") does not outrank " +
-                             std::to_string(offenders.size()) + " IRQ thread" + (offenders.size() == 1 ? "" : "s") +
-                             " not declared above it: " + Join(offenders),
-                         kChapterOrder);
-    f.measured = loop_rank.text + " vs " + Join(offenders, 1);
-    f.limit = "only the IRQ threads declared above \"" + order[pos] + "\" in ranks.order may outrank it";
-    f.mark = mark(pos);
-    f.hint = "leave other IRQ threads at FIFO 50, below the loop; declare the IRQ thread that feeds the loop above it";
-    out.push_back(std::move(f));
-    break;
+  if (judged.loop && !judged.loop->offenders.empty()) {
+    out.push_back(LoopFailed(cfg, tasks, *judged.loop));
+  } else if (judged.loop) {
+    held.push_back(order[judged.loop->pos] + " (" + rank[judged.loop->weakest].text +
+                   ") above every IRQ thread not declared above it");
   }
   if (std::none_of(out.begin(), out.end(), [](const CheckResult& c) { return c.status == Status::kFail; }) &&
       !held.empty()) {
     CheckResult p = Make(Status::kPass, "ranks.order", "the declared rank order holds on the running threads", kChapterOrder);
-    p.measured = Join(held, 8);
+    p.measured = JoinSome(held, 8);
     p.mark = cfg.order.mark;
     out.insert(out.begin(), std::move(p));
   }
@@ -293,98 +241,125 @@ bool Watched(const TaskView& t) {
   return t.process_comm == "stalld" && t.pid == t.tid;
 }
 
-std::vector<CheckResult> CheckWindow(CheckEnv& env, const std::vector<TaskView>& tasks) {
-  std::vector<const TaskView*> rt, watched;
-  for (const TaskView& t : tasks) {
-    if (t.policy == kSchedFifo || t.policy == kSchedRr) rt.push_back(&t);
-    if (Watched(t)) watched.push_back(&t);
-  }
-  std::vector<const TaskView*> all = rt;
-  for (const TaskView* t : watched) {
-    if (std::find(all.begin(), all.end(), t) == all.end()) all.push_back(t);
-  }
-  const Duration window = env.Window(RanksInfo());
+// What a window found: who spun, who starved, and how many of each kind were measured.
+struct WindowFindings {
+  int rt_seen = 0;
+  int watched_seen = 0;
+  std::vector<std::string> spinning;
+  std::vector<std::string> starving;
+};
+
+bool IsRt(const TaskView& t) { return t.policy == kSchedFifo || t.policy == kSchedRr; }
+
+// Each thread's sample after the window against the one before it.
+WindowFindings CompareSamples(const SysRoot& root, const std::vector<const TaskView*>& threads,
+                              const std::map<const TaskView*, Sample>& before, Duration window) {
   const std::string window_text = profile::FormatDuration(window);  // as the profile spells it: "1s", "250ms"
-  if (all.empty()) {
-    return {Make(Status::kSkip, "ranks.spinning", "no real-time thread runs, so none can spin", kChapterSpin),
-            Make(Status::kSkip, "ranks.starvation", "no watched kernel thread (ktimers, ksoftirqd, rcuc, watchdog, stalld) runs",
-                 kChapterSpin)};
-  }
-  std::map<const TaskView*, Sample> before;
-  for (const TaskView* t : all) {
-    if (auto s = ReadSample(env.root, *t)) before[t] = *s;
-  }
-  if (before.empty()) {
-    std::string why = "no thread's schedstat can be read (" + kpath::TaskSchedstat(all.front()->pid, all.front()->tid) +
-                      ": the kernel needs CONFIG_SCHED_INFO)";
-    return {Make(Status::kSkip, "ranks.spinning", "not measured: " + why, kChapterSpin),
-            Make(Status::kSkip, "ranks.starvation", "not measured: " + why, kChapterSpin)};
-  }
-  if (!env.wait(window)) {
-    return {Make(Status::kSkip, "ranks.spinning", "interrupted before the " + window_text + " window ended", kChapterSpin),
-            Make(Status::kSkip, "ranks.starvation", "interrupted before the " + window_text + " window ended", kChapterSpin)};
-  }
   const double window_ns = static_cast<double>(window.count());
-  std::vector<std::string> spinning, starving;
-  int rt_seen = 0, watched_seen = 0;
-  for (const TaskView* t : all) {
+  WindowFindings w;
+  for (const TaskView* t : threads) {
     auto b = before.find(t);
     if (b == before.end()) continue;
-    auto a = ReadSample(env.root, *t);
+    auto a = ReadSample(root, *t);
     if (!a) continue;  // exited during the window
     const double ran = static_cast<double>(a->run_ns - b->second.run_ns) / window_ns;
     const double waited = static_cast<double>(a->wait_ns - b->second.wait_ns) / window_ns;
     const bool slept = a->voluntary && b->second.voluntary && *a->voluntary > *b->second.voluntary;
-    const bool is_rt = t->policy == kSchedFifo || t->policy == kSchedRr;
-    if (is_rt) {
-      ++rt_seen;
-      if (ran >= kShare && !slept) spinning.push_back(Who(*t) + " ran " + Percent(ran) + " of " + window_text + " without sleeping");
+    if (IsRt(*t)) {
+      ++w.rt_seen;
+      if (ran >= kShare && !slept) w.spinning.push_back(Who(*t) + " ran " + Percent(ran) + " of " + window_text + " without sleeping");
     }
     if (Watched(*t)) {
-      ++watched_seen;
-      if (waited >= kShare) starving.push_back(Who(*t) + " waited runnable " + Percent(waited) + " of " + window_text);
+      ++w.watched_seen;
+      if (waited >= kShare) w.starving.push_back(Who(*t) + " waited runnable " + Percent(waited) + " of " + window_text);
     }
   }
-  std::vector<CheckResult> out;
-  if (rt_seen == 0) {
-    out.push_back(Make(Status::kSkip, "ranks.spinning", "no real-time thread could be measured", kChapterSpin));
-  } else if (spinning.empty()) {
-    CheckResult p = Make(Status::kPass, "ranks.spinning",
-                         "no real-time thread ran half of " + window_text + " or more without sleeping", kChapterSpin);
-    p.measured = std::to_string(rt_seen) + " real-time threads measured";
-    out.push_back(std::move(p));
-  } else {
-    CheckResult f = Make(Status::kFail, "ranks.spinning",
-                         std::to_string(spinning.size()) + " real-time thread" + (spinning.size() == 1 ? "" : "s") +
-                             " spin without sleeping: " + Join(spinning),
-                         kChapterSpin);
-    f.measured = spinning.front();
-    f.limit = "sleeps at least once per " + window_text + " (runs under " + Percent(kShare) + " otherwise)";
-    f.hint = "a ranked loop must sleep until its next beat (clock_nanosleep TIMER_ABSTIME); a busy-polling design "
-             "belongs on an isolated CPU with nothing else to starve";
-    out.push_back(std::move(f));
+  return w;
+}
+
+// The words of one window result: ranks.spinning or ranks.starvation.
+struct WindowWords {
+  std::string id;
+  std::string none;     ///< SKIP: no such thread could be measured
+  std::string pass;     ///< PASS summary
+  std::string counted;  ///< "N <counted>" is the PASS figure
+  std::string noun;     ///< "N <noun>s <verdict>: who, who"
+  std::string verdict;
+  std::string limit;
+  std::string hint;
+};
+
+CheckResult WindowResult(const WindowWords& w, int seen, const std::vector<std::string>& found) {
+  if (seen == 0) return Make(Status::kSkip, w.id, w.none, kChapterSpin);
+  if (found.empty()) {
+    CheckResult p = Make(Status::kPass, w.id, w.pass, kChapterSpin);
+    p.measured = std::to_string(seen) + " " + w.counted;
+    return p;
   }
-  if (watched_seen == 0) {
-    out.push_back(Make(Status::kSkip, "ranks.starvation",
-                       "no watched kernel thread (ktimers, ksoftirqd, rcuc, watchdog, stalld) could be measured", kChapterSpin));
-  } else if (starving.empty()) {
-    CheckResult p = Make(Status::kPass, "ranks.starvation",
-                         "every watched kernel thread got the CPU: none waited runnable half of " + window_text + " or more",
-                         kChapterSpin);
-    p.measured = std::to_string(watched_seen) + " threads measured";
-    out.push_back(std::move(p));
-  } else {
-    CheckResult f = Make(Status::kFail, "ranks.starvation",
-                         std::to_string(starving.size()) + " kernel thread" + (starving.size() == 1 ? "" : "s") +
-                             " starved by higher ranks: " + Join(starving),
-                         kChapterSpin);
-    f.measured = starving.front();
-    f.limit = "runnable-but-waiting under " + Percent(kShare) + " of the window";
-    f.hint = "something ranked above them runs without sleeping on that CPU; keep the safety net (RT throttling or "
-             "the fair server) on CPUs that are not isolated, or run stalld";
-    out.push_back(std::move(f));
+  CheckResult f = Make(Status::kFail, w.id,
+                       std::to_string(found.size()) + " " + w.noun + (found.size() == 1 ? "" : "s") + " " + w.verdict +
+                           ": " + JoinSome(found, 5),
+                       kChapterSpin);
+  f.measured = found.front();
+  f.limit = w.limit;
+  f.hint = w.hint;
+  return f;
+}
+
+std::vector<CheckResult> WindowResults(const WindowFindings& found, const std::string& window_text) {
+  return {WindowResult({"ranks.spinning", "no real-time thread could be measured",
+                        "no real-time thread ran half of " + window_text + " or more without sleeping",
+                        "real-time threads measured", "real-time thread", "spin without sleeping",
+                        "sleeps at least once per " + window_text + " (runs under " + Percent(kShare) + " otherwise)",
+                        "a ranked loop must sleep until its next beat (clock_nanosleep TIMER_ABSTIME); a busy-polling "
+                        "design belongs on an isolated CPU with nothing else to starve"},
+                       found.rt_seen, found.spinning),
+          WindowResult({"ranks.starvation",
+                        "no watched kernel thread (ktimers, ksoftirqd, rcuc, watchdog, stalld) could be measured",
+                        "every watched kernel thread got the CPU: none waited runnable half of " + window_text + " or more",
+                        "threads measured", "kernel thread", "starved by higher ranks",
+                        "runnable-but-waiting under " + Percent(kShare) + " of the window",
+                        "something ranked above them runs without sleeping on that CPU; keep the safety net (RT "
+                        "throttling or the fair server) on CPUs that are not isolated, or run stalld"},
+                       found.watched_seen, found.starving)};
+}
+
+std::vector<CheckResult> SkipWindow(const std::string& spinning, const std::string& starvation) {
+  return {Make(Status::kSkip, "ranks.spinning", spinning, kChapterSpin),
+          Make(Status::kSkip, "ranks.starvation", starvation, kChapterSpin)};
+}
+
+std::vector<CheckResult> CheckWindow(CheckEnv& env, const std::vector<TaskView>& tasks) {
+  // 1. The threads to measure: every FIFO/RR thread, then the watched ones not among them.
+  std::vector<const TaskView*> threads;
+  for (const TaskView& t : tasks) {
+    if (IsRt(t)) threads.push_back(&t);
   }
-  return out;
+  for (const TaskView& t : tasks) {
+    if (Watched(t) && !IsRt(t)) threads.push_back(&t);
+  }
+  if (threads.empty()) {
+    return SkipWindow("no real-time thread runs, so none can spin",
+                      "no watched kernel thread (ktimers, ksoftirqd, rcuc, watchdog, stalld) runs");
+  }
+  // 2. A sample of each before the window.
+  std::map<const TaskView*, Sample> before;
+  for (const TaskView* t : threads) {
+    if (auto s = ReadSample(env.root, *t)) before[t] = *s;
+  }
+  if (before.empty()) {
+    std::string why = "no thread's schedstat can be read (" + kpath::TaskSchedstat(threads.front()->pid, threads.front()->tid) +
+                      ": the kernel needs CONFIG_SCHED_INFO)";
+    return SkipWindow("not measured: " + why, "not measured: " + why);
+  }
+  // 3. The window, then each sample again.
+  const Duration window = env.Window(RanksInfo());
+  const std::string window_text = profile::FormatDuration(window);
+  if (!env.wait(window)) {
+    const std::string cut = "interrupted before the " + window_text + " window ended";
+    return SkipWindow(cut, cut);
+  }
+  return WindowResults(CompareSamples(env.root, threads, before, window), window_text);
 }
 
 class RanksCheck : public Check {
@@ -392,9 +367,7 @@ class RanksCheck : public Check {
   const CheckInfo& Info() const override { return RanksInfo(); }
 
   std::vector<CheckResult> Run(CheckEnv& env) const override {
-    const auto& rules = env.profile.ranks.rules;
-    bool cmdlines = std::any_of(rules.begin(), rules.end(), [](const auto& r) { return r.cmdline->has_value(); });
-    const std::vector<TaskView> tasks = ListTasks(env.root, cmdlines);
+    const std::vector<TaskView> tasks = ListTasksForRules(env.root, env.profile.ranks.rules);
     if (tasks.empty()) {
       return {Make(Status::kSkip, "ranks", "no thread can be read under " + env.root.Dir() + " " + kpath::kProc, kChapterOrder)};
     }

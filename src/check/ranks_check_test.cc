@@ -5,12 +5,13 @@
 #include <catch2/catch.hpp>
 
 #include <cerrno>
-#include <sstream>
 
 #include "base/fault_root.h"
 #include "base/kernel_paths.h"
 #include "check/check_test_support.h"
 #include "check/kernel_log.h"
+#include "inspect/threads.h"
+#include "tune/fixture_sched_syscalls.h"
 
 using namespace rtagent;
 using namespace rtagent::check;
@@ -55,22 +56,6 @@ const std::string kIpcRanks =
     "      priority: 20\n"
     "  order: [plc, comms]\n";
 
-// A stat line with its rt_priority (field 40) and policy (field 41) replaced, and its
-// kernel priority (field 18) to match, as the kernel would show them after chrt.
-std::string WithRank(const std::string& stat, int prio, int policy) {
-  size_t paren = stat.rfind(')');
-  std::istringstream in(stat.substr(paren + 2));
-  std::vector<std::string> f;  // f[0] is field 3
-  std::string w;
-  while (in >> w) f.push_back(w);
-  f[18 - 3] = std::to_string(-1 - prio);
-  f[40 - 3] = std::to_string(prio);
-  f[41 - 3] = std::to_string(policy);
-  std::string out = stat.substr(0, paren + 1);
-  for (const auto& x : f) out += " " + x;
-  return out + "\n";
-}
-
 struct RankBench {
   TempTree tree;
   Bench bench;
@@ -85,9 +70,16 @@ struct RankBench {
     root = fr.get();
     bench.root = std::move(fr);
   }
+  // The thread's rt_priority (field 40) and policy (field 41), and its kernel priority
+  // (field 18) to match, as the kernel would show them after chrt.
   void SetRank(int pid, int tid, int prio, int policy) {
     std::string path = kpath::TaskStat(pid, tid);
-    tree.Put(path, WithRank(tree.Get(path), prio, policy));
+    bool rt = policy == kSchedFifo || policy == kSchedRr;
+    auto stat = RewriteStatFields(tree.Get(path), {{18, std::to_string(rt ? -1 - prio : 20)},
+                                                   {40, std::to_string(prio)},
+                                                   {41, std::to_string(policy)}});
+    REQUIRE(stat.ok());
+    tree.Put(path, *stat);
   }
   std::vector<CheckResult> Run(std::function<void()> change = [] {}, bool completes = true) {
     auto c = FindCheck("ranks");
@@ -164,6 +156,23 @@ TEST_CASE("ranks: a lower user rank below the IRQ threads is fine; a rank matchi
   CHECK_THAT(order[0].measured, Catch::Contains("plc (fifo 70) > comms (rr 20)"));
   CHECK(order[1].status == Status::kWarn);
   CHECK_THAT(order[1].summary, Catch::Contains("rank \"hmi\" matches no running thread"));
+}
+
+TEST_CASE("ranks: a normal thread does not outrank an idle one: both run in the fair class", "[check][ranks]") {
+  // The check once put SCHED_IDLE below SCHED_OTHER and passed this; the lint and the profile
+  // validator held them equal. The kernel runs all three normal policies in its fair class, by
+  // weight, so neither goes first whenever both are ready.
+  RankBench rb("x86-ipc-4cpu",
+               "cores:\n  housekeeping: 0-1\n  isolated: 2-3\n"
+               "ranks:\n  rules:\n    plc:\n      threads: plc_task\n      policy: fifo\n      priority: 70\n"
+               "    comms:\n      threads: plc_comm\n      policy: idle\n"
+               "  order: [plc, comms]\n");
+  rb.SetRank(640, 642, 0, kSchedOther);  // the loop was reset to normal behind the tuner's back
+  rb.SetRank(640, 643, 0, kSchedIdle);
+  auto order = WithId(rb.Run(), "ranks.order");
+  REQUIRE(order.size() == 1);
+  CHECK(order[0].status == Status::kFail);
+  CHECK(order[0].measured == "other vs idle");
 }
 
 TEST_CASE("ranks: no declared order is a SKIP with the reason", "[check][ranks]") {

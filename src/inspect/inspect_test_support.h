@@ -1,4 +1,5 @@
-// Helpers shared by the inspect tests: fixture paths, running the rtagent binary, temp dirs.
+// Helpers shared by the inspect tests (and the tests that write thread trees): fixture paths,
+// running the rtagent binary, stat lines.
 #pragma once
 
 #include <stdio.h>
@@ -6,11 +7,34 @@
 #include <unistd.h>
 
 #include <filesystem>
-
-#include "base/shell_test_support.h"
 #include <string>
 
+#include "base/shell_test_support.h"
+
 namespace rtagent::testing {
+
+/// The fields of a stat line a test sets; the others are filler.
+struct StatFields {
+  int tid = 1;
+  std::string comm;
+  char state = 'S';
+  int ppid = 1;
+  int pgrp = 1;               ///< field 5 (and the session, field 6)
+  unsigned long flags = 0;    ///< field 9, PF_*
+  int cpu = 0;                ///< field 39, processor
+  unsigned rt_priority = 0;   ///< field 40
+  int policy = 0;             ///< field 41
+};
+
+/// A /proc/PID/task/TID/stat line as fs/proc/array.c prints it (52 fields, nice 0).
+inline std::string StatLine(const StatFields& f) {
+  std::string s = std::to_string(f.tid) + " (" + f.comm + ") " + f.state + " " + std::to_string(f.ppid) + " " +
+                  std::to_string(f.pgrp) + " " + std::to_string(f.pgrp) + " 0 -1 " + std::to_string(f.flags);
+  for (int n = 10; n <= 38; ++n) s += " " + std::to_string(n == 19 ? 0 : n * 3);
+  s += " " + std::to_string(f.cpu) + " " + std::to_string(f.rt_priority) + " " + std::to_string(f.policy);
+  for (int n = 42; n <= 52; ++n) s += " 0";
+  return s + "\n";
+}
 
 /// tests/sysroots/<name> in the source tree.
 inline std::string Fixture(const std::string& name) {

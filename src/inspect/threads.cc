@@ -40,14 +40,16 @@ std::optional<TaskStat> ParseTaskStat(std::string_view text) {
   auto num = [&](int field) { return ParseInt(rest[static_cast<size_t>(field - 3)]); };
   s.state = rest[0].empty() ? '?' : rest[0].front();
   auto ppid = num(4);
+  auto pgrp = num(5);
   auto flags = ParseUint(rest[6]);
   auto prio = num(18);
   auto nice = num(19);
   auto cpu = num(39);
   auto rtprio = num(40);
   auto policy = num(41);
-  if (!ppid || !flags || !prio || !nice || !cpu || !rtprio || !policy) return std::nullopt;
+  if (!ppid || !pgrp || !flags || !prio || !nice || !cpu || !rtprio || !policy) return std::nullopt;
   s.ppid = static_cast<int>(*ppid);
+  s.pgrp = static_cast<int>(*pgrp);
   s.flags = static_cast<unsigned long>(*flags);
   s.priority = static_cast<long>(*prio);
   s.nice = static_cast<long>(*nice);
@@ -93,66 +95,134 @@ std::string ThreadPattern(std::string_view comm) {
   return out;
 }
 
-ThreadState CollectThreads(const SysRoot& root) {
-  ThreadState st;
+bool TaskView::Kthread() const { return (flags & kPfKthread) != 0; }
+bool TaskView::PerCpuKthread() const { return Kthread() && (flags & kPfNoSetaffinity) != 0; }
+bool TaskView::IrqThread() const { return Kthread() && comm.rfind("irq/", 0) == 0; }
+
+namespace {
+
+// The directory's ids name the thread, whatever its stat line says.
+TaskView ViewOf(int pid, int tid, TaskStat&& st) {
+  TaskView v;
+  static_cast<TaskStat&>(v) = std::move(st);
+  v.pid = pid;
+  v.tid = tid;
+  return v;
+}
+
+// Appends the threads of process `pid` (its main thread alone when `main_only`), each with its
+// process's name and, when `cmdlines`, its command line. Nothing when the process has gone.
+void AppendProcess(const SysRoot& root, int pid, bool main_only, bool cmdlines, std::vector<TaskView>& out) {
+  std::vector<int> tids;
+  if (main_only) {
+    tids.push_back(pid);
+  } else if (auto names = root.List(kpath::TaskDir(pid))) {
+    for (const auto& n : *names) {
+      if (auto t = ParseInt(n)) tids.push_back(static_cast<int>(*t));
+    }
+  } else {
+    return;  // exited since the listing
+  }
+  const size_t first = out.size();
+  std::string process_comm;
+  for (int t : tids) {
+    auto text = root.Read(kpath::TaskStat(pid, t));
+    if (!text) continue;
+    auto st = ParseTaskStat(*text);
+    if (!st) continue;
+    if (t == pid) process_comm = st->comm;
+    out.push_back(ViewOf(pid, t, std::move(*st)));
+  }
+  if (out.size() == first) return;
+  if (process_comm.empty()) {
+    // The main thread has exited but others live on: its comm is still in proc/PID/stat.
+    if (auto text = root.Read(kpath::ProcStat(pid))) {
+      if (auto st = ParseTaskStat(*text)) process_comm = st->comm;
+    }
+  }
+  std::string cmdline;
+  if (cmdlines && !out[first].Kthread()) {
+    if (auto raw = root.Read(kpath::ProcCmdline(pid))) {
+      // Arguments end with NULs (proc(5)); a process may rewrite it with spaces itself.
+      cmdline = *raw;
+      std::replace(cmdline.begin(), cmdline.end(), '\0', ' ');
+      cmdline = Trim(cmdline);
+    }
+  }
+  for (size_t i = first; i < out.size(); ++i) {
+    out[i].process_comm = process_comm;
+    out[i].cmdline = cmdline;
+  }
+}
+
+void SortByIds(std::vector<TaskView>& tasks) {
+  std::sort(tasks.begin(), tasks.end(),
+            [](const TaskView& a, const TaskView& b) { return a.pid != b.pid ? a.pid < b.pid : a.tid < b.tid; });
+}
+
+std::vector<TaskView> Walk(const SysRoot& root, bool main_only, bool cmdlines) {
+  std::vector<TaskView> out;
   auto pids = root.List(kpath::kProc);
-  if (!pids) return st;
-  std::map<std::string, KthreadGroup> groups;
+  if (!pids) return out;
   for (const auto& pname : *pids) {
     if (pname.empty() || !std::isdigit(static_cast<unsigned char>(pname.front()))) continue;
-    auto pid = ParseInt(pname);
-    if (!pid) continue;
-    int p = static_cast<int>(*pid);
-    auto tids = root.List(kpath::TaskDir(p));
-    if (!tids) continue;  // exited since the listing
-    ++st.processes;
-    size_t first_rt = st.realtime.size();
-    std::string process_comm;
-    for (const auto& tname : *tids) {
-      auto tid = ParseInt(tname);
-      if (!tid) continue;
-      int t = static_cast<int>(*tid);
-      auto text = root.Read(kpath::TaskStat(p, t));
-      if (!text) continue;
-      auto stat = ParseTaskStat(*text);
-      if (!stat) continue;
-      ++st.threads;
-      ++st.by_policy[PolicyName(stat->policy)];
-      if (t == p) process_comm = stat->comm;
-      bool kthread = (stat->flags & kPfKthread) != 0;
-      bool per_cpu = kthread && (stat->flags & kPfNoSetaffinity) != 0;
-      if (kthread) ++st.kthreads;
-      if (per_cpu) {
-        std::string pattern = ThreadPattern(stat->comm);
-        auto& g = groups[pattern];
-        g.pattern = pattern;
-        ++g.count;
-        ++g.by_policy[PolicyName(stat->policy)];
-      }
-      if (!IsRealtimePolicy(stat->policy)) continue;
-      ThreadInfo info;
-      info.pid = p;
-      info.tid = t;
-      info.comm = std::move(stat->comm);
-      info.policy = stat->policy;
-      info.priority = stat->rt_priority;
-      info.last_cpu = stat->processor;
-      info.kthread = kthread;
-      info.per_cpu_kthread = per_cpu;
-      if (auto status = root.Read(kpath::TaskStatus(p, t))) {
-        if (auto list = FindKeyValue(*status, "Cpus_allowed_list")) {
-          if (auto s = CpuSet::ParseList(*list)) info.affinity = *s;
-        }
-      }
-      if (stat->policy == kSchedDeadline) {
-        if (auto sched = root.Read(kpath::TaskSched(p, t))) info.deadline = ParseSchedDeadline(*sched);
-      }
-      st.realtime.push_back(std::move(info));
-    }
-    for (size_t i = first_rt; i < st.realtime.size(); ++i) st.realtime[i].process_comm = process_comm;
+    if (auto pid = ParseInt(pname)) AppendProcess(root, static_cast<int>(*pid), main_only, cmdlines, out);
   }
-  std::sort(st.realtime.begin(), st.realtime.end(),
-            [](const ThreadInfo& a, const ThreadInfo& b) { return a.pid != b.pid ? a.pid < b.pid : a.tid < b.tid; });
+  SortByIds(out);
+  return out;
+}
+
+}  // namespace
+
+std::vector<TaskView> ListTasks(const SysRoot& root, bool cmdlines) { return Walk(root, false, cmdlines); }
+
+std::vector<TaskView> ListProcesses(const SysRoot& root) { return Walk(root, true, false); }
+
+std::vector<TaskView> ListProcessThreads(const SysRoot& root, int pid) {
+  std::vector<TaskView> out;
+  AppendProcess(root, pid, false, false, out);
+  SortByIds(out);
+  return out;
+}
+
+ThreadState CollectThreads(const SysRoot& root) {
+  ThreadState st;
+  std::map<std::string, KthreadGroup> groups;
+  int last_pid = 0;
+  for (TaskView& t : ListTasks(root, false)) {
+    if (t.pid != last_pid) ++st.processes;
+    last_pid = t.pid;
+    ++st.threads;
+    ++st.by_policy[PolicyName(t.policy)];
+    if (t.Kthread()) ++st.kthreads;
+    if (t.PerCpuKthread()) {
+      std::string pattern = ThreadPattern(t.comm);
+      auto& g = groups[pattern];
+      g.pattern = pattern;
+      ++g.count;
+      ++g.by_policy[PolicyName(t.policy)];
+    }
+    if (!IsRealtimePolicy(t.policy)) continue;
+    ThreadInfo info;
+    info.pid = t.pid;
+    info.tid = t.tid;
+    info.comm = std::move(t.comm);
+    info.process_comm = std::move(t.process_comm);
+    info.policy = t.policy;
+    info.priority = t.rt_priority;
+    info.last_cpu = t.processor;
+    info.kthread = t.Kthread();
+    info.per_cpu_kthread = t.PerCpuKthread();
+    if (auto status = root.Read(kpath::TaskStatus(t.pid, t.tid))) {
+      if (auto list = FindKeyValue(*status, "Cpus_allowed_list")) {
+        if (auto s = CpuSet::ParseList(*list)) info.affinity = *s;
+      }
+    }
+    if (t.policy == kSchedDeadline) {
+      if (auto sched = root.Read(kpath::TaskSched(t.pid, t.tid))) info.deadline = ParseSchedDeadline(*sched);
+    }
+    st.realtime.push_back(std::move(info));
+  }
   for (auto& [pattern, g] : groups) st.per_cpu_kthreads.push_back(std::move(g));
   return st;
 }

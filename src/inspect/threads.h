@@ -1,5 +1,7 @@
-// Threads: every real-time thread with its policy, priority and affinity, and a summary of
-// the per-CPU kernel threads (ksoftirqd/N, ktimers/N, rcuc/N, ...).
+// Threads: reading them from proc/PID/task/TID (one stat parser, one walk), every real-time
+// thread with its policy, priority and affinity, and a summary of the per-CPU kernel threads
+// (ksoftirqd/N, ktimers/N, rcuc/N, ...). The tuners, the checks and the load placement proof
+// list threads here.
 #pragma once
 
 #include <map>
@@ -38,6 +40,7 @@ struct TaskStat {
   std::string comm;           ///< field 2, without the parentheses
   char state = '?';           ///< field 3
   int ppid = 0;               ///< field 4
+  int pgrp = 0;               ///< field 5, the process group
   unsigned long flags = 0;    ///< field 9 (PF_*)
   long priority = 0;          ///< field 18 (kernel view: -1 - rt_priority for RT tasks)
   long nice = 0;              ///< field 19
@@ -47,8 +50,31 @@ struct TaskStat {
 };
 
 /// Parses a stat line. comm sits in parentheses and may itself hold spaces and ')', so the
-/// fields after it are found from the last ')'. nullopt on a malformed line.
+/// fields after it are found from the last ')'. nullopt on a malformed or short line (a line
+/// without field 41 is refused, not read as CPU 0 or policy 0).
 std::optional<TaskStat> ParseTaskStat(std::string_view text);
+
+/// A thread as the rank rules, the partitions and the load placement proof see it: its stat
+/// line (tid is the thread's id), and what its process adds.
+struct TaskView : TaskStat {
+  int pid = 0;               ///< its process (thread group)
+  std::string process_comm;  ///< its process's name (the main thread's comm)
+  std::string cmdline;       ///< the process's arguments joined by spaces ("" for kernel threads, or unread)
+  bool Kthread() const;
+  /// A kernel thread bound to its CPU (PF_NO_SETAFFINITY): the kernel refuses to move it.
+  bool PerCpuKthread() const;
+  /// A threaded interrupt handler: "irq/<line>-<device>" (Real-Time Linux, Chapter 4).
+  bool IrqThread() const;
+};
+
+/// Every thread under proc/, sorted by (pid, tid), from proc/PID/task/TID/stat; the command
+/// line from proc/PID/cmdline only when `cmdlines`. Threads that exit during the walk are
+/// skipped.
+std::vector<TaskView> ListTasks(const SysRoot& root, bool cmdlines);
+/// Each process's main thread (proc/PID/task/PID/stat), sorted by pid; no command lines.
+std::vector<TaskView> ListProcesses(const SysRoot& root);
+/// The threads of one process, sorted by tid; empty when it has gone.
+std::vector<TaskView> ListProcessThreads(const SysRoot& root, int pid);
 
 /// SCHED_DEADLINE parameters from /proc/PID/task/TID/sched (kernel/sched/debug.c prints
 /// dl.runtime and dl.deadline; the period is only known to sched_getattr(2)).
@@ -97,8 +123,8 @@ struct ThreadState {
 /// after the '/', folded, for grouping.
 std::string ThreadPattern(std::string_view comm);
 
-/// Walks proc/PID/task/TID once: reads every stat, and status (affinity) and sched
-/// (deadline) only for the real-time threads. Threads that exit meanwhile are skipped.
+/// Lists every thread once (ListTasks), then reads status (affinity) and sched (deadline)
+/// only for the real-time threads. Threads that exit meanwhile are skipped.
 ThreadState CollectThreads(const SysRoot& root);
 
 }  // namespace rtagent

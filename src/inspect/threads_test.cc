@@ -1,8 +1,14 @@
 #include "inspect/threads.h"
 
+#include <unistd.h>
+
 #include <catch2/catch.hpp>
 
+#include "base/fault_root.h"
+#include "inspect/inspect_test_support.h"
+
 using namespace rtagent;
+using rtagent::testing::StatLine;
 
 TEST_CASE("stat: fields 40 and 41 are rt_priority and policy", "[inspect]") {
   const char* line =
@@ -69,4 +75,73 @@ TEST_CASE("thread patterns fold CPU and instance numbers", "[inspect]") {
   CHECK(ThreadPattern("kworker/R-mm_percpu_wq") == "kworker/R");
   CHECK(ThreadPattern("irq/45-eth0") == "irq/N-eth0");
   CHECK(ThreadPattern("rcu_preempt") == "rcu_preempt");
+}
+
+TEST_CASE("stat: parent, process group and CPU past a comm holding \") R 1 1 (\"", "[inspect]") {
+  auto st = ParseTaskStat(StatLine({.tid = 4242, .comm = "evil) R 1 1 (name", .ppid = 17, .pgrp = 4200, .cpu = 3}));
+  REQUIRE(st);
+  CHECK(st->tid == 4242);
+  CHECK(st->comm == "evil) R 1 1 (name");
+  CHECK(st->ppid == 17);
+  CHECK(st->pgrp == 4200);
+  CHECK(st->processor == 3);
+  CHECK_FALSE(ParseTaskStat("12 (short) S 1 1 1 0 -1").has_value());  // no field 39: not CPU 0
+
+  // A real line from this kernel parses too.
+  FsRoot live("/");
+  auto self = live.Read("proc/self/stat");
+  REQUIRE(self.ok());
+  auto mine = ParseTaskStat(*self);
+  REQUIRE(mine);
+  CHECK(mine->tid == ::getpid());
+  CHECK(mine->processor >= 0);
+}
+
+TEST_CASE("thread listing: every thread, each process's main thread, one process's threads", "[inspect]") {
+  TempTree t;
+  auto put = [&](int pid, int tid, const std::string& comm, unsigned long flags, int policy, unsigned prio) {
+    t.Put("proc/" + std::to_string(pid) + "/task/" + std::to_string(tid) + "/stat",
+          StatLine({.tid = tid, .comm = comm, .ppid = pid == tid ? 1 : pid, .pgrp = pid, .flags = flags, .cpu = tid % 4,
+                    .rt_priority = prio, .policy = policy}));
+  };
+  put(2, 2, "kthreadd", kPfKthread, kSchedOther, 0);
+  put(186, 186, "irq/85-eth0", kPfKthread, kSchedFifo, 50);
+  put(999, 999, "robot", 0, kSchedOther, 0);
+  put(999, 1000, "ctrl (loop) 1", 0, kSchedFifo, 80);
+  put(999, 1001, "gone", 0, kSchedFifo, 80);
+  t.Put("proc/999/task/1001/stat", "1001 (gone) S 1");  // exiting: a short line, skipped
+  static const char kArgs[] = "/opt/robot\0--rate\0" "1000";
+  t.Put("proc/999/cmdline", std::string(kArgs, sizeof kArgs));
+  t.Put("proc/2/cmdline", "");
+  // A process whose main thread has exited: its name is still in proc/PID/stat.
+  put(1500, 1502, "worker", 0, kSchedOther, 0);
+  t.Put("proc/1500/stat", StatLine({.tid = 1500, .comm = "server", .pgrp = 1500}));
+  t.Put("proc/self/stat", "not a process");
+  FsRoot root(t.dir());
+
+  auto all = ListTasks(root, true);
+  REQUIRE(all.size() == 5);
+  CHECK(all[0].comm == "kthreadd");
+  CHECK(all[1].IrqThread());
+  CHECK(all[1].rt_priority == 50);
+  CHECK(all[2].tid == 999);  // by number, not by name: 999 before 1000
+  CHECK(all[3].comm == "ctrl (loop) 1");
+  CHECK(all[3].process_comm == "robot");
+  CHECK(all[3].cmdline == "/opt/robot --rate 1000");
+  CHECK(all[3].processor == 0);
+  CHECK(all[3].ppid == 999);
+  CHECK(all[4].process_comm == "server");
+  CHECK(all[0].cmdline.empty());
+  for (const auto& v : ListTasks(root, false)) CHECK(v.cmdline.empty());
+
+  auto procs = ListProcesses(root);
+  REQUIRE(procs.size() == 3);  // 1500's main thread is gone
+  CHECK(procs[2].pid == 999);
+  CHECK(procs[2].tid == 999);
+
+  auto robot = ListProcessThreads(root, 999);
+  REQUIRE(robot.size() == 2);
+  CHECK(robot[1].tid == 1000);
+  CHECK(robot[1].process_comm == "robot");
+  CHECK(ListProcessThreads(root, 4242).empty());
 }

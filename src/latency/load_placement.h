@@ -3,39 +3,18 @@
 
 #include <cstddef>
 #include <string>
-#include <string_view>
 #include <unordered_set>
 #include <vector>
 
 #include "base/cpuset.h"
-#include "base/result.h"
 #include "base/sysroot.h"
 #include "latency/load.h"
 
 namespace rtagent {
 
-/// The fields of /proc/PID/stat (or /proc/PID/task/TID/stat) the placement proof uses
-/// (proc(5); fs/proc/array.c do_task_stat).
-struct PlacementStat {
-  int pid = 0;
-  std::string comm;    ///< may hold spaces and ')' itself: "(a) b)" is the comm "a) b"
-  char state = '?';
-  int ppid = 0;
-  int pgrp = 0;
-  int processor = -1;  ///< field 39: the CPU the task last ran on
-};
-
-/// Parses one stat line. The comm is everything between the first '(' and the last ')',
-/// so a name holding ") (" cannot shift the fields after it.
-Result<PlacementStat> ParsePlacementStat(std::string_view text);
-
-/// Every process under `root`'s proc directory, from each /proc/PID/stat; processes that
-/// end during the scan are skipped.
-std::vector<PlacementStat> ScanProcesses(const SysRoot& root);
-
-/// Samples where the tasks of watched loads run. One Sample() reads /proc/PID/stat of every
-/// process (to find each load's tree by parent and process group), then the stat of every
-/// thread of the loads' processes. /proc/PID/task/TID/children would avoid the full scan but
+/// Samples where the tasks of watched loads run. One Sample() reads the stat of every process
+/// (inspect's ListProcesses, to find each load's tree by parent and process group), then the
+/// stat of every thread of the loads' processes. /proc/PID/task/TID/children would avoid the full scan but
 /// needs CONFIG_PROC_CHILDREN, which many kernels (this project's CI VM's included) lack.
 /// Memory stays bounded however long the run: only the previous round's threads are kept.
 class PlacementTracker {

@@ -4,27 +4,18 @@
 #include <thread>
 
 #include "base/fault_root.h"
+#include "inspect/inspect_test_support.h"
 #include "latency/load.h"
 #include "latency/load_test_util.h"
 
 using namespace rtagent;
+using rtagent::testing::StatLine;
 
 namespace {
 
-// A stat line as fs/proc/array.c prints it, with `processor` as field 39.
-std::string StatLine(int pid, const std::string& comm, char state, int ppid, int pgrp, int cpu) {
-  std::string s = std::to_string(pid) + " (" + comm + ") " + state + " " + std::to_string(ppid) + " " +
-                  std::to_string(pgrp) + " " + std::to_string(pgrp) + " 0 -1 4194560";
-  // fields 10..38 (29 fields), then 39 = processor, then 40..52
-  for (int f = 10; f <= 38; ++f) s += " " + std::to_string(f * 3);
-  s += " " + std::to_string(cpu);
-  for (int f = 40; f <= 52; ++f) s += " 0";
-  return s + "\n";
-}
-
 void PutTask(const TempTree& t, int pid, int tid, const std::string& comm, int ppid, int pgrp, int cpu,
              const std::string& allowed) {
-  std::string line = StatLine(tid, comm, 'R', ppid, pgrp, cpu);
+  std::string line = StatLine({.tid = tid, .comm = comm, .state = 'R', .ppid = ppid, .pgrp = pgrp, .cpu = cpu});
   if (pid == tid) t.Put("proc/" + std::to_string(pid) + "/stat", line);
   std::string task = "proc/" + std::to_string(pid) + "/task/" + std::to_string(tid);
   t.Put(task + "/stat", line);
@@ -33,34 +24,7 @@ void PutTask(const TempTree& t, int pid, int tid, const std::string& comm, int p
 
 }  // namespace
 
-TEST_CASE("ParsePlacementStat reads field 39 past a comm holding spaces and parentheses", "[load]") {
-  auto st = ParsePlacementStat(StatLine(4242, "evil) R 1 1 (name", 'S', 17, 4200, 3));
-  REQUIRE(st.ok());
-  CHECK(st->pid == 4242);
-  CHECK(st->comm == "evil) R 1 1 (name");
-  CHECK(st->state == 'S');
-  CHECK(st->ppid == 17);
-  CHECK(st->pgrp == 4200);
-  CHECK(st->processor == 3);
-
-  // A real line from this kernel parses too.
-  FsRoot live("/");
-  auto self = live.Read("proc/self/stat");
-  REQUIRE(self.ok());
-  auto mine = ParsePlacementStat(*self);
-  REQUIRE(mine.ok());
-  CHECK(mine->pid == ::getpid());
-  CHECK(mine->processor >= 0);
-}
-
-TEST_CASE("ParsePlacementStat refuses lines it cannot trust", "[load]") {
-  CHECK_FALSE(ParsePlacementStat("").ok());
-  CHECK_FALSE(ParsePlacementStat("12 (no close paren S 1 1").ok());
-  CHECK_FALSE(ParsePlacementStat("12 (short) S 1 1 1 0 -1").ok());  // no field 39: not CPU 0
-  CHECK_FALSE(ParsePlacementStat("x (comm) S 1 1 1").ok());
-}
-
-TEST_CASE("PlacementTracker follows a load's tree and process groups in a fixture /proc", "[load]") {
+TEST_CASE("PlacementTracker follows a load's tree and process groups in a fixture /proc", "[latency][load]") {
   TempTree t;
   PutTask(t, 100, 100, "supervisor", 1, 100, 0, "0");        // the load's root
   PutTask(t, 101, 101, "worker", 100, 101, 0, "0");          // its work group leader
@@ -88,7 +52,7 @@ TEST_CASE("PlacementTracker follows a load's tree and process groups in a fixtur
 
   // The load is gone: a later round finds nothing and changes nothing.
   TempTree empty;
-  empty.Put("proc/1/stat", StatLine(1, "init", 'S', 0, 1, 0));
+  PutTask(empty, 1, 1, "init", 0, 1, 0, "0");
   FsRoot gone(empty.dir());
   PlacementTracker later(gone);
   size_t id2 = later.Watch(100, {100, 101});
@@ -96,7 +60,7 @@ TEST_CASE("PlacementTracker follows a load's tree and process groups in a fixtur
   CHECK(later.Placement(id2).samples == 0);
 }
 
-TEST_CASE("LoadReport placement summary: proven, unsampled, outside its CPUs", "[load]") {
+TEST_CASE("LoadReport placement summary: proven, unsampled, outside its CPUs", "[latency][load]") {
   LoadReport r;
   r.cpus_asked = CpuSet::Of({0});
   r.placement.measured = CpuSet::Of({1});
@@ -111,7 +75,7 @@ TEST_CASE("LoadReport placement summary: proven, unsampled, outside its CPUs", "
   CHECK_FALSE(r.PlacementProven());
 }
 
-TEST_CASE("placement flags a load pinned onto a measured CPU", "[load]") {
+TEST_CASE("placement flags a load pinned onto a measured CPU", "[latency][load]") {
   FsRoot live("/");
   if (std::thread::hardware_concurrency() < 2) {
     WARN("needs 2 CPUs, this machine has " << std::thread::hardware_concurrency());

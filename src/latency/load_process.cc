@@ -16,7 +16,7 @@
 #include <new>
 #include <thread>
 
-#include "latency/load_placement.h"
+#include "inspect/threads.h"
 
 namespace rtagent::load_internal {
 namespace {
@@ -200,7 +200,7 @@ class Supervisor {
   // SIGKILLs our direct children: tasks that left the work group (setsid) and were
   // re-parented to us when their parent died.
   void KillChildren() {
-    for (const PlacementStat& p : ScanProcesses(root_)) {
+    for (const TaskView& p : ListProcesses(root_)) {
       if (p.ppid == self_) ::kill(p.pid, SIGKILL);
     }
   }

@@ -10,18 +10,18 @@
 #include <vector>
 
 #include "base/sysroot.h"
-#include "latency/load_placement.h"
+#include "inspect/threads.h"
 
 namespace rtagent::load_test {
 
 /// `root_pid` and every process descending from it, now.
 inline std::vector<int> TreePids(int root_pid) {
   FsRoot live("/");
-  std::vector<PlacementStat> procs = ScanProcesses(live);
+  std::vector<TaskView> procs = ListProcesses(live);
   std::vector<int> out{root_pid};
   std::unordered_set<int> seen{root_pid};
   for (size_t i = 0; i < out.size(); ++i) {
-    for (const PlacementStat& p : procs) {
+    for (const TaskView& p : procs) {
       if (p.ppid == out[i] && seen.insert(p.pid).second) out.push_back(p.pid);
     }
   }
@@ -44,7 +44,7 @@ inline std::vector<int> Survivors(const std::vector<int>& pids) {
 inline std::vector<int> MyChildren() {
   FsRoot live("/");
   std::vector<int> out;
-  for (const PlacementStat& p : ScanProcesses(live)) {
+  for (const TaskView& p : ListProcesses(live)) {
     if (p.ppid == ::getpid()) out.push_back(p.pid);
   }
   return out;

@@ -5,7 +5,9 @@
 
 #include "base/kernel_text.h"
 #include "inspect/cgroups.h"
-#include "tune/ranks_tuner.h"
+#include "inspect/threads.h"
+#include "tune/cgroup_actuator.h"
+#include "tune/sched_actuator.h"
 
 namespace rtagent {
 namespace {
@@ -30,6 +32,194 @@ const char* kExclusiveRefused =
 
 std::string Bool(bool b) { return b ? "1" : "0"; }
 
+// The refusals a process move may meet (v1 adds ENOSPC for a cpuset not yet set up).
+std::vector<KnownRefusal> MoveRefusals(bool v2) {
+  std::vector<KnownRefusal> refusals = {
+      {ESRCH, "the process exited"},
+      {EINVAL, "the kernel refused the move (EINVAL): a per-CPU kernel thread, or a thread pinned outside the "
+               "partition's CPUs"},
+      {EBUSY, "the partition cannot take it (EBUSY): its SCHED_DEADLINE bandwidth does not fit there, or the "
+              "cgroup has child cgroups"}};
+  if (!v2) refusals.push_back({ENOSPC, "the cpuset has no CPUs or memory nodes yet (ENOSPC)"});
+  return refusals;
+}
+
+// One plan of the partitions section, built through the backend (which only reads here).
+class PartitionPlanner {
+ public:
+  PartitionPlanner(const std::string& section, const CgroupBackend& be, SectionPlan& plan)
+      : section_(section),
+        be_(be),
+        h_(be.hierarchy()),
+        v2_(h_.version == 2),
+        why_(v2_ ? kWhyV2 : kWhyV1),
+        plan_(plan) {}
+
+  // v1: a cpuset takes no task until it has memory nodes; each partition gets its parent's.
+  std::string TopMems(const std::vector<profile::Partition>& parts) {
+    auto mems = be_.Get("/", h_.Cpuset(kpath::kCpusetMems));
+    if (mems && !mems->empty()) return *mems;
+    Warn("the top cpuset's " + h_.Cpuset(kpath::kCpusetMems) + " cannot be read; the partitions get memory node 0",
+         parts.front().mark, kWhyV1);
+    return "0";
+  }
+
+  // v2: the top hands the cpuset controller down (a child has cpuset files only then).
+  // v1: a warning when the top still balances every CPU.
+  void PlanTop(const std::vector<profile::Partition>& parts) {
+    if (v2_) {
+      auto sub = be_.Get("/", kpath::kCgroupSubtreeControl);
+      bool on = sub && HasWord(*sub, "cpuset");
+      Add(parts.front(), "cpuset controller for the cgroups below the top (cgroup.subtree_control)",
+          CgroupControllerKey("/", "cpuset"), on ? "+cpuset" : "-cpuset", "+cpuset", Compare::kExact, {});
+      return;
+    }
+    auto balance = be_.Get("/", h_.Cpuset(kpath::kCpusetSchedLoadBalance));
+    bool any_isolated = false;
+    for (const auto& p : parts) any_isolated |= *p.type == profile::PartitionType::kIsolated;
+    if (any_isolated && balance && Trim(*balance) == "1") {
+      Warn("cgroup v1: the top cpuset balances every CPU (its cpuset.sched_load_balance is 1), so a cpuset without "
+           "load balancing still shares a scheduling domain with the rest unless isolcpus=domain keeps its CPUs out; "
+           "rtagent leaves the top alone, because turning it off stops balancing on the housekeeping CPUs too",
+           parts.front().mark, "cgroup-v1/cpusets.rst, section 1.7 (sched_load_balance)");
+    }
+  }
+
+  // The partition's directory and CPUs, then its v2 type or its v1 exclusive cpuset files.
+  void PlanCgroup(const profile::Partition& p, const std::string& top_mems) {
+    const std::string cg = "/" + p.name;
+    const bool exists = be_.Exists(cg);
+    const std::string label = "partition " + p.name;
+    Add(p, label + " cgroup (" + h_.CgroupPath(cg) + ")", CgroupDirKey(cg), exists ? kPresent : kAbsent, kPresent,
+        Compare::kExact, {});
+    Add(p, label + " CPUs", CgroupFileKey(cg, h_.Cpuset(kpath::kCpusetCpus)), Now(cg, exists, kpath::kCpusetCpus),
+        p.cpus->cpus.ToList(), Compare::kCpuList, {{EINVAL, kCpusRefusedEinval}, {EBUSY, kCpusRefusedEbusy}});
+    if (v2_) {
+      PlanType(p, cg, exists, label);
+      return;
+    }
+    Add(p, label + " memory nodes (the parent's)", CgroupFileKey(cg, h_.Cpuset(kpath::kCpusetMems)),
+        Now(cg, exists, kpath::kCpusetMems), top_mems, Compare::kCpuList, {{EINVAL, kCpusRefusedEinval}});
+    Add(p, label + " exclusive CPUs", CgroupFileKey(cg, h_.Cpuset(kpath::kCpusetCpuExclusive)),
+        Now(cg, exists, kpath::kCpusetCpuExclusive), "1", Compare::kInteger, {{EINVAL, kExclusiveRefused}});
+    // isolated: no load balancing inside; root: one scheduling domain of its own.
+    bool balance = *p.type == profile::PartitionType::kRoot;
+    Add(p, label + " load balancing", CgroupFileKey(cg, h_.Cpuset(kpath::kCpusetSchedLoadBalance)),
+        Now(cg, exists, kpath::kCpusetSchedLoadBalance), Bool(balance), Compare::kInteger, {});
+  }
+
+  // Processes: user processes only (a kernel thread is never moved into a partition); the
+  // first partition that names a process takes it. A name that matches nothing is a warning.
+  void PlanProcesses(const std::vector<profile::Partition>& parts, const std::vector<TaskView>& procs) {
+    std::vector<std::vector<bool>> used(parts.size());
+    for (size_t i = 0; i < parts.size(); ++i) used[i].assign(parts[i].processes->size(), false);
+    for (const TaskView& t : procs) {
+      if (t.Kthread()) continue;
+      for (size_t i = 0; i < parts.size(); ++i) {
+        if (!MarkMatches(parts[i], t.comm, used[i])) continue;
+        PlanMove(parts[i], t);
+        break;
+      }
+    }
+    for (size_t i = 0; i < parts.size(); ++i) {
+      for (size_t j = 0; j < used[i].size(); ++j) {
+        if (used[i][j]) continue;
+        Warn("partition \"" + parts[i].name + "\": no running process is named \"" +
+                 (*parts[i].processes)[j].pattern + "\"",
+             parts[i].processes.mark, why_);
+      }
+    }
+  }
+
+ private:
+  void Add(const profile::Partition& p, std::string what, std::string key, std::string before, std::string after,
+           Compare how, std::vector<KnownRefusal> refusals) {
+    Change c;
+    c.section = section_;
+    c.what = std::move(what);
+    c.actuator = kCgroupActuator;
+    c.key = std::move(key);
+    c.before = std::move(before);
+    c.after = std::move(after);
+    c.compare = how;
+    c.why = "partition \"" + p.name + "\" (" + p.mark.ToString() + "); " + why_;
+    c.refusals = std::move(refusals);
+    plan_.items.push_back(std::move(c));
+  }
+
+  void Note(Finding::Level level, std::string text, const profile::SourceMark& mark, const char* why) {
+    plan_.findings.push_back({level, std::move(text), mark, why});
+  }
+  void Warn(std::string text, const profile::SourceMark& mark, const char* why) {
+    Note(Finding::Level::kWarning, std::move(text), mark, why);
+  }
+
+  // A cpuset file of the cgroup as the plan shows it: kNone when the cgroup or file is not there.
+  std::string Now(const std::string& cg, bool exists, const std::string& name) const {
+    if (!exists) return kNone;
+    auto v = be_.Get(cg, h_.Cpuset(name));
+    if (v) return *v;
+    return v.error().err == ENOENT ? kNone : "(unreadable: " + v.error().message + ")";
+  }
+
+  // v2: the partition type, with the kernel's own word on an invalid one (the write was taken
+  // but the kernel could not honour it; the item stays pending).
+  void PlanType(const profile::Partition& p, const std::string& cg, bool exists, const std::string& label) {
+    const std::string file = h_.Cpuset(kpath::kCpusetPartition);
+    std::string now = Now(cg, exists, kpath::kCpusetPartition);
+    if (exists && now == kNone) {
+      Note(Finding::Level::kError,
+               "partition \"" + p.name + "\": this kernel has no " + file + "; cpuset partitions need a newer kernel",
+               p.mark, kWhyV2);
+    } else if (exists) {
+      PartitionValue parsed = ParsePartition(now);
+      if (!parsed.valid) {
+        Note(Finding::Level::kError,
+                 "partition \"" + p.name + "\" is invalid: " +
+                     (parsed.reason.empty() ? std::string("no reason given") : parsed.reason) + " (" + file +
+                     " reads \"" + now + "\")",
+                 p.mark, kWhyV2);
+      }
+    }
+    Add(p, label + " type", CgroupFileKey(cg, file), now, ToString(*p.type), Compare::kExact,
+        {{EINVAL, kPartitionRefused}, {EBUSY, kPartitionBusy}});
+  }
+
+  // Marks in `used` the partition's names that match `comm`; true when any did.
+  static bool MarkMatches(const profile::Partition& p, const std::string& comm, std::vector<bool>& used) {
+    bool hit = false;
+    for (size_t j = 0; j < p.processes->size(); ++j) {
+      if ((*p.processes)[j].Matches(comm)) {
+        used[j] = true;
+        hit = true;
+      }
+    }
+    return hit;
+  }
+
+  // The item that moves the process into the partition (a warning when its cgroup cannot
+  // be read; nothing when it has exited).
+  void PlanMove(const profile::Partition& p, const TaskView& t) {
+    const std::string who = "process " + t.comm + " (pid " + std::to_string(t.pid) + ")";
+    auto now = be_.CgroupOf(t.pid);
+    if (!now) {
+      if (now.error().err != ESRCH) {
+        Warn("the cgroup of " + who + " cannot be read: " + now.error().message, p.processes.mark, why_);
+      }
+      return;
+    }
+    Add(p, who + " in partition " + p.name, CgroupProcKey(t.pid), *now, "/" + p.name, Compare::kExact,
+        MoveRefusals(v2_));
+  }
+
+  const std::string section_;
+  const CgroupBackend& be_;
+  const CpusetHierarchy& h_;
+  const bool v2_;
+  const char* why_;
+  SectionPlan& plan_;
+};
+
 }  // namespace
 
 Result<SectionPlan> PartitionsTuner::Plan(const PlanContext& ctx) const {
@@ -42,157 +232,12 @@ Result<SectionPlan> PartitionsTuner::Plan(const PlanContext& ctx) const {
   if (!h) return h.error();
   auto made = factory_(ctx.root, nullptr, *h);
   if (!made) return made.error();
-  const CgroupBackend& be = **made;
-  const bool v2 = h->version == 2;
-  const char* why_kernel = v2 ? kWhyV2 : kWhyV1;
-
-  auto add = [&](const profile::Partition& p, std::string what, std::string key, std::string before, std::string after,
-                 Compare how, std::vector<KnownRefusal> refusals) {
-    Change c;
-    c.section = Section();
-    c.what = std::move(what);
-    c.actuator = kCgroupActuator;
-    c.key = std::move(key);
-    c.before = std::move(before);
-    c.after = std::move(after);
-    c.compare = how;
-    c.why = "partition \"" + p.name + "\" (" + p.mark.ToString() + "); " + why_kernel;
-    c.refusals = std::move(refusals);
-    plan.items.push_back(std::move(c));
-  };
-  auto read = [&](const std::string& cg, const std::string& file) -> std::string {
-    auto v = be.Get(cg, file);
-    if (v) return *v;
-    return v.error().err == ENOENT ? kNone : "(unreadable: " + v.error().message + ")";
-  };
-
-  // v1: a cpuset takes no task until it has memory nodes; it gets its parent's.
-  std::string top_mems;
-  if (!v2) {
-    auto mems = be.Get("/", h->Cpuset(kpath::kCpusetMems));
-    if (mems && !mems->empty()) {
-      top_mems = *mems;
-    } else {
-      top_mems = "0";
-      plan.findings.push_back({Finding::Level::kWarning,
-                               "the top cpuset's " + h->Cpuset(kpath::kCpusetMems) +
-                                   " cannot be read; the partitions get memory node 0",
-                               parts.front().mark, kWhyV1});
-    }
-  }
-
-  if (v2) {
-    // A child has cpuset files only when its parent hands the controller down.
-    auto sub = be.Get("/", kpath::kCgroupSubtreeControl);
-    bool on = sub && std::string(" " + *sub + " ").find(" cpuset ") != std::string::npos;
-    add(parts.front(), "cpuset controller for the cgroups below the top (cgroup.subtree_control)",
-        CgroupControllerKey("/", "cpuset"), on ? "+cpuset" : "-cpuset", "+cpuset", Compare::kExact, {});
-  } else {
-    auto balance = be.Get("/", h->Cpuset(kpath::kCpusetSchedLoadBalance));
-    bool any_isolated = false;
-    for (const auto& p : parts) any_isolated |= *p.type == profile::PartitionType::kIsolated;
-    if (any_isolated && balance && Trim(*balance) == "1") {
-      plan.findings.push_back(
-          {Finding::Level::kWarning,
-           "cgroup v1: the top cpuset balances every CPU (its cpuset.sched_load_balance is 1), so a cpuset without "
-           "load balancing still shares a scheduling domain with the rest unless isolcpus=domain keeps its CPUs out; "
-           "rtagent leaves the top alone, because turning it off stops balancing on the housekeeping CPUs too",
-           parts.front().mark, "cgroup-v1/cpusets.rst, section 1.7 (sched_load_balance)"});
-    }
-  }
-
-  for (const auto& p : parts) {
-    const std::string cg = "/" + p.name;
-    const bool exists = be.Exists(cg);
-    auto get = [&](const std::string& file) { return exists ? read(cg, file) : kNone; };
-    const std::string label = "partition " + p.name;
-    add(p, label + " cgroup (" + h->CgroupPath(cg) + ")", CgroupDirKey(cg), exists ? kPresent : kAbsent, kPresent,
-        Compare::kExact, {});
-    add(p, label + " CPUs", CgroupFileKey(cg, h->Cpuset(kpath::kCpusetCpus)), get(h->Cpuset(kpath::kCpusetCpus)),
-        p.cpus->cpus.ToList(), Compare::kCpuList, {{EINVAL, kCpusRefusedEinval}, {EBUSY, kCpusRefusedEbusy}});
-    if (v2) {
-      const std::string file = h->Cpuset(kpath::kCpusetPartition);
-      std::string now = get(file);
-      if (exists) {
-        PartitionValue parsed = ParsePartition(now);
-        if (now == kNone) {
-          plan.findings.push_back({Finding::Level::kError,
-                                   "partition \"" + p.name + "\": this kernel has no " + file +
-                                       "; cpuset partitions need a newer kernel",
-                                   p.mark, kWhyV2});
-        } else if (!parsed.valid) {
-          // The write was taken but the kernel could not honour it; the item stays pending.
-          plan.findings.push_back({Finding::Level::kError,
-                                   "partition \"" + p.name + "\" is invalid: " +
-                                       (parsed.reason.empty() ? std::string("no reason given") : parsed.reason) + " (" +
-                                       file + " reads \"" + now + "\")",
-                                   p.mark, kWhyV2});
-        }
-      }
-      add(p, label + " type", CgroupFileKey(cg, file), now, ToString(*p.type), Compare::kExact,
-          {{EINVAL, kPartitionRefused}, {EBUSY, kPartitionBusy}});
-    } else {
-      add(p, label + " memory nodes (the parent's)", CgroupFileKey(cg, h->Cpuset(kpath::kCpusetMems)),
-          get(h->Cpuset(kpath::kCpusetMems)), top_mems, Compare::kCpuList, {{EINVAL, kCpusRefusedEinval}});
-      add(p, label + " exclusive CPUs", CgroupFileKey(cg, h->Cpuset(kpath::kCpusetCpuExclusive)),
-          get(h->Cpuset(kpath::kCpusetCpuExclusive)), "1", Compare::kInteger, {{EINVAL, kExclusiveRefused}});
-      // isolated: no load balancing inside; root: one scheduling domain of its own.
-      bool balance = *p.type == profile::PartitionType::kRoot;
-      add(p, label + " load balancing", CgroupFileKey(cg, h->Cpuset(kpath::kCpusetSchedLoadBalance)),
-          get(h->Cpuset(kpath::kCpusetSchedLoadBalance)), Bool(balance), Compare::kInteger, {});
-    }
-  }
-
-  // Processes: user processes only (a kernel thread is never moved into a partition); the
-  // first partition that names a process takes it.
+  PartitionPlanner planner(plan.section, **made, plan);
+  const std::string top_mems = h->version == 2 ? std::string() : planner.TopMems(parts);
+  planner.PlanTop(parts);
+  for (const auto& p : parts) planner.PlanCgroup(p, top_mems);
   const bool any_processes = std::any_of(parts.begin(), parts.end(), [](const auto& p) { return !p.processes->empty(); });
-  if (!any_processes) return plan;
-  std::vector<TaskView> procs = ListTasks(ctx.root, false, true);
-  std::vector<std::vector<bool>> used(parts.size());
-  for (size_t i = 0; i < parts.size(); ++i) used[i].assign(parts[i].processes->size(), false);
-  for (const TaskView& t : procs) {
-    if (t.Kthread()) continue;
-    for (size_t i = 0; i < parts.size(); ++i) {
-      const auto& p = parts[i];
-      bool hit = false;
-      for (size_t j = 0; j < p.processes->size(); ++j) {
-        if ((*p.processes)[j].Matches(t.comm)) {
-          used[i][j] = true;
-          hit = true;
-        }
-      }
-      if (!hit) continue;
-      auto now = be.CgroupOf(t.pid);
-      if (!now) {
-        if (now.error().err != ESRCH) {
-          plan.findings.push_back({Finding::Level::kWarning,
-                                   "the cgroup of process " + t.comm + " (pid " + std::to_string(t.pid) +
-                                       ") cannot be read: " + now.error().message,
-                                   p.processes.mark, why_kernel});
-        }
-        break;
-      }
-      std::vector<KnownRefusal> refusals = {
-          {ESRCH, "the process exited"},
-          {EINVAL, "the kernel refused the move (EINVAL): a per-CPU kernel thread, or a thread pinned outside the "
-                   "partition's CPUs"},
-          {EBUSY, "the partition cannot take it (EBUSY): its SCHED_DEADLINE bandwidth does not fit there, or the "
-                  "cgroup has child cgroups"}};
-      if (!v2) refusals.push_back({ENOSPC, "the cpuset has no CPUs or memory nodes yet (ENOSPC)"});
-      add(p, "process " + t.comm + " (pid " + std::to_string(t.pid) + ") in partition " + p.name,
-          CgroupProcKey(t.pid), *now, "/" + p.name, Compare::kExact, std::move(refusals));
-      break;
-    }
-  }
-  for (size_t i = 0; i < parts.size(); ++i) {
-    for (size_t j = 0; j < used[i].size(); ++j) {
-      if (used[i][j]) continue;
-      plan.findings.push_back({Finding::Level::kWarning,
-                               "partition \"" + parts[i].name + "\": no running process is named \"" +
-                                   (*parts[i].processes)[j].pattern + "\"",
-                               parts[i].processes.mark, why_kernel});
-    }
-  }
+  if (any_processes) planner.PlanProcesses(parts, ListProcesses(ctx.root));
   return plan;
 }
 

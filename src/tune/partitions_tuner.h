@@ -6,7 +6,7 @@
 #pragma once
 
 #include "tune/cgroup_backend.h"
-#include "tune/sched_actuator.h"
+#include "tune/sched_syscalls.h"
 #include "tune/tuner.h"
 
 namespace rtagent {
@@ -22,7 +22,7 @@ class PartitionsTuner : public Tuner {
       : factory_(std::move(factory)), sched_factory_(std::move(sched_factory)) {}
   std::string Section() const override { return "partitions"; }
   int Chapter() const override { return 6; }
-  /// Items, per partition in profile order ("cgroup" actuator, keys in cgroup_backend.h):
+  /// Items, per partition in profile order ("cgroup" actuator, keys in cgroup_actuator.h):
   ///   v2: "+cpuset" in the top's cgroup.subtree_control (once), the directory, cpuset.cpus,
   ///       cpuset.cpus.partition;
   ///   v1: the directory, cpuset.cpus, cpuset.mems (the parent's), cpuset.cpu_exclusive = 1,

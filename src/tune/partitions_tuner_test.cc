@@ -19,9 +19,12 @@
 #include <sstream>
 
 #include "base/fault_root.h"
+#include "inspect/threads.h"
 #include "profile/loader.h"
+#include "tune/cgroup_actuator.h"
+#include "tune/file_cgroup_backend.h"
+#include "tune/fixture_sched_syscalls.h"
 #include "tune/journal.h"
-#include "tune/ranks_tuner.h"
 #include "tune/sched_actuator.h"
 #include "base/skip_test_support.h"
 
@@ -102,7 +105,7 @@ partitions:
 
 }  // namespace
 
-TEST_CASE("partitions on cgroup v2: an existing isolated partition has nothing to do", "[partitions]") {
+TEST_CASE("partitions on cgroup v2: an existing isolated partition has nothing to do", "[tune][partitions]") {
   TempTree tree(kArm64);
   FaultRoot root(tree.dir());
   auto p = Load(R"(version: 1
@@ -131,7 +134,7 @@ partitions:
   CHECK(root.writes().empty());
 }
 
-TEST_CASE("partitions on cgroup v2: create, plan again, revert to the same bytes", "[partitions]") {
+TEST_CASE("partitions on cgroup v2: create, plan again, revert to the same bytes", "[tune][partitions]") {
   TempTree tree(kArm64);
   FaultRoot root(tree.dir());
   auto p = Load(kArmPartition, root);
@@ -171,7 +174,7 @@ TEST_CASE("partitions on cgroup v2: create, plan again, revert to the same bytes
   CHECK(TreeDiff(tree.dir(), kArm64).empty());
 }
 
-TEST_CASE("partitions on cgroup v2: the cpuset controller is handed down first", "[partitions]") {
+TEST_CASE("partitions on cgroup v2: the cpuset controller is handed down first", "[tune][partitions]") {
   TempTree tree(kArm64);
   tree.Put("sys/fs/cgroup/cgroup.subtree_control", "cpu io memory pids\n");
   TempTree reference(tree.dir());
@@ -194,7 +197,7 @@ TEST_CASE("partitions on cgroup v2: the cpuset controller is handed down first",
   CHECK(TreeDiff(tree.dir(), reference.dir()).empty());
 }
 
-TEST_CASE("an invalid partition is reported with the kernel's reason and stays pending", "[partitions]") {
+TEST_CASE("an invalid partition is reported with the kernel's reason and stays pending", "[tune][partitions]") {
   TempTree tree(kArm64);
   tree.Put("sys/fs/cgroup/rt/cpuset.cpus.partition", "isolated invalid (Cpu list in cpuset.cpus not exclusive)\n");
   FaultRoot root(tree.dir());
@@ -219,7 +222,7 @@ partitions:
   CHECK(Pending(*type));
 }
 
-TEST_CASE("partitions: known refusals are outcomes, other errors roll back", "[partitions]") {
+TEST_CASE("partitions: known refusals are outcomes, other errors roll back", "[tune][partitions]") {
   TempTree tree(kArm64);
   FaultRoot root(tree.dir());
   auto p = Load(kArmPartition, root);
@@ -260,7 +263,7 @@ TEST_CASE("partitions: known refusals are outcomes, other errors roll back", "[p
   }
 }
 
-TEST_CASE("partitions on cgroup v1: an exclusive cpuset without load balancing", "[partitions]") {
+TEST_CASE("partitions on cgroup v1: an exclusive cpuset without load balancing", "[tune][partitions]") {
   TempTree tree(kX86);
   FaultRoot root(tree.dir());
   auto p = Load(R"(version: 1
@@ -300,7 +303,7 @@ partitions:
   CHECK(TreeDiff(tree.dir(), kX86).empty());
 }
 
-TEST_CASE("partitions need a cpuset hierarchy: none is an error naming why", "[partitions]") {
+TEST_CASE("partitions need a cpuset hierarchy: none is an error naming why", "[tune][partitions]") {
   TempTree tree(kArm64);
   tree.Put("proc/mounts", "proc /proc proc rw 0 0\n");
   FaultRoot root(tree.dir());
@@ -316,7 +319,7 @@ TEST_CASE("partitions need a cpuset hierarchy: none is an error naming why", "[p
   CHECK(tuner.Plan(PlanContext{none, root, state}).ok());
 }
 
-TEST_CASE("partitions on this machine: a v1 exclusive cpuset holding a child process", "[partitions][host]") {
+TEST_CASE("partitions on this machine: a v1 exclusive cpuset holding a child process", "[tune][partitions][host]") {
   auto live = OpenRoot("/");
   REQUIRE(live.ok());
   auto h = FindCpusetHierarchy(**live);
@@ -473,7 +476,7 @@ std::string AffinityOf(const SysRoot& root, int pid, int tid) {
 
 }  // namespace
 
-TEST_CASE("partitions on cgroup v2: revert puts back the placements the kernel changed", "[partitions]") {
+TEST_CASE("partitions on cgroup v2: revert puts back the placements the kernel changed", "[tune][partitions]") {
   TempTree tree(kArm64);
   tree.Put("sys/fs/cgroup/rt/cpuset.cpus.partition", "member\n");  // the top has every CPU
   // init and sshd on the housekeeping CPUs, as isolcpus=domain leaves every task at boot
@@ -516,7 +519,7 @@ TEST_CASE("partitions on cgroup v2: revert puts back the placements the kernel c
   CHECK(TreeDiff(tree.dir(), reference.dir()).empty());
 }
 
-TEST_CASE("partitions on cgroup v2: a later failure puts back the placements too", "[partitions]") {
+TEST_CASE("partitions on cgroup v2: a later failure puts back the placements too", "[tune][partitions]") {
   TempTree tree(kArm64);
   tree.Put("sys/fs/cgroup/rt/cpuset.cpus.partition", "member\n");
   tree.Put("proc/1/task/1/status", "Name:\tsystemd\nCpus_allowed:\t0f\nCpus_allowed_list:\t0-3\n");
@@ -535,7 +538,7 @@ TEST_CASE("partitions on cgroup v2: a later failure puts back the placements too
   CHECK(TreeDiff(tree.dir(), reference.dir()).empty());
 }
 
-TEST_CASE("the cgroup actuator names the placements a write disturbs", "[partitions]") {
+TEST_CASE("the cgroup actuator names the placements a write disturbs", "[tune][partitions]") {
   SECTION("cgroup v2") {
     TempTree tree(kArm64);
     FaultRoot root(tree.dir());

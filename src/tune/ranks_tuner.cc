@@ -1,37 +1,34 @@
 #include "tune/ranks_tuner.h"
 
 #include <algorithm>
-#include <cctype>
 #include <cerrno>
 
-#include "base/kernel_paths.h"
 #include "base/kernel_text.h"
 #include "inspect/threads.h"
+#include "tune/rank_match.h"
+#include "tune/rank_order.h"
+#include "tune/sched_actuator.h"
 
 namespace rtagent {
 namespace {
 
+const std::string kSection = "ranks";
 constexpr const char* kWhyOrder =
     "Real-Time Linux, Chapter 4: threaded IRQs start at FIFO 50; raise the one that feeds the loop above it, "
     "the loop above the rest";
 constexpr const char* kWhyRanks = "Real-Time Linux, Chapters 2 and 4 (ranks)";
 
-int PolicyNumber(profile::Policy p) {
-  switch (p) {
-    case profile::Policy::kFifo: return kSchedFifo;
-    case profile::Policy::kRr: return kSchedRr;
-    case profile::Policy::kOther: return kSchedOther;
-    case profile::Policy::kBatch: return kSchedBatch;
-    case profile::Policy::kIdle: return kSchedIdle;
-    case profile::Policy::kDeadline: return kSchedDeadline;
-  }
-  return kSchedOther;
-}
+const char* kDeadlineAffinity =
+    "a SCHED_DEADLINE thread must be allowed on every CPU of its root domain (EBUSY): give its CPUs a partition "
+    "of their own (Chapter 6)";
+const char* kDeadlineAdmission =
+    "deadline admission control refused the booking (EBUSY): the CPUs' bookings would pass the limit of "
+    "sched_rt_runtime_us / sched_rt_period_us (Chapter 2)";
 
 /// What the rule asks of a thread whose class is now `cur`.
 SchedAttr Wanted(const profile::RankRule& rule, const SchedAttr& cur) {
   SchedAttr a;
-  a.policy = PolicyNumber(**rule.policy);
+  a.policy = SchedPolicyOf(**rule.policy);
   switch (**rule.policy) {
     case profile::Policy::kFifo:
     case profile::Policy::kRr:
@@ -57,21 +54,8 @@ SchedAttr Wanted(const profile::RankRule& rule, const SchedAttr& cur) {
   return a;
 }
 
-/// A rank as the scheduler orders classes: deadline before every fifo/rr priority, those
-/// before every normal thread, idle last. "Outranks" is strictly greater.
-struct Rank {
-  int level = 0;
-  std::string text;
-};
-
-Rank RankOf(int policy, int priority) {
-  switch (policy) {
-    case kSchedDeadline: return {1000, "deadline"};
-    case kSchedFifo:
-    case kSchedRr: return {priority, PolicyName(policy) + " " + std::to_string(priority)};
-    case kSchedIdle: return {-1, "idle"};
-    default: return {0, PolicyName(policy)};
-  }
+bool IsDeadline(const profile::RankRule& rule) {
+  return rule.policy->has_value() && **rule.policy == profile::Policy::kDeadline;
 }
 
 std::string Describe(const TaskView& t) {
@@ -90,105 +74,120 @@ std::string AffinityRefusal(const TaskView& t) {
   return "the CPUs are outside the thread's cpuset or partition, or offline (EINVAL)";
 }
 
-const char* kDeadlineAffinity =
-    "a SCHED_DEADLINE thread must be allowed on every CPU of its root domain (EBUSY): give its CPUs a partition "
-    "of their own (Chapter 6)";
-const char* kDeadlineAdmission =
-    "deadline admission control refused the booking (EBUSY): the CPUs' bookings would pass the limit of "
-    "sched_rt_runtime_us / sched_rt_period_us (Chapter 2)";
+/// An item for one thread of `rule`, on the "affinity" or "sched" actuator.
+Change ThreadItem(const profile::RankRule& rule, const TaskView& t, const std::string& what, const std::string& actuator,
+                  std::string before, std::string after, Compare compare) {
+  Change c;
+  c.section = kSection;
+  c.what = "thread " + Describe(t) + " " + what;
+  c.actuator = actuator;
+  c.key = TaskKey({t.pid, t.tid});
+  c.before = std::move(before);
+  c.after = std::move(after);
+  c.compare = compare;
+  c.why = RuleWhy(rule);
+  c.refusals.push_back({ESRCH, "the thread exited"});
+  return c;
+}
 
-std::string JoinSome(const std::vector<std::string>& items, size_t most) {
-  std::string out;
-  for (size_t i = 0; i < items.size() && i < most; ++i) out += (i ? ", " : "") + items[i];
-  if (items.size() > most) out += " and " + std::to_string(items.size() - most) + " more";
-  return out;
+/// The items of one thread: affinity first, so a raised thread never runs where it must not.
+/// Nothing more once the thread turns out to have exited since the walk.
+void PlanThread(const profile::RankRule& rule, const TaskView& t, const SchedSyscalls& sys, SectionPlan& plan) {
+  const TaskId id{t.pid, t.tid};
+  // A read that fails is a warning, unless the thread has exited (true: plan nothing more).
+  auto exited = [&](const Error& e, const std::string& what) {
+    if (e.err == ESRCH) return true;
+    plan.findings.push_back(
+        {Finding::Level::kWarning, what + " of " + Describe(t) + " cannot be read: " + e.message, rule.mark, kWhyRanks});
+    return false;
+  };
+  if (rule.cpus->has_value()) {
+    auto now = sys.GetAffinity(id);
+    if (!now && exited(now.error(), "affinity")) return;
+    if (now) {
+      Change c = ThreadItem(rule, t, "affinity", kAffinityActuator, now->ToList(), (*rule.cpus)->cpus.ToList(),
+                            Compare::kCpuList);
+      c.refusals.push_back({EINVAL, AffinityRefusal(t)});
+      if (IsDeadline(rule) || t.policy == kSchedDeadline) c.refusals.push_back({EBUSY, kDeadlineAffinity});
+      plan.items.push_back(std::move(c));
+    }
+  }
+  if (rule.policy->has_value()) {
+    auto now = sys.GetAttr(id);
+    if (!now) {
+      exited(now.error(), "scheduling");
+      return;
+    }
+    Change c = ThreadItem(rule, t, "scheduling", kSchedActuator, FormatSched(*now), FormatSched(Wanted(rule, *now)),
+                          Compare::kExact);
+    if (IsDeadline(rule)) c.refusals.push_back({EBUSY, kDeadlineAdmission});
+    plan.items.push_back(std::move(c));
+  }
+}
+
+/// What the kernel will make of a rule before anything is written: a deadline rule narrower
+/// than a partition of its own, a rule that pins IRQ threads.
+void RuleFindings(const profile::Profile& profile, const profile::RankRule& rule, const std::vector<TaskView>& tasks,
+                  const std::vector<size_t>& members, SectionPlan& plan) {
+  if (!rule.cpus->has_value()) return;
+  if (IsDeadline(rule)) {
+    // A deadline thread may not be narrower than its root domain: only a partition of its
+    // own (a v2 root/isolated partition, a v1 exclusive cpuset without balancing) allows it.
+    const CpuSet& want = (*rule.cpus)->cpus;
+    bool own_partition = std::any_of(profile.partitions.begin(), profile.partitions.end(),
+                                     [&](const profile::Partition& p) { return p.cpus->cpus == want; });
+    if (!own_partition) {
+      plan.findings.push_back({Finding::Level::kWarning,
+                               "rank \"" + rule.name + "\" is deadline with cpus " + want.ToList() +
+                                   ", which are not a partition of their own: the kernel refuses to narrow a "
+                                   "deadline thread's affinity below its root domain (EBUSY)",
+                               rule.cpus.mark, "sched-deadline.rst, section 5; Real-Time Linux, chapters 2 and 6"});
+    }
+  }
+  if (std::any_of(members.begin(), members.end(), [&](size_t i) { return tasks[i].IrqThread(); })) {
+    // kernel/irq/manage.c (irq_thread_check_affinity): a threaded handler is moved to its
+    // IRQ's affinity whenever that changes, so the IRQ must go to the same CPUs.
+    plan.findings.push_back({Finding::Level::kInfo,
+                             "rank \"" + rule.name + "\" pins IRQ threads; each follows its IRQ's affinity again "
+                             "when that changes, so send those IRQs to the same CPUs in the irqs section",
+                             rule.cpus.mark, "kernel/irq/manage.c, irq_thread_check_affinity; Real-Time Linux, Chapter 4"});
+  }
+}
+
+/// The declared order on the ranks the rules will give: a thread whose rule sets a policy
+/// takes that rule's rank, any other keeps its own.
+void OrderFindings(const profile::RanksConfig& cfg, const std::vector<TaskView>& tasks, const RankMembers& m,
+                   SectionPlan& plan) {
+  std::vector<Rank> rank;
+  rank.reserve(tasks.size());
+  for (size_t i = 0; i < tasks.size(); ++i) {
+    std::optional<Rank> ruled;
+    if (m.rule_of[i] >= 0) ruled = RuleRank(cfg.rules[static_cast<size_t>(m.rule_of[i])]);
+    rank.push_back(ruled ? *ruled : LiveRank(tasks[i]));
+  }
+  const ThreadOrder judged = JudgeThreadOrder(cfg, tasks, m, rank);
+  const std::vector<std::string>& order = *cfg.order;
+  for (const OrderPair& p : judged.pairs) {
+    if (p.holds) continue;
+    plan.findings.push_back({Finding::Level::kError,
+                             "ranks.order puts \"" + order[p.pos] + "\" above \"" + order[p.pos + 1] + "\", but its thread " +
+                                 Describe(tasks[p.weakest]) + " (" + rank[p.weakest].text + ") does not outrank " +
+                                 Describe(tasks[p.strongest]) + " (" + rank[p.strongest].text + ")",
+                             OrderMark(cfg, p.pos), kWhyOrder});
+  }
+  if (!judged.loop || judged.loop->offenders.empty()) return;
+  const LoopVerdict& loop = *judged.loop;
+  std::vector<std::string> offenders;
+  for (size_t i : loop.offenders) offenders.push_back(tasks[i].comm + " (" + rank[i].text + ")");
+  plan.findings.push_back({Finding::Level::kError,
+                           "rank \"" + order[loop.pos] + "\" (" + rank[loop.weakest].text + ") does not outrank " +
+                               std::to_string(offenders.size()) + " IRQ thread" + (offenders.size() == 1 ? "" : "s") +
+                               " not declared above it in ranks.order: " + JoinSome(offenders, 5) +
+                               "; only the IRQ thread that feeds the loop belongs above it",
+                           OrderMark(cfg, loop.pos), kWhyOrder});
 }
 
 }  // namespace
-
-bool TaskView::Kthread() const { return (flags & kPfKthread) != 0; }
-bool TaskView::PerCpuKthread() const { return Kthread() && (flags & kPfNoSetaffinity) != 0; }
-bool TaskView::IrqThread() const { return Kthread() && comm.rfind("irq/", 0) == 0; }
-
-std::vector<TaskView> ListTasks(const SysRoot& root, bool cmdlines, bool main_threads_only) {
-  std::vector<TaskView> out;
-  auto pids = root.List(kpath::kProc);
-  if (!pids) return out;
-  for (const auto& pname : *pids) {
-    if (pname.empty() || !std::isdigit(static_cast<unsigned char>(pname.front()))) continue;
-    auto pid = ParseInt(pname);
-    if (!pid) continue;
-    int p = static_cast<int>(*pid);
-    std::vector<int> tids;
-    if (main_threads_only) {
-      tids.push_back(p);
-    } else if (auto names = root.List(kpath::TaskDir(p))) {
-      for (const auto& n : *names) {
-        if (auto t = ParseInt(n)) tids.push_back(static_cast<int>(*t));
-      }
-    } else {
-      continue;  // exited since the listing
-    }
-    size_t first = out.size();
-    std::string process_comm;
-    for (int t : tids) {
-      auto text = root.Read(kpath::TaskStat(p, t));
-      if (!text) continue;
-      auto st = ParseTaskStat(*text);
-      if (!st) continue;
-      TaskView v;
-      v.pid = p;
-      v.tid = t;
-      v.comm = st->comm;
-      v.flags = st->flags;
-      v.policy = st->policy;
-      v.rt_priority = st->rt_priority;
-      v.nice = st->nice;
-      if (t == p) process_comm = st->comm;
-      out.push_back(std::move(v));
-    }
-    if (out.size() == first) continue;
-    if (process_comm.empty()) {
-      // The main thread has exited but others live on: its comm is still in proc/PID/stat.
-      if (auto text = root.Read(kpath::ProcStat(p))) {
-        if (auto st = ParseTaskStat(*text)) process_comm = st->comm;
-      }
-    }
-    std::string cmdline;
-    if (cmdlines && !out[first].Kthread()) {
-      if (auto raw = root.Read(kpath::ProcCmdline(p))) {
-        // Arguments end with NULs (proc(5)); a process may rewrite it with spaces itself.
-        cmdline = *raw;
-        std::replace(cmdline.begin(), cmdline.end(), '\0', ' ');
-        cmdline = Trim(cmdline);
-      }
-    }
-    for (size_t i = first; i < out.size(); ++i) {
-      out[i].process_comm = process_comm;
-      out[i].cmdline = cmdline;
-    }
-  }
-  std::sort(out.begin(), out.end(),
-            [](const TaskView& a, const TaskView& b) { return a.pid != b.pid ? a.pid < b.pid : a.tid < b.tid; });
-  return out;
-}
-
-bool RankRuleMatches(const profile::RankRule& rule, const TaskView& task) {
-  bool any = false;
-  if (rule.threads->has_value()) {
-    if (!(*rule.threads)->Matches(task.comm)) return false;
-    any = true;
-  }
-  if (rule.process->has_value()) {
-    if (!(*rule.process)->Matches(task.process_comm)) return false;
-    any = true;
-  }
-  if (rule.cmdline->has_value()) {
-    if (task.cmdline.empty() || !(*rule.cmdline)->Matches(task.cmdline)) return false;
-    any = true;
-  }
-  return any;
-}
 
 Result<SectionPlan> RanksTuner::Plan(const PlanContext& ctx) const {
   SectionPlan plan;
@@ -196,183 +195,30 @@ Result<SectionPlan> RanksTuner::Plan(const PlanContext& ctx) const {
   const profile::RanksConfig& cfg = ctx.profile.ranks;
   if (cfg.rules.empty()) return plan;
 
-  bool cmdlines = std::any_of(cfg.rules.begin(), cfg.rules.end(), [](const auto& r) { return r.cmdline->has_value(); });
-  const std::vector<TaskView> tasks = ListTasks(ctx.root, cmdlines);
+  // 1. The threads, each given to the first rule that matches it.
+  const std::vector<TaskView> tasks = ListTasksForRules(ctx.root, cfg.rules);
   if (tasks.empty()) {
     plan.findings.push_back({Finding::Level::kWarning, "no thread can be read under " + ctx.root.Dir() + "; ranks left alone",
                              {}, kWhyRanks});
     return plan;
   }
+  const RankMembers m = MatchRanks(cfg.rules, tasks);
 
-  // Each thread takes the first rule (in file order) that matches it.
-  std::vector<int> rule_of(tasks.size(), -1);
-  std::vector<std::vector<size_t>> members(cfg.rules.size());
-  for (size_t i = 0; i < tasks.size(); ++i) {
-    for (size_t r = 0; r < cfg.rules.size(); ++r) {
-      if (RankRuleMatches(cfg.rules[r], tasks[i])) {
-        rule_of[i] = static_cast<int>(r);
-        members[r].push_back(i);
-        break;
-      }
-    }
-  }
-
+  // 2. Rule by rule: what the kernel will say, then each thread's items.
   auto sys = factory_(ctx.root, nullptr);
   for (size_t r = 0; r < cfg.rules.size(); ++r) {
     const profile::RankRule& rule = cfg.rules[r];
-    if (members[r].empty()) {
+    if (m.members[r].empty()) {
       plan.findings.push_back({Finding::Level::kWarning, "rank \"" + rule.name + "\" matches no thread on this system",
                                rule.mark, kWhyRanks});
       continue;
     }
-    bool sets_cpus = rule.cpus->has_value();
-    bool sets_policy = rule.policy->has_value();
-    bool deadline = sets_policy && **rule.policy == profile::Policy::kDeadline;
-    if (deadline && sets_cpus) {
-      // A deadline thread may not be narrower than its root domain: only a partition of its
-      // own (a v2 root/isolated partition, a v1 exclusive cpuset without balancing) allows it.
-      const CpuSet& want = (*rule.cpus)->cpus;
-      bool own_partition = std::any_of(ctx.profile.partitions.begin(), ctx.profile.partitions.end(),
-                                       [&](const profile::Partition& p) { return p.cpus->cpus == want; });
-      if (!own_partition) {
-        plan.findings.push_back({Finding::Level::kWarning,
-                                 "rank \"" + rule.name + "\" is deadline with cpus " + want.ToList() +
-                                     ", which are not a partition of their own: the kernel refuses to narrow a "
-                                     "deadline thread's affinity below its root domain (EBUSY)",
-                                 rule.cpus.mark, "sched-deadline.rst, section 5; Real-Time Linux, chapters 2 and 6"});
-      }
-    }
-    if (sets_cpus && std::any_of(members[r].begin(), members[r].end(), [&](size_t i) { return tasks[i].IrqThread(); })) {
-      // kernel/irq/manage.c (irq_thread_check_affinity): a threaded handler is moved to its
-      // IRQ's affinity whenever that changes, so the IRQ must go to the same CPUs.
-      plan.findings.push_back({Finding::Level::kInfo,
-                               "rank \"" + rule.name + "\" pins IRQ threads; each follows its IRQ's affinity again "
-                               "when that changes, so send those IRQs to the same CPUs in the irqs section",
-                               rule.cpus.mark, "kernel/irq/manage.c, irq_thread_check_affinity; Real-Time Linux, Chapter 4"});
-    }
-    for (size_t i : members[r]) {
-      const TaskView& t = tasks[i];
-      TaskId id{t.pid, t.tid};
-      if (sets_cpus) {
-        auto now = sys->GetAffinity(id);
-        if (!now) {
-          if (now.error().err == ESRCH) continue;  // exited since the walk
-          plan.findings.push_back({Finding::Level::kWarning, "affinity of " + Describe(t) + " cannot be read: " +
-                                                                 now.error().message,
-                                   rule.mark, kWhyRanks});
-        } else {
-          Change c;
-          c.section = Section();
-          c.what = "thread " + Describe(t) + " affinity";
-          c.actuator = kAffinityActuator;
-          c.key = TaskKey(id);
-          c.before = now->ToList();
-          c.after = (*rule.cpus)->cpus.ToList();
-          c.compare = Compare::kCpuList;
-          c.why = RuleWhy(rule);
-          c.refusals.push_back({ESRCH, "the thread exited"});
-          c.refusals.push_back({EINVAL, AffinityRefusal(t)});
-          if (deadline || t.policy == kSchedDeadline) c.refusals.push_back({EBUSY, kDeadlineAffinity});
-          plan.items.push_back(std::move(c));
-        }
-      }
-      if (sets_policy) {
-        auto now = sys->GetAttr(id);
-        if (!now) {
-          if (now.error().err == ESRCH) continue;
-          plan.findings.push_back({Finding::Level::kWarning, "scheduling of " + Describe(t) + " cannot be read: " +
-                                                                 now.error().message,
-                                   rule.mark, kWhyRanks});
-          continue;
-        }
-        Change c;
-        c.section = Section();
-        c.what = "thread " + Describe(t) + " scheduling";
-        c.actuator = kSchedActuator;
-        c.key = TaskKey(id);
-        c.before = FormatSched(*now);
-        c.after = FormatSched(Wanted(rule, *now));
-        c.compare = Compare::kExact;
-        c.why = RuleWhy(rule);
-        c.refusals.push_back({ESRCH, "the thread exited"});
-        if (deadline) c.refusals.push_back({EBUSY, kDeadlineAdmission});
-        plan.items.push_back(std::move(c));
-      }
-    }
+    RuleFindings(ctx.profile, rule, tasks, m.members[r], plan);
+    for (size_t i : m.members[r]) PlanThread(rule, tasks[i], *sys, plan);
   }
 
-  // ---- the declared order, on the threads found (Chapter 4)
-  auto effective = [&](size_t i) {
-    int r = rule_of[i];
-    if (r >= 0 && cfg.rules[static_cast<size_t>(r)].policy->has_value()) {
-      const auto& rule = cfg.rules[static_cast<size_t>(r)];
-      return RankOf(PolicyNumber(**rule.policy), rule.priority.IsSet() ? *rule.priority : 0);
-    }
-    return RankOf(tasks[i].policy, static_cast<int>(tasks[i].rt_priority));
-  };
-  auto index_of = [&](const std::string& name) -> int {
-    for (size_t r = 0; r < cfg.rules.size(); ++r) {
-      if (cfg.rules[r].name == name) return static_cast<int>(r);
-    }
-    return -1;
-  };
-  auto order_mark = [&](size_t pos) {
-    return pos < cfg.order_marks.size() ? cfg.order_marks[pos] : cfg.order.mark;
-  };
-  const std::vector<std::string>& order = *cfg.order;
-  // Every matched thread of rank i must outrank every matched thread of rank i+1.
-  for (size_t pos = 0; pos + 1 < order.size(); ++pos) {
-    int hi = index_of(order[pos]);
-    int lo = index_of(order[pos + 1]);
-    if (hi < 0 || lo < 0 || members[static_cast<size_t>(hi)].empty() || members[static_cast<size_t>(lo)].empty()) continue;
-    size_t weakest = members[static_cast<size_t>(hi)].front();
-    for (size_t i : members[static_cast<size_t>(hi)]) {
-      if (effective(i).level < effective(weakest).level) weakest = i;
-    }
-    size_t strongest = members[static_cast<size_t>(lo)].front();
-    for (size_t i : members[static_cast<size_t>(lo)]) {
-      if (effective(i).level > effective(strongest).level) strongest = i;
-    }
-    if (effective(weakest).level > effective(strongest).level) continue;
-    plan.findings.push_back(
-        {Finding::Level::kError,
-         "ranks.order puts \"" + order[pos] + "\" above \"" + order[pos + 1] + "\", but its thread " +
-             Describe(tasks[weakest]) + " (" + effective(weakest).text + ") does not outrank " +
-             Describe(tasks[strongest]) + " (" + effective(strongest).text + ")",
-         order_mark(pos), kWhyOrder});
-  }
-  // A loop (a rank of application threads) must outrank every IRQ thread not declared above
-  // it: only the IRQ thread that feeds it belongs higher.
-  for (size_t pos = 0; pos < order.size(); ++pos) {
-    int r = index_of(order[pos]);
-    if (r < 0 || members[static_cast<size_t>(r)].empty()) continue;
-    const auto& loop = members[static_cast<size_t>(r)];
-    // A loop is the application's: a rank of kernel threads (ktimers/*, rcuc/*) is not one.
-    if (std::any_of(loop.begin(), loop.end(), [&](size_t i) { return tasks[i].Kthread(); })) continue;
-    size_t weakest = loop.front();
-    for (size_t i : loop) {
-      if (effective(i).level < effective(weakest).level) weakest = i;
-    }
-    Rank loop_rank = effective(weakest);
-    if (loop_rank.level <= 0) continue;  // not a real-time loop: every IRQ thread is above it by design
-    std::vector<std::string> offenders;
-    for (size_t i = 0; i < tasks.size(); ++i) {
-      if (!tasks[i].IrqThread()) continue;
-      int owner = rule_of[i];
-      bool declared_above = false;
-      for (size_t above = 0; above < pos; ++above) declared_above |= owner >= 0 && index_of(order[above]) == owner;
-      if (declared_above) continue;
-      Rank rank = effective(i);
-      if (rank.level >= loop_rank.level) offenders.push_back(tasks[i].comm + " (" + rank.text + ")");
-    }
-    if (offenders.empty()) continue;
-    plan.findings.push_back({Finding::Level::kError,
-                             "rank \"" + order[pos] + "\" (" + loop_rank.text + ") does not outrank " +
-                                 std::to_string(offenders.size()) + " IRQ thread" + (offenders.size() == 1 ? "" : "s") +
-                                 " not declared above it in ranks.order: " + JoinSome(offenders, 5) +
-                                 "; only the IRQ thread that feeds the loop belongs above it",
-                             order_mark(pos), kWhyOrder});
-  }
+  // 3. The declared order, on the threads found (Chapter 4).
+  OrderFindings(cfg, tasks, m, plan);
   return plan;
 }
 

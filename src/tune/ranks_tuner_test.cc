@@ -21,6 +21,7 @@
 #include "base/fault_root.h"
 #include "profile/loader.h"
 #include "profile/test_support.h"
+#include "tune/fixture_sched_syscalls.h"
 #include "tune/journal.h"
 #include "base/skip_test_support.h"
 
@@ -167,7 +168,7 @@ class Child {
 
 }  // namespace
 
-TEST_CASE("ranks plan shows each thread's class and affinity before and after", "[ranks]") {
+TEST_CASE("ranks plan shows each thread's class and affinity before and after", "[tune][ranks]") {
   TempTree tree(kArm64);
   FaultRoot root(tree.dir());
   auto p = Load(kBoard, profile::ReadSystemCpus(root).value());
@@ -222,7 +223,7 @@ TEST_CASE("ranks plan shows each thread's class and affinity before and after", 
   CHECK(root.writes().empty());
 }
 
-TEST_CASE("ranks apply, plan again with nothing pending, revert to the same bytes", "[ranks]") {
+TEST_CASE("ranks apply, plan again with nothing pending, revert to the same bytes", "[tune][ranks]") {
   TempTree tree(kArm64);
   FaultRoot root(tree.dir());
   auto p = Load(kBoard, profile::ReadSystemCpus(root).value());
@@ -253,7 +254,7 @@ TEST_CASE("ranks apply, plan again with nothing pending, revert to the same byte
   CHECK(TreeDiff(tree.dir(), kArm64).empty());
 }
 
-TEST_CASE("ranks order is checked on the matched threads, reported at the order's line", "[ranks]") {
+TEST_CASE("ranks order is checked on the matched threads, reported at the order's line", "[tune][ranks]") {
   TempTree tree(kArm64);
   FaultRoot root(tree.dir());
   auto p = Load(kBoard, profile::ReadSystemCpus(root).value());
@@ -273,7 +274,7 @@ TEST_CASE("ranks order is checked on the matched threads, reported at the order'
   CHECK(errors[0]->why.find("Chapter 4") != std::string::npos);
 }
 
-TEST_CASE("a loop below the IRQ threads that do not feed it is a Chapter 4 error", "[ranks]") {
+TEST_CASE("a loop below the IRQ threads that do not feed it is a Chapter 4 error", "[tune][ranks]") {
   TempTree tree(kArm64);
   FaultRoot root(tree.dir());
   // Valid as written: the sensor above the loop. But the loop at 45 sits below every other
@@ -314,7 +315,35 @@ ranks:
   CHECK(FindingsWith(PlanOf(tuner, p, root), Finding::Level::kError, "").empty());
 }
 
-TEST_CASE("a rank that matches nothing is a warning; command lines match with spaces", "[ranks]") {
+TEST_CASE("only the loop is held against the IRQ threads: a user rank declared below it may sit below them",
+          "[tune][ranks]") {
+  // The tuner once held every user rank against the IRQ threads and called the PLC's comms
+  // thread at RR 20 a Chapter 4 error; the ranks check held only the loop. The loop, the first
+  // user rank of ranks.order, is what Chapter 4 places above "every other interrupt thread".
+  const std::string ipc = std::string(RTAGENT_SOURCE_DIR) + "/tests/sysroots/x86-ipc-4cpu";
+  FsRoot root(ipc);
+  auto p = Load(R"(version: 1
+ranks:
+  rules:
+    plc: {threads: plc_task, policy: fifo, priority: 70}
+    comms: {threads: plc_comm, policy: rr, priority: 20}
+  order: [plc, comms]
+)",
+                profile::ReadSystemCpus(root).value());
+  RanksTuner tuner;
+  CHECK(FindingsWith(PlanOf(tuner, p, root), Finding::Level::kError, "").empty());
+
+  // The loop itself at 45 is below the IRQ threads' 50: each is named.
+  for (auto& r : p.ranks.rules) {
+    if (r.name == "plc") r.priority.value = 45;
+  }
+  SectionPlan low = PlanOf(tuner, p, root);
+  auto errors = FindingsWith(low, Finding::Level::kError, "rank \"plc\" (fifo 45) does not outrank 3 IRQ threads");
+  REQUIRE(errors.size() == 1);
+  CHECK(errors[0]->message.find("irq/132-mei_me (fifo 50)") != std::string::npos);
+}
+
+TEST_CASE("a rank that matches nothing is a warning; command lines match with spaces", "[tune][ranks]") {
   TempTree tree(kArm64);
   static const char kArgs[] = "/opt/robot/bin/robot_ctrl\0--rate\0" "1000";
   tree.Put("proc/1200/cmdline", std::string(kArgs, sizeof kArgs));  // every argument ends with a NUL
@@ -350,7 +379,7 @@ ranks:
   CHECK(n == 5);
 }
 
-TEST_CASE("ranks: the kernel's known refusals are outcomes, other errors roll back", "[ranks]") {
+TEST_CASE("ranks: the kernel's known refusals are outcomes, other errors roll back", "[tune][ranks]") {
   TempTree tree(kArm64);
   FaultRoot root(tree.dir());
   std::string yaml = kBoard;
@@ -447,7 +476,7 @@ TEST_CASE("ranks: the kernel's known refusals are outcomes, other errors roll ba
   }
 }
 
-TEST_CASE("under --root a fixture thread never reaches the live process with its number", "[ranks]") {
+TEST_CASE("under --root a fixture thread never reaches the live process with its number", "[tune][ranks]") {
   Child victim("rtagent-victim");
   REQUIRE(victim.pid() > 0);
   const int pid = victim.pid();
@@ -506,7 +535,7 @@ ranks:
   }
 }
 
-TEST_CASE("ranks on this machine: a child process to FIFO 10 on CPU 0 and back", "[ranks][host]") {
+TEST_CASE("ranks on this machine: a child process to FIFO 10 on CPU 0 and back", "[tune][ranks][host]") {
   if (::geteuid() != 0) {
     RTAGENT_SKIP("needs root (CAP_SYS_NICE) to set SCHED_FIFO");
   }

@@ -1,0 +1,107 @@
+#include "tune/sched_attr.h"
+
+#include <cerrno>
+
+#include "base/kernel_text.h"
+#include "inspect/threads.h"
+
+namespace rtagent {
+namespace {
+
+std::string Num(long long v) { return v < 0 ? std::string("?") : std::to_string(v); }
+
+Result<int> ParseIntIn(std::string_view text, long long lo, long long hi, const std::string& what) {
+  auto v = ParseInt(text);
+  if (!v || *v < lo || *v > hi) {
+    return MakeError(what + ": expected an integer in " + std::to_string(lo) + ".." + std::to_string(hi) + ", got \"" +
+                         std::string(text) + "\"",
+                     EINVAL);
+  }
+  return static_cast<int>(*v);
+}
+
+}  // namespace
+
+std::string TaskKey(const TaskId& t) { return std::to_string(t.pid) + "/" + std::to_string(t.tid); }
+
+Result<TaskId> ParseTaskKey(std::string_view key) {
+  size_t slash = key.find('/');
+  auto pid = ParseInt(key.substr(0, slash));
+  auto tid = slash == std::string_view::npos ? pid : ParseInt(key.substr(slash + 1));
+  if (!pid || !tid || *pid <= 0 || *tid <= 0) return MakeError("not a thread key (PID/TID): \"" + std::string(key) + "\"", EINVAL);
+  return TaskId{static_cast<int>(*pid), static_cast<int>(*tid)};
+}
+
+std::string FormatSched(const SchedAttr& a) {
+  switch (a.policy) {
+    case kSchedFifo: return "fifo:" + std::to_string(a.priority);
+    case kSchedRr: return "rr:" + std::to_string(a.priority);
+    case kSchedOther: return "other:nice=" + std::to_string(a.nice);
+    case kSchedBatch: return "batch:nice=" + std::to_string(a.nice);
+    case kSchedIdle: return "idle";
+    case kSchedDeadline:
+      return "deadline:runtime=" + Num(a.runtime_ns) + ",deadline=" + Num(a.deadline_ns) + ",period=" + Num(a.period_ns);
+    default: return PolicyName(a.policy);
+  }
+}
+
+Result<SchedAttr> ParseSched(std::string_view text) {
+  text = TrimView(text);
+  size_t colon = text.find(':');
+  std::string_view name = text.substr(0, colon);
+  std::string_view args = colon == std::string_view::npos ? std::string_view() : text.substr(colon + 1);
+  SchedAttr a;
+  const std::string what = "scheduling class \"" + std::string(text) + "\"";
+  if (name == "fifo" || name == "rr") {
+    a.policy = name == "fifo" ? kSchedFifo : kSchedRr;
+    auto p = ParseIntIn(args, 1, 99, what);
+    if (!p) return p.error();
+    a.priority = *p;
+    return a;
+  }
+  if (name == "other" || name == "batch") {
+    a.policy = name == "other" ? kSchedOther : kSchedBatch;
+    if (args.substr(0, 5) != "nice=") return MakeError(what + ": expected nice=N", EINVAL);
+    auto n = ParseIntIn(args.substr(5), -20, 19, what);
+    if (!n) return n.error();
+    a.nice = *n;
+    return a;
+  }
+  if (name == "idle" && args.empty()) {
+    a.policy = kSchedIdle;
+    return a;
+  }
+  if (name == "deadline") {
+    a.policy = kSchedDeadline;
+    bool runtime = false, deadline = false, period = false;
+    for (auto field : SplitChar(args, ',')) {
+      size_t eq = field.find('=');
+      if (eq == std::string_view::npos) return MakeError(what + ": expected runtime=,deadline=,period=", EINVAL);
+      std::string_view k = field.substr(0, eq);
+      std::string_view v = field.substr(eq + 1);
+      long long n = -1;
+      if (v != "?") {
+        auto parsed = ParseInt(v);
+        if (!parsed || *parsed < 0) return MakeError(what + ": bad " + std::string(k), EINVAL);
+        n = *parsed;
+      }
+      if (k == "runtime") {
+        a.runtime_ns = n;
+        runtime = true;
+      } else if (k == "deadline") {
+        a.deadline_ns = n;
+        deadline = true;
+      } else if (k == "period") {
+        a.period_ns = n;
+        period = true;
+      } else {
+        return MakeError(what + ": unknown field " + std::string(k), EINVAL);
+      }
+    }
+    if (!runtime || !deadline || !period) return MakeError(what + ": expected runtime=,deadline=,period=", EINVAL);
+    return a;
+  }
+  return MakeError("unknown " + what + " (fifo:P, rr:P, other:nice=N, batch:nice=N, idle, deadline:...)", EINVAL);
+}
+
+}  // namespace rtagent
