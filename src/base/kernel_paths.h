@@ -182,10 +182,6 @@ inline const std::string kTrace = "trace";                            // reading
 inline const std::string kHwlatWidth = "hwlat_detector/width";        // us spun per window
 inline const std::string kHwlatWindow = "hwlat_detector/window";      // us
 inline const std::string kHwlatMode = "hwlat_detector/mode";          // 5.14+: none [round-robin] per-cpu
-inline const std::string kTraceClock = "trace_clock";                // "[local] global ... mono ..."
-inline const std::string kTraceMarker = "trace_marker";              // a write is an ftrace:print event
-inline const std::string kBufferSizeKb = "buffer_size_kb";           // per CPU; writing it empties the buffer
-inline const std::string kSnapshot = "snapshot";                     // "1" swaps the buffer into it (CONFIG_TRACER_SNAPSHOT)
 /// The switch of one trace event: TraceEventEnable("sched", "sched_switch") -> "events/sched/sched_switch/enable".
 inline std::string TraceEventEnable(const std::string& system, const std::string& event) {
   return "events/" + system + "/" + event + "/enable";
@@ -196,7 +192,6 @@ inline const std::string kOsnoiseCpus = "osnoise/cpus";                        /
 inline const std::string kOsnoiseStopUs = "osnoise/stop_tracing_us";           // timerlat: stop at an IRQ latency above
 inline const std::string kOsnoiseStopTotalUs = "osnoise/stop_tracing_total_us";  // timerlat: stop at a thread latency above
 inline const std::string kTimerlatPeriodUs = "osnoise/timerlat_period_us";
-inline const std::string kOsnoisePrintStack = "osnoise/print_stack";           // timerlat: the IRQ's stack above this latency
 
 // --- kernel log (Documentation/ABI/testing/dev-kmsg) ---
 /// Records "prio,seq,usec,flags;text"; blocking at the end on a live system, so rtagent reads

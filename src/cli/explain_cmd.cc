@@ -133,6 +133,11 @@ int CmdExplain(const GlobalOptions& g, const ExplainOptions& o) {
     return kExitCannotRun;
   }
 
+  if (!support.missing_events.empty()) {
+    std::string list;
+    for (const std::string& e : support.missing_events) list += (list.empty() ? "" : ", ") + e;
+    std::cout << "The kernel lacks these events; their causes will not be named: " << list << "\n";
+  }
   StopSignals signals;
   SessionSpec spec;
   spec.cpus = cpus;

@@ -1,7 +1,6 @@
 #include "trace/attribution.h"
 
 #include <algorithm>
-#include <cerrno>
 #include <limits>
 #include <map>
 
@@ -74,30 +73,6 @@ std::optional<TimerlatSample> ParseTimerlat(const std::string& args) {
     }
   }
   return std::nullopt;
-}
-
-// The sampler's mark: "rtagent-wakeup cpu=2 latency_ns=... deadline_ns=... woke_ns=...".
-std::optional<LateWakeup> ParseMark(const TraceEvent& e) {
-  std::string_view a = TrimView(e.args);
-  if (a.rfind(kWakeupMark, 0) != 0) return std::nullopt;
-  auto cpu = e.IntField("cpu");
-  auto lat = e.IntField("latency_ns");
-  auto deadline = e.IntField("deadline_ns");
-  auto woke = e.IntField("woke_ns");
-  if (!cpu || !lat || !deadline || !woke || *lat < 0 || *woke < *deadline || *cpu < 0 || *cpu > 65535) return std::nullopt;
-  LateWakeup w;
-  w.cpu = static_cast<int>(*cpu);
-  w.latency_ns = *lat;
-  // The trace clock is "mono" when rtagent recorded it: the sampler's times are the trace's.
-  // A trace on another clock is placed by the mark's own time stamp (the mark follows the
-  // clock read by the write(2) it takes, a few µs).
-  const bool same_clock = e.ts_ns >= *woke && e.ts_ns - *woke < 1000000000;
-  w.end_ns = same_clock ? *woke : e.ts_ns;
-  w.deadline_ns = w.end_ns - *lat;
-  w.pid = e.pid;
-  w.comm = e.comm;
-  w.source = "sampler mark";
-  return w;
 }
 
 // ---- the CPU's timeline ----
@@ -296,12 +271,6 @@ std::string IrqThreadNote(const std::string& comm) {
 
 }  // namespace
 
-std::string PriorityText(int p) {
-  if (p < 0) return "DEADLINE";
-  if (p < 100) return "RT " + std::to_string(99 - p);
-  return "OTHER nice " + std::to_string(p - 120);
-}
-
 int64_t Attribution::TotalNs() const {
   int64_t sum = 0;
   for (const Cause& c : causes) sum += c.ns;
@@ -313,10 +282,6 @@ std::vector<LateWakeup> FindWakeups(const ParsedTrace& trace) {
   // timerlat: the IRQ sample of each sequence number per CPU, then its thread sample.
   std::map<std::pair<int, int64_t>, std::pair<int64_t, int64_t>> irq;  // (cpu, seq) -> (ts, latency)
   for (const TraceEvent& e : trace.events) {
-    if (e.name == "tracing_mark_write") {
-      if (auto w = ParseMark(e)) out.push_back(*w);
-      continue;
-    }
     if (e.name != "timerlat" && e.name != "timerlat_sample") continue;
     auto s = ParseTimerlat(e.args);
     if (!s) continue;
@@ -356,14 +321,11 @@ Result<LateWakeup> PickWakeup(const ParsedTrace& trace, const WakeupQuery& q) {
   const std::string where = q.cpus.Empty() ? "" : " on CPU " + q.cpus.ToList();
   if (on_cpu == 0) {
     return MakeError("the trace holds no wake-up to explain" + where +
-                         ": neither a timerlat sample (the timerlat tracer) nor an " + kWakeupMark +
-                         " mark (rtagent's sampler)",
-                     ENOENT);
+                     ": no timerlat thread sample (record it with the timerlat tracer)");
   }
   if (best == nullptr) {
     return MakeError("no wake-up" + where + " in the trace was later than " + std::to_string(*q.threshold_ns / 1000) +
-                         " µs (" + std::to_string(on_cpu) + " looked at)",
-                     ENOENT);
+                     " µs (" + std::to_string(on_cpu) + " looked at)");
   }
   return *best;
 }

@@ -3,9 +3,8 @@
 // (trace/ftrace_text.h), so a trace recorded live and the same trace read back with
 // `rtagent explain --from` give the same table.
 //
-// The late wake-up is found in the trace itself: a timerlat sample (the kernel's own timerlat
-// thread, Documentation/trace/timerlat-tracer.rst) or the mark rtagent's sampler writes into
-// trace_marker when it wakes late (as cyclictest's --tracemark does). Its window runs from
+// The late wake-up is found in the trace itself: a sample of the timerlat tracer (the kernel's
+// own timerlat thread, Documentation/trace/timerlat-tracer.rst). Its window runs from
 // the moment the timer should have fired to the moment the woken thread read the clock.
 // Every nanosecond of the window goes to what the CPU was doing then, innermost first: an
 // NMI, an IRQ handler (the timer's own, or another by name and number), a softirq by kind,
@@ -28,20 +27,15 @@
 
 namespace rtagent {
 
-/// The text rtagent's sampler writes into trace_marker when a wake-up is late:
-/// "rtagent-wakeup cpu=2 latency_ns=1234 deadline_ns=5000 woke_ns=6234", the times on
-/// CLOCK_MONOTONIC (the trace clock is set to "mono", so they line up with the events).
-inline constexpr const char* kWakeupMark = "rtagent-wakeup";
-
 /// One late wake-up found in a trace.
 struct LateWakeup {
   int cpu = -1;
   int64_t latency_ns = 0;
   int64_t deadline_ns = 0;  ///< when the timer should have fired, on the trace clock
   int64_t end_ns = 0;       ///< when the woken thread read the clock (deadline + latency)
-  int pid = -1;             ///< the woken thread (the sampler's thread, or timerlat/N)
+  int pid = -1;             ///< the woken thread (timerlat/N)
   std::string comm;
-  std::string source;       ///< "timerlat" or "sampler mark"
+  std::string source;       ///< the tracer that measured it: "timerlat"
   std::optional<int64_t> irq_latency_ns;  ///< timerlat: the IRQ context's own latency
 };
 
@@ -51,8 +45,7 @@ struct WakeupQuery {
   std::optional<int64_t> threshold_ns; ///< the first wake-up later than this; unset: the latest one
 };
 
-/// Every late wake-up the trace records (sampler marks and timerlat thread samples), in
-/// trace order.
+/// Every wake-up the trace records (timerlat thread samples), in trace order.
 std::vector<LateWakeup> FindWakeups(const ParsedTrace& trace);
 
 /// The one `query` asks for; the error says what the trace holds instead.
@@ -90,9 +83,5 @@ struct Attribution {
 
 /// The attribution of `wakeup` from the events of its CPU.
 Attribution Attribute(const ParsedTrace& trace, const LateWakeup& wakeup);
-
-/// "RT 95", "OTHER nice 0", "DEADLINE" from a kernel priority as sched_switch prints it
-/// (0..99 real-time, 100..139 normal, -1 deadline).
-std::string PriorityText(int kernel_prio);
 
 }  // namespace rtagent

@@ -1,7 +1,6 @@
 #include "trace/ftrace_text.h"
 
 #include <algorithm>
-#include <cerrno>
 #include <limits>
 #include <set>
 
@@ -152,7 +151,7 @@ std::optional<int64_t> TraceEvent::IntField(std::string_view key) const {
 }
 
 Result<ParsedTrace> ParseFtraceText(std::string_view text) {
-  if (TrimView(text).empty()) return MakeError("the trace is empty", EINVAL);
+  if (TrimView(text).empty()) return MakeError("the trace is empty");
   ParsedTrace out;
   std::set<int> cpus;
   size_t first_bad = 0;
@@ -191,9 +190,9 @@ Result<ParsedTrace> ParseFtraceText(std::string_view text) {
     if (first_bad != 0) {
       return MakeError("not a kernel trace in text form: line " + std::to_string(first_bad) + " (\"" + first_bad_text +
                            "\") is not an event line (COMM-PID [CPU] SECONDS: EVENT: ARGS)",
-                       EINVAL);
+                       0);
     }
-    return MakeError("the trace holds no event (only comments and headers)", EINVAL);
+    return MakeError("the trace holds no event (only comments and headers)");
   }
   out.cpus.assign(cpus.begin(), cpus.end());
   return out;

@@ -1,7 +1,6 @@
 #include "trace/tracer_session.h"
 
 #include <algorithm>
-#include <cerrno>
 
 #include "base/kernel_paths.h"
 
@@ -45,8 +44,8 @@ TracerSupport ProbeTracers(const SysRoot& root) {
 }
 
 Result<TracerSession> TracerSession::Start(SysRoot& root, const TracerSupport& support, const SessionSpec& spec) {
-  if (!support.timerlat) return MakeError(support.reason, ENOTSUP);
-  if (spec.cpus.Empty()) return MakeError("no CPU to trace", EINVAL);
+  if (!support.timerlat) return MakeError(support.reason);
+  if (spec.cpus.Empty()) return MakeError("no CPU to trace");
   std::vector<std::string> files = {kpath::kCurrentTracer,    kpath::kTracingOn,        kpath::kTracingCpumask,
                                     kpath::kOsnoiseCpus,      kpath::kTimerlatPeriodUs, kpath::kOsnoiseStopUs,
                                     kpath::kOsnoiseStopTotalUs};
@@ -62,8 +61,7 @@ Result<TracerSession> TracerSession::Start(SysRoot& root, const TracerSupport& s
   auto set = [&](const std::string& file, const std::string& value) -> Result<void> {
     if (!s.lease_.Has(file)) return Ok();  // an event or setting this kernel lacks
     auto r = s.lease_.Set(file, value);
-    if (!r) return MakeError("cannot write " + value + " to " + kpath::TracefsFile(support.tracefs, file) + ": " +
-                             r.error().message, r.error().err);
+    if (!r) return MakeError("cannot write " + value + " to " + kpath::TracefsFile(support.tracefs, file) + ": " + r.error().message);
     return Ok();
   };
   // The tracer stays off while everything is set; the buffer is emptied when it is chosen.
@@ -94,7 +92,7 @@ Result<std::string> TracerSession::Finish(std::string& restore_error) {
   (void)lease_.Set(kpath::kTracingOn, "0");
   auto text = root_->Read(kpath::TracefsFile(tracefs_, kpath::kTrace));
   if (auto r = lease_.Restore(); !r) restore_error = r.error().message;
-  if (!text) return MakeError("cannot read the trace: " + text.error().message, text.error().err);
+  if (!text) return MakeError("cannot read the trace: " + text.error().message);
   return text;
 }
 
