@@ -3,12 +3,10 @@
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
-#include <fstream>
-#include <sstream>
-
 #include "base/fault_root.h"
 #include "base/kernel_paths.h"
 #include "base/shell_test_support.h"
+#include "base/sysroot.h"
 
 namespace {
 
@@ -34,10 +32,9 @@ TEST_CASE("explain --from: the table of a saved trace, exit 1 past the threshold
   // The injected thread is named first.
   const size_t first_row = r.out.find('\n') + 1;
   CHECK(r.out.find("noise-spin:412 RT 98", first_row) < r.out.find("IRQ 4 (ttyS0)"));
-  std::ifstream in(dir.dir() + "/why.json");
-  std::stringstream s;
-  s << in.rdbuf();
-  auto j = nlohmann::json::parse(s.str());
+  auto written = rtagent::FsRoot(dir.dir()).Read("why.json");
+  REQUIRE(written);
+  auto j = nlohmann::json::parse(*written);
   CHECK(j["schema"] == "rtagent-explain/1");
   CHECK(j["crossed"] == true);
   CHECK(j["why"]["causes"][0]["comm"] == "noise-spin");

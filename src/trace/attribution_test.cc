@@ -2,10 +2,9 @@
 // ones: each cause found, named and timed, and the rows always adding up to the latency.
 #include <catch2/catch.hpp>
 
-#include <fstream>
-#include <sstream>
 #include <string>
 
+#include "base/sysroot.h"
 #include "trace/attribution.h"
 #include "trace/ftrace_text.h"
 
@@ -14,10 +13,9 @@ using namespace rtagent;
 namespace {
 
 std::string ReadTrace(const std::string& name) {
-  std::ifstream in(std::string(RTAGENT_SOURCE_DIR) + "/tests/traces/" + name);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
+  auto text = FsRoot(RTAGENT_SOURCE_DIR).Read("tests/traces/" + name);
+  REQUIRE(text);
+  return *text;
 }
 
 const Cause* Find(const Attribution& a, const std::string& kind, const std::string& name) {
