@@ -471,7 +471,12 @@ Attribution Attribute(const ParsedTrace& trace, const LateWakeup& w) {
       c.name = cur->pid == 0 ? "timer IRQ delay: exit from idle" : "timer IRQ delay: IRQs off in " + TaskName(*cur);
       c.detail = cur->pid == 0 ? "the CPU was idle: the wake from its idle state delayed the timer's interrupt"
                                : "the timer's interrupt was held back while this task ran with interrupts off";
-      if (cur->pid == 0) c.pid.reset();
+      if (cur->pid == 0) {  // the idle task has no rank to show
+        c.pid.reset();
+        c.comm.clear();
+        c.policy.clear();
+        c.priority.reset();
+      }
       add(std::move(c), ns);
     } else if (cur->pid == w.pid) {
       Cause c;

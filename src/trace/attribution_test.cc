@@ -72,6 +72,36 @@ TEST_CASE("attribution: a FIFO thread above timerlat, a device IRQ and a softirq
   CHECK(a.notes.empty());
 }
 
+TEST_CASE("attribution: a trace recorded in QEMU (Debian's RT kernel, TCG): the timer fired 10.9 ms late from idle",
+          "[trace][attribution]") {
+  // tests/qemu/scenarios/rt-explain.sh, the first timerlat activation on isolated CPU 2: the
+  // kernel stopped tracing at once (11.26 ms > 1500 µs). The emulator's timer, not a thread.
+  auto trace = ParseFtraceText(ReadTrace("qemu-rt-timerlat-idle.txt"));
+  REQUIRE(trace);
+  CHECK(trace->tracer == "timerlat");
+  CHECK(trace->unreadable_lines == 0);
+  WakeupQuery q;
+  q.cpus = CpuSet::Of({2});
+  q.threshold_ns = 1500000;
+  auto w = PickWakeup(*trace, q);
+  REQUIRE(w);
+  CHECK(w->latency_ns == 11259190);
+  CHECK(w->irq_latency_ns == 10765350);
+  CHECK(w->comm == "timerlat/2");
+  CHECK(w->pid == 212);
+  Attribution a = Attribute(*trace, *w);
+  CHECK(a.TotalNs() == 11259190);
+  REQUIRE(a.causes.size() == 3);
+  CHECK(a.causes[0].kind == "timer_irq_delay");
+  CHECK(a.causes[0].name == "timer IRQ delay: exit from idle");
+  CHECK(a.causes[0].ns == 10927350);
+  CHECK(a.causes[0].policy.empty());
+  CHECK(a.causes[1].name == "the woken thread's own wake-up path");
+  CHECK(a.causes[1].ns == 222840);
+  CHECK(a.causes[2].name == "switch from idle");
+  CHECK(a.causes[2].ns == 109000);
+}
+
 TEST_CASE("attribution: a lower-ranked thread that keeps the CPU is blocking; a threshold picks the first past it",
           "[trace][attribution]") {
   const std::string text =
