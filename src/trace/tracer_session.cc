@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "base/kernel_paths.h"
+#include "base/kernel_paths_tracefs.h"
 
 namespace rtagent {
 
