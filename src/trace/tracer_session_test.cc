@@ -62,12 +62,12 @@ TEST_CASE("tracer session: timerlat on the measured CPUs with its events, everyt
   {
     auto session = TracerSession::Start(t.root, s, spec);
     REQUIRE(session);
-    CHECK(t.Get(kpath::kCurrentTracer) == "timerlat");
-    CHECK(t.Get(kpath::kTracingCpumask) == "c");
-    CHECK(t.Get(kpath::kOsnoiseCpus) == "2-3");
-    CHECK(t.Get(kpath::kOsnoiseStopTotalUs) == "150");
-    CHECK(t.Get(kpath::TraceEventEnable("osnoise", "irq_noise")) == "1");
-    CHECK(t.Get(kpath::TraceEventEnable("sched", "sched_switch")) == "1");
+    CHECK(t.Get(kpath::kCurrentTracer) == "timerlat\n");
+    CHECK(t.Get(kpath::kTracingCpumask) == "c\n");
+    CHECK(t.Get(kpath::kOsnoiseCpus) == "2-3\n");
+    CHECK(t.Get(kpath::kOsnoiseStopTotalUs) == "150\n");
+    CHECK(t.Get(kpath::TraceEventEnable("osnoise", "irq_noise")) == "1\n");
+    CHECK(t.Get(kpath::TraceEventEnable("sched", "sched_switch")) == "1\n");
     CHECK_FALSE(session->StoppedByKernel());
     t.Put(kpath::kTracingOn, "0\n");  // what the kernel does at the threshold
     CHECK(session->StoppedByKernel());
