@@ -7,10 +7,12 @@
 #include <iostream>
 
 #include "base/exit_codes.h"
+#include "check/check.h"
 #include "cli/commands.h"
 
 int main(int argc, char** argv) {
   using namespace rtagent;
+  check::DeclareProfileLanguage();  // the tuners' and checks' own profile keys
   CLI::App app{"rtagent: tune, verify and prove a real-time Linux target from one YAML profile"};
   app.set_version_flag("--version", std::string("rtagent ") + RTAGENT_VERSION);
   app.require_subcommand(1);

@@ -20,6 +20,15 @@ inline const std::string kChapter8 = "Chapter 8 (Your own program's habits)";
 inline const std::string kChapter10 = "Chapter 10 (When Linux is not enough)";
 inline const std::string kChapter11 = "Chapter 11 (Field Guide)";
 
+/// The chapter numbered `n` (a tuner's Chapter()); the Field Guide for a number none has.
+inline const std::string& ChapterTitle(int n) {
+  static const std::vector<const std::string*> kByNumber = {
+      nullptr,    &kChapter1, &kChapter2, &kChapter3, &kChapter4, &kChapter5,
+      &kChapter6, &kChapter7, &kChapter8, nullptr,    &kChapter10, &kChapter11};
+  const std::string* t = n >= 0 && static_cast<size_t>(n) < kByNumber.size() ? kByNumber[static_cast<size_t>(n)] : nullptr;
+  return t != nullptr ? *t : kChapter11;
+}
+
 /// A result with its identity and verdict filled in; callers add measured, limit, mark, hint.
 inline CheckResult NewResult(const std::string& check, const std::string& id, Status status, std::string summary,
                              const std::string& chapter) {

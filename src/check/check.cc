@@ -1,5 +1,8 @@
 #include "check/check.h"
 
+#include "profile/language.h"
+#include "tune/tuner.h"
+
 namespace rtagent::check {
 
 std::string ToString(Status s) {
@@ -26,37 +29,37 @@ int Rank(Status s) {
 
 Status Worse(Status a, Status b) { return Rank(a) >= Rank(b) ? a : b; }
 
-Duration CheckEnv::InterruptsWindow() const {
-  return suite.interrupts_window ? *suite.interrupts_window : profile.checks.interrupts_window.value;
-}
-
-Duration CheckEnv::HwlatDuration() const {
-  return suite.hwlat_duration ? *suite.hwlat_duration : profile.checks.hwlat_duration.value;
+Duration CheckEnv::Window(const CheckInfo& check) const {
+  if (auto it = suite.windows.find(check.name); it != suite.windows.end()) return it->second;
+  return check.window->of(profile).value;
 }
 
 bool Check::DisabledByProfile(const profile::Profile& p) const {
-  const auto& c = p.checks;
-  const std::string n = Name();
-  if (n == "kernel") return !c.kernel.enabled.value;
-  if (n == "cmdline") return !c.cmdline.enabled.value;
-  if (n == "interrupts") return !c.interrupts.enabled.value;
-  if (n == "hwlat") return !c.hwlat.enabled.value;
-  if (n == "clock") return !c.clock.enabled.value;
-  if (n == "ranks") return !c.ranks.enabled.value;
-  if (n == "lint") return !c.lint.enabled.value;
-  return false;
+  const profile::CheckBlockBase* settings = Info().settings;
+  return settings != nullptr && !settings->Enabled(p);
 }
+
+// The registry: one row per check. Its order is the order the profile's checks section lists
+// the checks' blocks (and the order "unknown check" hints list them).
+std::unique_ptr<Check> MakeConformanceCheck();
+std::unique_ptr<Check> MakeKernelCheck();
+std::unique_ptr<Check> MakeCmdlineCheck();
+std::unique_ptr<Check> MakeInterruptsCheck();
+std::unique_ptr<Check> MakeHwlatCheck();
+std::unique_ptr<Check> MakeClockCheck();
+std::unique_ptr<Check> MakeRanksCheck();
+std::unique_ptr<Check> MakeLintCheck();
 
 std::vector<std::unique_ptr<Check>> AllChecks() {
   std::vector<std::unique_ptr<Check>> all;
   all.push_back(MakeConformanceCheck());
   all.push_back(MakeKernelCheck());
   all.push_back(MakeCmdlineCheck());
-  all.push_back(MakeClockCheck());
-  all.push_back(MakeLintCheck());
-  all.push_back(MakeRanksCheck());
   all.push_back(MakeInterruptsCheck());
   all.push_back(MakeHwlatCheck());
+  all.push_back(MakeClockCheck());
+  all.push_back(MakeRanksCheck());
+  all.push_back(MakeLintCheck());
   return all;
 }
 
@@ -65,6 +68,14 @@ std::unique_ptr<Check> FindCheck(const std::string& name) {
     if (c->Name() == name) return std::move(c);
   }
   return nullptr;
+}
+
+void DeclareProfileLanguage() {
+  std::vector<const profile::CheckBlockBase*> blocks;
+  for (const auto& c : AllChecks()) {
+    if (c->Info().settings != nullptr) blocks.push_back(c->Info().settings);
+  }
+  profile::DeclareBlocks(TunerSections(), blocks);
 }
 
 }  // namespace rtagent::check

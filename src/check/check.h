@@ -7,6 +7,7 @@
 #include <atomic>
 #include <chrono>
 #include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -14,6 +15,7 @@
 
 #include "base/sysroot.h"
 #include "inspect/system_state.h"
+#include "profile/keys.h"
 #include "profile/model.h"
 
 namespace rtagent::check {
@@ -46,8 +48,29 @@ struct Suite {
   std::string description;
   std::string source;       ///< "checks/boot.yaml (built-in)" or the path read
   std::vector<std::string> checks;  ///< check names in run order
-  std::optional<Duration> interrupts_window;
-  std::optional<Duration> hwlat_duration;
+  std::map<std::string, Duration> windows;  ///< windows.<check>: for checks whose window a suite may set
+};
+
+/// The window of time a check measures over, as its settings in the profile give it.
+struct WindowSetting {
+  /// The profile's value and where it was written (checks.interrupts.window).
+  std::function<const profile::Marked<Duration>&(const profile::Profile&)> of;
+  /// Set when a suite may set it (windows.<check>): the shortest it may be.
+  std::optional<Duration> suite_min;
+};
+
+/// What a check declares about itself. The runner, the suite parser, the profile and the
+/// reference read this instead of matching check names.
+struct CheckInfo {
+  std::string name;      ///< in suites and under checks.<name>: "hwlat"
+  std::string title;     ///< one line for people
+  std::string chapters;  ///< the lesson's chapters its rules cite, as docs/checks.md lists them ("2, 4")
+  bool needs_root = false;   ///< it writes on a live system and needs root there (hwlat drives tracefs)
+  bool live_window = false;  ///< it measures over a window of the live system's time
+  /// Its block under checks.<name> (the toggle and its own settings); nullptr when the profile
+  /// cannot turn it off (conformance).
+  const profile::CheckBlockBase* settings = nullptr;
+  std::optional<WindowSetting> window = std::nullopt;
 };
 
 /// Everything a check may use.
@@ -62,38 +85,33 @@ struct CheckEnv {
   /// Set by SIGINT/SIGTERM; long checks poll it.
   const std::atomic<bool>* stop = nullptr;
 
-  /// The interrupt window: the suite's, else the profile's.
-  Duration InterruptsWindow() const;
-  /// The hwlat duration: the suite's, else the profile's.
-  Duration HwlatDuration() const;
+  /// The window `check` measures over: the suite's when it sets one, else the profile's.
+  Duration Window(const CheckInfo& check) const;
 };
 
 class Check {
  public:
   virtual ~Check() = default;
+  /// What it declares about itself.
+  virtual const CheckInfo& Info() const = 0;
   /// Its name in suites and in the profile's checks section: "kernel", "cmdline", ...
-  virtual std::string Name() const = 0;
+  const std::string& Name() const { return Info().name; }
   /// One line for people: "PREEMPT_RT, kernel version and the RT safety net".
-  virtual std::string Title() const = 0;
-  /// True when the profile's checks section turns it off (checks.<name>.enabled: false).
-  virtual bool DisabledByProfile(const profile::Profile& p) const;
+  const std::string& Title() const { return Info().title; }
+  /// True when the profile turns it off (checks.<name>: false, or checks.<name>.enabled: false).
+  bool DisabledByProfile(const profile::Profile& p) const;
   /// Runs it. Never throws; a file it cannot read is a SKIP or WARN with the reason.
   virtual std::vector<CheckResult> Run(CheckEnv& env) const = 0;
 };
 
-// One factory per check, each in its own file (check/<name>_check.cc).
-std::unique_ptr<Check> MakeConformanceCheck();  ///< verify's conformance: plan again, every item matches
-std::unique_ptr<Check> MakeKernelCheck();
-std::unique_ptr<Check> MakeCmdlineCheck();
-std::unique_ptr<Check> MakeInterruptsCheck();
-std::unique_ptr<Check> MakeHwlatCheck();
-std::unique_ptr<Check> MakeClockCheck();
-std::unique_ptr<Check> MakeRanksCheck();
-std::unique_ptr<Check> MakeLintCheck();
-
-/// Every check, in the order the commission suite runs them.
+/// Every check, in the order the profile's checks section lists their blocks (check.cc: one
+/// row each).
 std::vector<std::unique_ptr<Check>> AllChecks();
 /// The check called `name`, or nullptr.
 std::unique_ptr<Check> FindCheck(const std::string& name);
+
+/// Completes the profile language with the sections the tuners declare and the checks'
+/// blocks (profile/language.h). main, and the tests' main, call it once before any profile loads.
+void DeclareProfileLanguage();
 
 }  // namespace rtagent::check

@@ -2,14 +2,21 @@
 // their answers: the status, and the words and figures that say why.
 #include <catch2/catch.hpp>
 #include <filesystem>
+#include <fstream>
+#include <map>
 
 #include "base/fault_root.h"
 #include "check/check_test_support.h"
 #include "check/clock_check.h"
+#include "profile/test_support.h"
 
 using namespace rtagent;
 using namespace rtagent::check;
 using namespace rtagent::check::testing;
+using profile::testing::CheckAt;
+using profile::testing::LoadYaml;
+using profile::testing::Only;
+using profile::testing::TempDir;
 
 namespace {
 
@@ -227,4 +234,54 @@ TEST_CASE("conformance: every drifted setting is named by section, boot items wa
   const auto& reboot = ById(rs, "conformance.reboot");
   CHECK(reboot.status == Status::kWarn);
   CHECK_THAT(reboot.summary, Catch::StartsWith("reboot required"));
+}
+
+TEST_CASE("ranks settings: the window is a duration of at least 100ms, default 1s", "[check]") {
+  const CheckInfo& ranks = FindCheck("ranks")->Info();
+  REQUIRE(ranks.window);
+  CHECK_FALSE(ranks.window->suite_min);  // no suite sets it
+  TempDir dir;
+  auto def = LoadYaml(dir, "checks:\n  ranks: true\n");
+  REQUIRE(def.result);
+  CHECK(*ranks.window->of(*def.result) == std::chrono::seconds(1));
+
+  auto set = LoadYaml(dir, "checks:\n  ranks:\n    window: 250ms\n");
+  REQUIRE(set.result);
+  CHECK(*ranks.window->of(*set.result) == std::chrono::milliseconds(250));
+  CHECK(ranks.window->of(*set.result).mark.line == 3);
+
+  auto small = LoadYaml(dir, "checks:\n  ranks:\n    window: 10ms\n");
+  REQUIRE_FALSE(small.result.ok());
+  CheckAt(Only(small, "'checks.ranks.window' is 10ms, shorter than the minimum 100ms"), small.path, 3, 13);
+
+  auto bad = LoadYaml(dir, "checks:\n  ranks:\n    window: 2\n");
+  REQUIRE_FALSE(bad.result.ok());
+  CheckAt(Only(bad, "'checks.ranks.window': invalid duration \"2\""), bad.path, 3, 13);
+
+  auto typo = LoadYaml(dir, "checks:\n  ranks:\n    windw: 2s\n");
+  REQUIRE_FALSE(typo.result.ok());
+  CHECK_THAT(Only(typo, "unknown key 'windw' in 'checks.ranks'").hint, Catch::StartsWith("did you mean 'window'?"));
+}
+
+TEST_CASE("docs/checks.md lists every check with the chapters and needs it declares", "[check]") {
+  std::ifstream in(std::string(RTAGENT_SOURCE_DIR) + "/docs/checks.md");
+  std::map<std::string, std::vector<std::string>> rows;  // "| `name` | what | chapter | needs |"
+  for (std::string line; std::getline(in, line);) {
+    if (line.rfind("| `", 0) != 0 || line.find("` | ") == std::string::npos) continue;
+    std::vector<std::string> cells;
+    for (size_t from = 2, bar; (bar = line.find(" |", from)) != std::string::npos; from = bar + 3) {
+      cells.push_back(line.substr(from, bar - from));
+    }
+    rows.emplace(cells.front().substr(1, cells.front().size() - 2), cells);
+  }
+  for (const auto& c : AllChecks()) {
+    const CheckInfo& info = c->Info();
+    INFO(info.name);
+    REQUIRE(rows.count(info.name) == 1);
+    const auto& cells = rows.at(info.name);
+    REQUIRE(cells.size() == 4);
+    CHECK(cells[2] == info.chapters);
+    std::string needs = std::string(info.needs_root ? "root" : "read only") + (info.live_window ? "; waits a window" : "");
+    CHECK_THAT(cells[3], Catch::StartsWith(needs));
+  }
 }

@@ -92,8 +92,15 @@ CheckResult Hypervisor(const ClockState& c) {
 
 class ClockCheck : public Check {
  public:
-  std::string Name() const override { return kName; }
-  std::string Title() const override { return "clock honesty: clocksource, resolution, read cost, hypervisor"; }
+  const CheckInfo& Info() const override {
+    static const profile::CheckBlock<profile::Toggle> kSettings{
+        kName, "clocksource, timer resolution, hypervisor: a VM's figures are labelled so", {}};
+    static const CheckInfo kInfo{.name = kName,
+                                 .title = "clock honesty: clocksource, resolution, read cost, hypervisor",
+                                 .chapters = "1, 5",
+                                 .settings = &kSettings};
+    return kInfo;
+  }
   std::vector<CheckResult> Run(CheckEnv& env) const override {
     std::optional<ClockFacts> m;
     std::string why;

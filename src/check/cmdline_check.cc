@@ -113,8 +113,15 @@ CheckResult Applied(const std::string& id, const std::string& file, const std::s
 
 class CmdlineCheck : public Check {
  public:
-  std::string Name() const override { return kName; }
-  std::string Title() const override { return "the kernel command line and the isolation it applied"; }
+  const CheckInfo& Info() const override {
+    static const profile::CheckBlock<profile::Toggle> kSettings{
+        kName, "/proc/cmdline holds the profile's boot arguments; isolation applied", {}};
+    static const CheckInfo kInfo{.name = kName,
+                                 .title = "the kernel command line and the isolation it applied",
+                                 .chapters = "6",
+                                 .settings = &kSettings};
+    return kInfo;
+  }
   std::vector<CheckResult> Run(CheckEnv& env) const override {
     if (!env.state.cmdline || !env.state.cmdline->raw) {
       auto r = NewResult(kName, "cmdline", Status::kSkip, "/" + kpath::kCmdline + " is not readable", kChapter6);

@@ -2,6 +2,8 @@
 // answered the way STYLE.md puts it: plan again and expect nothing to do. One result per
 // profile section (FAIL naming the items that differ), and one for the boot-time items the
 // running kernel's command line lacks (a reboot is required: a state, not an error).
+#include <algorithm>
+
 #include "base/text_table.h"
 #include "check/chapters.h"
 #include "check/check.h"
@@ -12,13 +14,15 @@ namespace {
 
 const char* kName = "conformance";
 
-// The chapter each profile section's settings come from.
-const std::string& SectionChapter(const std::string& section) {
-  if (section == "irqs" || section == "cores" || section == "partitions") return kChapter6;
-  if (section == "ranks") return kChapter4;
-  if (section == "power") return kChapter7;
-  if (section == "memory") return kChapter8;
-  return kChapter11;
+// "4, 6, 7, 8": the chapters the tuners' settings come from, which its results cite.
+std::string TunerChapters() {
+  std::vector<int> chapters;
+  for (const auto& t : AllTuners()) chapters.push_back(t->Chapter());
+  std::sort(chapters.begin(), chapters.end());
+  chapters.erase(std::unique(chapters.begin(), chapters.end()), chapters.end());
+  std::string out;
+  for (int c : chapters) out += (out.empty() ? "" : ", ") + std::to_string(c);
+  return out;
 }
 
 std::string Item(const Change& c) {
@@ -27,8 +31,12 @@ std::string Item(const Change& c) {
 
 class ConformanceCheck : public Check {
  public:
-  std::string Name() const override { return kName; }
-  std::string Title() const override { return "the runtime state matches the profile (plan again, nothing to do)"; }
+  const CheckInfo& Info() const override {
+    static const CheckInfo kInfo{.name = kName,
+                                 .title = "the runtime state matches the profile (plan again, nothing to do)",
+                                 .chapters = TunerChapters()};
+    return kInfo;
+  }
   std::vector<CheckResult> Run(CheckEnv& env) const override {
     auto plan = PlanAll(env.profile, env.root, env.state);
     if (!plan) {
@@ -59,14 +67,14 @@ class ConformanceCheck : public Check {
         r = NewResult(kName, id, Status::kFail,
                       std::to_string(differ.size()) + " of " + std::to_string(runtime_items) + " " + s.section +
                           " settings differ from the profile",
-                      SectionChapter(s.section));
+                      ChapterTitle(s.chapter));
         r.measured = JoinAnd(differ);
         r.hint = "`rtagent apply` sets them; if they drift back, something else on the board changes them "
                  "(`rtagent hold` re-asserts them)";
       } else {
         r = NewResult(kName, id, Status::kPass,
                       "all " + std::to_string(runtime_items) + " " + s.section + " settings match the profile",
-                      SectionChapter(s.section));
+                      ChapterTitle(s.chapter));
         r.measured = std::to_string(runtime_items) + " in place";
       }
       for (const Finding& f : s.findings) {

@@ -11,11 +11,18 @@
 #include "base/fault_root.h"
 #include "base/kernel_paths.h"
 #include "check/check_test_support.h"
+#include "check/hwlat_check.h"
 #include "check/tracer.h"
+#include "profile/test_support.h"
 
 using namespace rtagent;
 using namespace rtagent::check;
 using namespace rtagent::check::testing;
+using profile::Diagnostic;
+using profile::testing::CheckAt;
+using profile::testing::LoadYaml;
+using profile::testing::Only;
+using profile::testing::TempDir;
 
 namespace {
 
@@ -521,4 +528,38 @@ TEST_CASE("hwlat on this machine: SKIP with the reason when the tracer is missin
   } else {
     CHECK_THAT(rs[0].summary, Catch::StartsWith("this kernel has no hwlat tracer"));
   }
+}
+
+// ---- checks.hwlat in the profile: declared with the check, read and judged when the profile loads
+
+TEST_CASE("hwlat settings: the width must be shorter than the window", "[check][hwlat]") {
+  TempDir dir;
+  auto l = LoadYaml(dir, "checks:\n  hwlat:\n    width: 2s\n    window: 1s\n");
+  CheckAt(Only(l, "checks.hwlat.width 2s is not shorter than the window 1s"), l.path, 3, 12);
+}
+
+TEST_CASE("hwlat settings: mode takes one of the kernel's modes; the default is round-robin, unset", "[check][hwlat]") {
+  TempDir dir;
+  auto def = LoadYaml(dir, "checks:\n  hwlat:\n    duration: 5s\n");
+  REQUIRE(def.result);
+  CHECK(*HwlatSettingsOf(*def.result).mode == "round-robin");
+  CHECK_FALSE(HwlatSettingsOf(*def.result).mode.IsSet());  // the check writes it, but never SKIPs for it
+
+  for (const std::string mode : {"none", "round-robin", "per-cpu"}) {
+    auto l = LoadYaml(dir, "checks:\n  hwlat:\n    mode: " + mode + "\n");
+    REQUIRE(l.result);
+    CHECK(*HwlatSettingsOf(*l.result).mode == mode);
+    CHECK(HwlatSettingsOf(*l.result).mode.mark.line == 3);
+  }
+
+  auto typo = LoadYaml(dir, "checks:\n  hwlat:\n    width: 200ms\n    mode: percpu\n");
+  REQUIRE_FALSE(typo.result.ok());
+  const Diagnostic& d = Only(typo, "bad value \"percpu\" for 'checks.hwlat.mode'");
+  CheckAt(d, typo.path, 4, 11);
+  CHECK_THAT(d.hint, Catch::Contains("did you mean 'per-cpu'?"));
+  CHECK_THAT(d.hint, Catch::Contains("none, round-robin or per-cpu"));
+
+  auto list = LoadYaml(dir, "checks:\n  hwlat:\n    mode: [per-cpu]\n");
+  REQUIRE_FALSE(list.result.ok());
+  CHECK(Only(list, "checks.hwlat.mode").mark.line == 3);
 }

@@ -12,6 +12,23 @@
 namespace rtagent::check {
 namespace {
 
+// checks.interrupts in the profile.
+struct InterruptsSettings {
+  profile::Marked<bool> enabled;
+  profile::Marked<Duration> window;
+};
+
+constexpr Duration kMinWindow = std::chrono::milliseconds(100);
+
+const profile::CheckBlock<InterruptsSettings>& Settings() {
+  static const profile::CheckBlock<InterruptsSettings> kSettings{
+      "interrupts",
+      "/proc/interrupts and /proc/softirqs read twice; every line that moved on an isolated CPU against `irqs.allowed`",
+      {profile::Dur("window", &InterruptsSettings::window, kMinWindow, std::chrono::seconds(10),
+                    "time between the two readings")}};
+  return kSettings;
+}
+
 constexpr const char* kTickNote =
     "on a nohz_full CPU the tick stops \"whenever possible\": with one task running a residual tick of about "
     "once a second remains (Chapter 6); a rate near HZ means it did not stop (more than one runnable task, or "
@@ -73,8 +90,19 @@ bool IsTick(const CounterRow& row) {
 
 class InterruptsCheck : public Check {
  public:
-  std::string Name() const override { return "interrupts"; }
-  std::string Title() const override { return "interrupts and softirqs moving on isolated CPUs, per second"; }
+  const CheckInfo& Info() const override {
+    static const CheckInfo kInfo{
+        .name = "interrupts",
+        .title = "interrupts and softirqs moving on isolated CPUs, per second",
+        .chapters = "3, 6",
+        .live_window = true,
+        .settings = &Settings(),
+        .window = WindowSetting{[](const profile::Profile& p) -> const profile::Marked<Duration>& {
+                                return Settings().Of(p).window;
+                              },
+                              kMinWindow}};
+    return kInfo;
+  }
 
   std::vector<CheckResult> Run(CheckEnv& env) const override {
     const CpuSet& isolated = env.profile.cores.isolated->cpus;
@@ -82,7 +110,7 @@ class InterruptsCheck : public Check {
       return {Make(Status::kSkip, "interrupts",
                      "the profile isolates no CPU (cores.isolated is empty): there is no CPU to keep quiet", {})};
     }
-    const Duration window = env.InterruptsWindow();
+    const Duration window = env.Window(Info());
     auto before = ReadCounters(env.root);
     if (!before) return {Make(Status::kSkip, "interrupts", "cannot read the counters: " + before.error().message, {})};
     if (!env.wait(window)) {

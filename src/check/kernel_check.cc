@@ -153,8 +153,14 @@ CheckResult SafetyNetResult(const CheckEnv& env, const KernelInfo& k) {
 
 class KernelCheck : public Check {
  public:
-  std::string Name() const override { return kName; }
-  std::string Title() const override { return "PREEMPT_RT, kernel version and the RT safety net"; }
+  const CheckInfo& Info() const override {
+    static const profile::CheckBlock<profile::Toggle> kSettings{kName, "PREEMPT_RT, version, safety net", {}};
+    static const CheckInfo kInfo{.name = kName,
+                                 .title = "PREEMPT_RT, kernel version and the RT safety net",
+                                 .chapters = "2, 4",
+                                 .settings = &kSettings};
+    return kInfo;
+  }
   std::vector<CheckResult> Run(CheckEnv& env) const override {
     if (!env.state.kernel) {
       return {NewResult(kName, "kernel", Status::kSkip, "the kernel section was not collected", kChapter4)};

@@ -2,8 +2,6 @@
 // sysctls) and at what the running system is (the state collected once), and answers one
 // result: PASS, or the worst of its findings with every finding in the summary. Rules that
 // defeat the purpose of the tuning FAIL; advice the lesson gives WARNs.
-#include "check/lint_check.h"
-
 #include <algorithm>
 #include <cstdio>
 #include <map>
@@ -11,12 +9,32 @@
 #include "check/chapters.h"
 #include "check/check.h"
 #include "profile/duration.h"
+#include "tune/memory_tuner.h"
 
 namespace rtagent::check {
 namespace {
 
 const char* kName = "lint";
 using profile::Profile;
+
+// checks.lint in the profile.
+struct LintSettings {
+  profile::Marked<bool> enabled;
+  profile::Marked<std::vector<std::string>> ignore;  ///< rule ids not to report
+};
+
+const profile::CheckBlock<LintSettings>& Settings() {
+  static const profile::CheckBlock<LintSettings> kSettings{
+      kName,
+      "the Field Guide as rules over the profile and the system",
+      {profile::Custom<LintSettings>("ignore", "list of rule ids", "`[]`", "lint rules not to report",
+                                     [](profile::LoadContext& c, LintSettings& s, const profile::YamlNode* v,
+                                        const std::string& what) {
+                                       if (v == nullptr) return;
+                                       if (auto l = c.reader().StringList(*v, what, true)) Assign(&s.ignore, *l, v->mark);
+                                     })}};
+  return kSettings;
+}
 
 // One rule being evaluated: its findings accumulate, the worst status wins.
 struct Rule {
@@ -326,8 +344,8 @@ Rule LoopBelowIrqThreads(const Profile& p) {
 
 // ---- Chapter 2: the safety net and the booking desk
 
-const profile::Sysctl* FindSysctl(const Profile& p, const std::string& name) {
-  for (const auto& s : p.memory.sysctls) {
+const Sysctl* FindSysctl(const Profile& p, const std::string& name) {
+  for (const auto& s : MemoryOf(p).sysctls) {
     if (s.name == name) return &s;
   }
   return nullptr;
@@ -419,14 +437,16 @@ Rule DeadlineBookings(const Profile& p, const SystemState& st) {
 
 Rule ThpDefrag(const Profile& p, const SystemState& st) {
   Rule r{"lint.thp_defrag", kChapter8, "transparent hugepage defrag is not \"always\"", "defrag never or madvise"};
-  const auto& want = p.memory.thp_defrag;
+  const auto& want = MemoryOf(p).thp_defrag;
   std::optional<std::string> live;
   if (st.memory && st.memory->thp_defrag.selected) live = *st.memory->thp_defrag.selected;
-  if (want->has_value() && **want == "always") {
+  // The rule is the memory section's (ThpDefragStalls): validate warns about the profile's
+  // value; here the profile's value FAILs (the tuning makes it) and a live one left WARNs.
+  if (want->has_value() && ThpDefragStalls(**want)) {
     r.Problem(Status::kFail, "the profile sets transparent_hugepage/defrag to always: a page fault may stall in direct "
                              "compaction for tens of milliseconds",
               want.mark);
-  } else if (!want->has_value() && live && *live == "always") {
+  } else if (!want->has_value() && live && ThpDefragStalls(*live)) {
     r.Problem(Status::kWarn, "transparent_hugepage/defrag is always and the profile leaves it");
   }
   if (live) r.measured = {"defrag " + *live};
@@ -532,8 +552,13 @@ Rule BudgetSmall(const Profile& p) {
 
 class LintCheck : public Check {
  public:
-  std::string Name() const override { return kName; }
-  std::string Title() const override { return "the Field Guide checklist as rules over the profile and the system"; }
+  const CheckInfo& Info() const override {
+    static const CheckInfo kInfo{.name = kName,
+                                 .title = "the Field Guide checklist as rules over the profile and the system",
+                                 .chapters = "2, 4–8, 10",
+                                 .settings = &Settings()};
+    return kInfo;
+  }
   std::vector<CheckResult> Run(CheckEnv& env) const override {
     const Profile& p = env.profile;
     const SystemState& st = env.state;
@@ -545,23 +570,23 @@ class LintCheck : public Check {
                                LoopBelowIrqThreads(p),        RtThrottlingOff(p, st),     DeadlineBookings(p, st),
                                ThpDefrag(p, st),              DeepCstates(p, st),         TestPmQos(p),
                                AcceptanceShort(p),            BudgetSmall(p)};
-    const auto& ignore = *p.checks.lint_ignore;
+    const auto& ignore = *Settings().Of(p).ignore;
     std::vector<CheckResult> out;
     for (const Rule& rule : rules) {
       if (std::find(ignore.begin(), ignore.end(), rule.id) != ignore.end()) {
         CheckResult r = NewResult(kName, rule.id, Status::kSkip, "ignored by the profile (checks.lint.ignore)", rule.chapter);
-        r.mark = p.checks.lint_ignore.mark;
+        r.mark = Settings().Of(p).ignore.mark;
         out.push_back(std::move(r));
         continue;
       }
       out.push_back(rule.ToResult());
     }
     for (const auto& id : ignore) {
-      const auto& ids = LintRuleIds();
-      if (std::find(ids.begin(), ids.end(), id) != ids.end()) continue;
+      auto known = [&](const Rule& rule) { return rule.id == id; };
+      if (std::any_of(rules.begin(), rules.end(), known)) continue;
       CheckResult r = NewResult(kName, "lint.ignore", Status::kWarn,
                                 "checks.lint.ignore names \"" + id + "\", which is no lint rule", kChapter11);
-      r.mark = p.checks.lint_ignore.mark;
+      r.mark = Settings().Of(p).ignore.mark;
       r.hint = "the rules are listed in docs/checks.md (lint.timer_migration, lint.thp_defrag, ...)";
       out.push_back(std::move(r));
     }
@@ -570,16 +595,6 @@ class LintCheck : public Check {
 };
 
 }  // namespace
-
-const std::vector<std::string>& LintRuleIds() {
-  static const std::vector<std::string> kIds = {
-      "lint.isolcpus_alone",   "lint.tick_on_isolated",     "lint.rcu_on_isolated", "lint.rcu_nocb_poll",
-      "lint.cpu0_nohz_full",   "lint.no_housekeeping",      "lint.workqueue_on_isolated", "lint.timer_migration",
-      "lint.rank_order",       "lint.loop_below_irq_threads", "lint.rt_throttling_off", "lint.deadline_bookings",
-      "lint.thp_defrag",       "lint.deep_cstates",         "lint.test_pm_qos",     "lint.acceptance_short",
-      "lint.budget_small"};
-  return kIds;
-}
 
 std::unique_ptr<Check> MakeLintCheck() { return std::make_unique<LintCheck>(); }
 }  // namespace rtagent::check

@@ -29,6 +29,36 @@ namespace {
 
 const std::string& kChapterOrder = kChapter4;  // "Ranks are now your job"
 const std::string& kChapterSpin = kChapter2;   // "The danger: a ranked program that never sleeps"
+
+// checks.ranks in the profile: the schedstat window for spinning and starving threads (no
+// suite sets it).
+struct RanksSettings {
+  profile::Marked<bool> enabled;
+  profile::Marked<Duration> window;
+};
+
+const profile::CheckBlock<RanksSettings>& Settings() {
+  static const profile::CheckBlock<RanksSettings> kSettings{
+      "ranks",
+      "the live threads follow `ranks.order`; no real-time thread spins, no watched kernel thread starves",
+      {profile::Dur("window", &RanksSettings::window, std::chrono::milliseconds(100), std::chrono::seconds(1),
+                    "how long schedstat is sampled")}};
+  return kSettings;
+}
+
+const CheckInfo& RanksInfo() {
+  static const CheckInfo kInfo{
+      .name = "ranks",
+      .title = "threads and ranks: the declared order, no spinning, no starving",
+      .chapters = "2, 4",
+      .live_window = true,
+      .settings = &Settings(),
+      .window = WindowSetting{[](const profile::Profile& p) -> const profile::Marked<Duration>& {
+                                return Settings().Of(p).window;
+                              },
+                              std::nullopt}};
+  return kInfo;
+}
 constexpr double kShare = 0.5;  // of the window: running without a sleep, or waiting runnable
 constexpr const char* kThrottleLine = "sched: RT throttling activated";
 
@@ -273,7 +303,7 @@ std::vector<CheckResult> CheckWindow(CheckEnv& env, const std::vector<TaskView>&
   for (const TaskView* t : watched) {
     if (std::find(all.begin(), all.end(), t) == all.end()) all.push_back(t);
   }
-  const Duration window = *env.profile.checks.ranks_window;
+  const Duration window = env.Window(RanksInfo());
   const std::string window_text = profile::FormatDuration(window);  // as the profile spells it: "1s", "250ms"
   if (all.empty()) {
     return {Make(Status::kSkip, "ranks.spinning", "no real-time thread runs, so none can spin", kChapterSpin),
@@ -359,8 +389,7 @@ std::vector<CheckResult> CheckWindow(CheckEnv& env, const std::vector<TaskView>&
 
 class RanksCheck : public Check {
  public:
-  std::string Name() const override { return "ranks"; }
-  std::string Title() const override { return "threads and ranks: the declared order, no spinning, no starving"; }
+  const CheckInfo& Info() const override { return RanksInfo(); }
 
   std::vector<CheckResult> Run(CheckEnv& env) const override {
     const auto& rules = env.profile.ranks.rules;

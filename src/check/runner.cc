@@ -8,8 +8,8 @@
 #include <thread>
 
 #include "base/result.h"
-#include "check/builtin_suites.h"
 #include "inspect/system_state.h"
+#include "profile/builtin_suites.h"
 #include "profile/diagnostics.h"
 #include "profile/reader.h"
 #include "profile/yaml_tree.h"
@@ -18,14 +18,12 @@ namespace rtagent::check {
 
 namespace fs = std::filesystem;
 
-std::vector<std::string> BuiltinSuiteNames() { return {"commission", "boot", "ci"}; }
-
 namespace {
 
-const char* BuiltinText(const std::string& name) {
-  if (name == "commission") return kCommissionSuiteYaml;
-  if (name == "boot") return kBootSuiteYaml;
-  if (name == "ci") return kCiSuiteYaml;
+const profile::BuiltinSuite* Builtin(const std::string& name) {
+  for (const profile::BuiltinSuite& s : profile::BuiltinSuites()) {
+    if (s.name == name) return &s;
+  }
   return nullptr;
 }
 
@@ -33,6 +31,25 @@ std::vector<std::string> CheckNames() {
   std::vector<std::string> names;
   for (const auto& c : AllChecks()) names.push_back(c->Name());
   return names;
+}
+
+// windows.<check>: a window for each check that lets a suite set it.
+void ReadWindows(profile::FieldReader& r, const profile::YamlNode& w, Suite* s) {
+  std::vector<const CheckInfo*> settable;
+  std::vector<std::string> keys;
+  const auto all = AllChecks();
+  for (const auto& c : all) {
+    if (c->Info().window && c->Info().window->suite_min) {
+      settable.push_back(&c->Info());
+      keys.push_back(c->Name());
+    }
+  }
+  if (!r.MapWithKeys(w, keys, "windows", "window")) return;
+  for (const CheckInfo* info : settable) {
+    if (const profile::YamlNode* v = w.Find(info->name)) {
+      if (auto d = r.DurationValue(*v, "windows." + info->name, *info->window->suite_min)) s->windows[info->name] = *d;
+    }
+  }
 }
 
 }  // namespace
@@ -76,16 +93,7 @@ Result<Suite> ParseSuite(const std::string& text, const std::string& file) {
       }
       if (names->empty()) diags.Error(checks->mark, "the suite names no checks", "list at least one check");
     }
-    if (const YamlNode* w = doc.Find("windows")) {
-      if (r.MapWithKeys(*w, {"interrupts", "hwlat"}, "windows", "window")) {
-        if (const YamlNode* v = w->Find("interrupts")) {
-          if (auto d = r.DurationValue(*v, "windows.interrupts", std::chrono::milliseconds(100))) s.interrupts_window = *d;
-        }
-        if (const YamlNode* v = w->Find("hwlat")) {
-          if (auto d = r.DurationValue(*v, "windows.hwlat", std::chrono::seconds(1))) s.hwlat_duration = *d;
-        }
-      }
-    }
+    if (const YamlNode* w = doc.Find("windows")) ReadWindows(r, *w, &s);
   }
   if (diags.HasErrors()) {
     diags.Sort();
@@ -98,15 +106,13 @@ Result<Suite> ParseSuite(const std::string& text, const std::string& file) {
 }
 
 Result<Suite> LoadSuite(const std::string& name_or_path) {
-  if (const char* text = BuiltinText(name_or_path)) {
-    auto s = ParseSuite(text, "checks/" + name_or_path + ".yaml");
+  if (const profile::BuiltinSuite* builtin = Builtin(name_or_path)) {
+    auto s = ParseSuite(builtin->yaml, "checks/" + name_or_path + ".yaml");
     if (s) s->source = "checks/" + name_or_path + ".yaml (built-in)";
     return s;
   }
-  bool looks_like_path = name_or_path.find('/') != std::string::npos || name_or_path.ends_with(".yaml") ||
-                         name_or_path.ends_with(".yml");
-  if (!looks_like_path) {
-    auto names = BuiltinSuiteNames();
+  if (!profile::IsSuiteFile(name_or_path)) {
+    auto names = profile::BuiltinSuiteNames();
     std::string near = profile::NearestWord(name_or_path, names);
     return MakeError("unknown suite \"" + name_or_path + "\"" + (near.empty() ? "" : " (did you mean \"" + near + "\"?)") +
                      ": the built-in suites are " + profile::JoinChoices(names) + "; or give a suite file's path");
@@ -121,9 +127,8 @@ Result<Suite> LoadSuite(const std::string& name_or_path) {
 std::vector<std::string> NeedsRoot(const Suite& suite, const profile::Profile& profile) {
   std::vector<std::string> out;
   for (const auto& name : suite.checks) {
-    if (name != "hwlat") continue;
     auto c = FindCheck(name);
-    if (c && !c->DisabledByProfile(profile)) out.push_back(name);
+    if (c && c->Info().needs_root && !c->DisabledByProfile(profile)) out.push_back(name);
   }
   return out;
 }

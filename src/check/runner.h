@@ -15,9 +15,7 @@
 
 namespace rtagent::check {
 
-/// The names of the built-in suites (checks/*.yaml compiled into the binary).
-std::vector<std::string> BuiltinSuiteNames();
-/// A built-in suite by name, or a suite file by path (anything with a '/' or ending in .yaml).
+/// A built-in suite by name (profile/builtin_suites.h), or a suite file by path (anything with a '/' or ending in .yaml).
 /// The error names the file, line and key, or lists the valid names.
 Result<Suite> LoadSuite(const std::string& name_or_path);
 /// Parses a suite's YAML text (checks/README.md); `file` names it in errors, which are
@@ -45,8 +43,9 @@ struct SuiteReport {
   int Count(Status s) const;
 };
 
-/// The checks of `suite` the profile leaves on that need root on a live system (hwlat drives
-/// the tracer); the others only read. Empty when the suite runs as any user.
+/// The checks of `suite` the profile leaves on that declare they need root on a live system
+/// (CheckInfo::needs_root: hwlat drives the tracer); the others only read. Empty when the
+/// suite runs as any user.
 std::vector<std::string> NeedsRoot(const Suite& suite, const profile::Profile& profile);
 
 /// Runs every check of `suite`; a check the profile turns off answers SKIP with that reason.

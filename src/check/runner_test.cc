@@ -5,6 +5,7 @@
 #include "base/fault_root.h"
 #include "check/check_test_support.h"
 #include "check/runner.h"
+#include "profile/builtin_suites.h"
 
 using namespace rtagent;
 using namespace rtagent::check;
@@ -15,23 +16,21 @@ TEST_CASE("the built-in suites: commission has everything, boot is fast, ci is m
   REQUIRE(commission);
   CHECK(commission->checks ==
         std::vector<std::string>{"conformance", "kernel", "cmdline", "clock", "lint", "ranks", "interrupts", "hwlat"});
-  CHECK_FALSE(commission->interrupts_window);  // the profile's windows
-  CHECK_FALSE(commission->hwlat_duration);
+  CHECK(commission->windows.empty());  // the profile's windows
   CHECK(commission->source == "checks/commission.yaml (built-in)");
 
   auto boot = LoadSuite("boot");
   REQUIRE(boot);
   CHECK(boot->name == "boot");
   CHECK(std::find(boot->checks.begin(), boot->checks.end(), "hwlat") == boot->checks.end());
-  REQUIRE(boot->interrupts_window);
-  CHECK(*boot->interrupts_window == std::chrono::seconds(2));
+  CHECK(boot->windows == std::map<std::string, Duration>{{"interrupts", std::chrono::seconds(2)}});
 
   auto ci = LoadSuite("ci");
   REQUIRE(ci);
-  CHECK(*ci->interrupts_window == std::chrono::seconds(5));
-  CHECK(*ci->hwlat_duration == std::chrono::seconds(10));
+  CHECK(ci->windows ==
+        std::map<std::string, Duration>{{"interrupts", std::chrono::seconds(5)}, {"hwlat", std::chrono::seconds(10)}});
   CHECK_FALSE(ci->description.empty());
-  CHECK(BuiltinSuiteNames() == std::vector<std::string>{"commission", "boot", "ci"});
+  CHECK(profile::BuiltinSuiteNames() == std::vector<std::string>{"commission", "boot", "ci"});
 }
 
 TEST_CASE("an unknown suite name lists the built-in ones", "[check][suite]") {
@@ -48,7 +47,7 @@ TEST_CASE("a suite file is read from its path", "[check][suite]") {
   REQUIRE(s);
   CHECK(s->name == "quick");
   CHECK(s->checks == std::vector<std::string>{"kernel", "clock"});
-  CHECK(*s->interrupts_window == std::chrono::seconds(1));
+  CHECK(s->windows.at("interrupts") == std::chrono::seconds(1));
   CHECK(s->source == t.dir() + "/quick.yaml");
   // Without a name, the file's stem names it.
   t.Put("nightly.yaml", "checks: [lint]\n");
@@ -133,12 +132,23 @@ TEST_CASE("a suite's windows override the profile's", "[check][suite]") {
   Bench b = Load(Tree("x86-ipc-4cpu"), "checks:\n  interrupts:\n    window: 20s\n  hwlat:\n    duration: 40s\n");
   auto boot = LoadSuite("boot");
   REQUIRE(boot);
+  const CheckInfo& interrupts = FindCheck("interrupts")->Info();
+  const CheckInfo& hwlat = FindCheck("hwlat")->Info();
   CheckEnv env{b.profile, *b.root, b.state, *boot, nullptr, nullptr};
-  CHECK(env.InterruptsWindow() == std::chrono::seconds(2));
-  CHECK(env.HwlatDuration() == std::chrono::seconds(40));
+  CHECK(env.Window(interrupts) == std::chrono::seconds(2));
+  CHECK(env.Window(hwlat) == std::chrono::seconds(40));
   auto commission = LoadSuite("commission");
   CheckEnv env2{b.profile, *b.root, b.state, *commission, nullptr, nullptr};
-  CHECK(env2.InterruptsWindow() == std::chrono::seconds(20));
+  CHECK(env2.Window(interrupts) == std::chrono::seconds(20));
+}
+
+TEST_CASE("a suite sets only the windows its checks let it set", "[check][suite]") {
+  TempTree t;
+  t.Put("s.yaml", "checks: [ranks]\nwindows:\n  ranks: 5s\n");
+  auto s = LoadSuite(t.dir() + "/s.yaml");
+  REQUIRE_FALSE(s);
+  CHECK_THAT(s.error().message, Catch::Contains("s.yaml:3:3: error: unknown window 'ranks' in 'windows'") &&
+                                    Catch::Contains("interrupts or hwlat"));
 }
 
 TEST_CASE("only hwlat needs root, and only when the suite runs it", "[check][suite]") {

@@ -21,6 +21,7 @@
 #include "base/kernel_paths.h"
 #include "base/sysroot.h"
 #include "profile/test_support.h"
+#include "base/skip_test_support.h"
 
 using rtagent::profile::testing::TempDir;
 
@@ -87,10 +88,9 @@ pid_t StartAccept(const std::string& profile, const std::string& json, const std
 
 }  // namespace
 
-TEST_CASE("accept measures this VM and writes every output, labelled as virtual-machine figures", "[cli][accept]") {
+TEST_CASE("accept measures this VM and writes every output, labelled as virtual-machine figures", "[cli][accept][host]") {
   if (std::string why = LiveSkipReason(); !why.empty()) {
-    WARN("skipped: " << why);
-    return;
+    RTAGENT_SKIP(why);
   }
   TempDir dir;
   std::string p = dir.Write("tiny.yaml", Profile("  max_us: 20000\n"));
@@ -131,10 +131,9 @@ TEST_CASE("accept measures this VM and writes every output, labelled as virtual-
   CHECK(Slurp(d + "/v.hist").find("# Max Latencies:") != std::string::npos);
 }
 
-TEST_CASE("accept fails on an impossible limit, with the failing criterion in JUnit", "[cli][accept]") {
+TEST_CASE("accept fails on an impossible limit, with the failing criterion in JUnit", "[cli][accept][host]") {
   if (std::string why = LiveSkipReason(); !why.empty()) {
-    WARN("skipped: " << why);
-    return;
+    RTAGENT_SKIP(why);
   }
   TempDir dir;
   // max_us: 0 is refused by the profile validator (1..); 1 µs is impossible on any machine.
@@ -177,10 +176,9 @@ TEST_CASE("accept refuses bad input with exit 2 before running anything", "[cli]
 }
 
 TEST_CASE("accept's pre-flight checks are criteria: each check of the boot suite, a failed one fails the run",
-          "[cli][accept]") {
+          "[cli][accept][host]") {
   if (std::string why = LiveSkipReason(); !why.empty()) {
-    WARN("skipped: " << why);
-    return;
+    RTAGENT_SKIP(why);
   }
   TempDir dir;
   std::string p = dir.Write("tiny.yaml", Profile("  max_us: 20000\n", "    builtin: []\n"));
@@ -235,10 +233,9 @@ TEST_CASE("accept under a fixture root refuses with exit 3: it measures the live
 }
 
 TEST_CASE("accept without its measuring program refuses with exit 3, stops its loads and writes nothing",
-          "[cli][accept]") {
+          "[cli][accept][host]") {
   if (std::string why = LiveSkipReason(); !why.empty()) {
-    WARN("skipped: " << why);
-    return;
+    RTAGENT_SKIP(why);
   }
   TempDir dir;
   std::string p = dir.Write("tiny.yaml", Profile("  max_us: 20000\n"));
@@ -255,10 +252,9 @@ TEST_CASE("accept without its measuring program refuses with exit 3, stops its l
   CHECK(rtagent::test::RunShell("pgrep -f 'rtagent accept " + p + "' | grep -v $$").out.empty());
 }
 
-TEST_CASE("diff passes a verdict against itself and gates a doctored regression", "[cli][accept]") {
+TEST_CASE("diff passes a verdict against itself and gates a doctored regression", "[cli][accept][host]") {
   if (std::string why = LiveSkipReason(); !why.empty()) {
-    WARN("skipped: " << why);
-    return;
+    RTAGENT_SKIP(why);
   }
   TempDir dir;
   const std::string v = MakeVerdict(dir);
@@ -291,10 +287,9 @@ TEST_CASE("diff passes a verdict against itself and gates a doctored regression"
   CHECK(bad.code == 2);
 }
 
-TEST_CASE("report renders a stored verdict again", "[cli][accept]") {
+TEST_CASE("report renders a stored verdict again", "[cli][accept][host]") {
   if (std::string why = LiveSkipReason(); !why.empty()) {
-    WARN("skipped: " << why);
-    return;
+    RTAGENT_SKIP(why);
   }
   TempDir dir;
   const std::string v = MakeVerdict(dir);
@@ -324,8 +319,7 @@ TEST_CASE("report renders a stored verdict again", "[cli][accept]") {
 TEST_CASE("accept stopped by Ctrl-C writes its verdict marked interrupted and leaves no measuring process",
           "[cli][accept][host]") {
   if (std::string why = LiveSkipReason(); !why.empty()) {
-    WARN("skipped: " << why);
-    return;
+    RTAGENT_SKIP(why);
   }
   TempDir dir;
   const std::string profile = dir.Write("signals.yaml", Profile("  max_us: 20000\n", "    builtin: []\n"));
@@ -353,8 +347,7 @@ TEST_CASE("accept stopped by Ctrl-C writes its verdict marked interrupted and le
 
 TEST_CASE("the measuring process ends when the rtagent that started it is killed", "[cli][accept][host]") {
   if (std::string why = LiveSkipReason(); !why.empty()) {
-    WARN("skipped: " << why);
-    return;
+    RTAGENT_SKIP(why);
   }
   // Adopt the orphan ourselves (PID 1 of a container or VM may never reap it), so its end is
   // seen as an exit, not as a zombie that still answers kill(pid, 0).

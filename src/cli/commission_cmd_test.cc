@@ -23,6 +23,7 @@
 #include "base/fault_root.h"
 #include "base/sysroot.h"
 #include "tune/journal.h"
+#include "base/skip_test_support.h"
 
 using namespace rtagent;
 namespace fs = std::filesystem;
@@ -161,8 +162,7 @@ TEST_CASE("commission without root stops after the plan with exit 3 and changes 
   std::string prefix;
   if (::geteuid() == 0) {
     if (std::system("command -v setpriv >/dev/null 2>&1") != 0) {
-      WARN("skipped: running as root and setpriv is missing to drop privileges");
-      return;
+      RTAGENT_SKIP("running as root and setpriv is missing to drop privileges");
     }
     prefix = "setpriv --reuid=65534 --regid=65534 --clear-groups ";
   }
@@ -243,8 +243,7 @@ TEST_CASE("commission --revert-after on this machine runs the whole loop and put
   auto live = OpenRoot("/");
   REQUIRE(live.ok());
   if (std::string why = HostSkipReason(**live); !why.empty()) {
-    WARN("skipped: " << why);
-    return;
+    RTAGENT_SKIP(why);
   }
   HostCase host("  max_us: 20000\n");
   const TempTree& t = host.t;
@@ -283,8 +282,7 @@ TEST_CASE("commission --revert-after puts everything back after a FAIL", "[cli][
   auto live = OpenRoot("/");
   REQUIRE(live.ok());
   if (std::string why = HostSkipReason(**live); !why.empty()) {
-    WARN("skipped: " << why);
-    return;
+    RTAGENT_SKIP(why);
   }
   // No machine wakes a loaded thread within 1 µs a thousand times in a row: max fails.
   HostCase host("  max_us: 1\n");
@@ -306,8 +304,7 @@ TEST_CASE("commission --revert-after puts everything back after Ctrl-C and marks
   auto live = OpenRoot("/");
   REQUIRE(live.ok());
   if (std::string why = HostSkipReason(**live); !why.empty()) {
-    WARN("skipped: " << why);
-    return;
+    RTAGENT_SKIP(why);
   }
   HostCase host("  max_us: 20000\n");
   const TempTree& t = host.t;

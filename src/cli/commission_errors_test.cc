@@ -24,6 +24,7 @@
 #include "base/shell_test_support.h"
 #include "base/tree_test_support.h"
 #include "tune/journal.h"
+#include "base/skip_test_support.h"
 
 extern char** environ;
 
@@ -139,8 +140,7 @@ TEST_CASE("commission: a write refused mid-apply rolls back, exits 4, says why, 
     TempTree cwd;
     rtagent::test::Immutable refuses(t.dir() + "/" + kGovernor);
     if (!refuses.ok()) {
-      WARN("skipped: chattr +i does not work under " << t.dir() << " (needs root and ext4/xfs/btrfs)");
-      return;
+      RTAGENT_SKIP("chattr +i does not work under " << t.dir() << " (needs root and ext4/xfs/btrfs)");
     }
     const std::string out_dir = cwd.dir() + "/verdicts";
     const std::string json = cwd.dir() + "/extra.json";

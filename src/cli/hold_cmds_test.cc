@@ -14,6 +14,7 @@
 #include "base/fault_root.h"
 #include "base/kernel_paths.h"
 #include "service/hold_state.h"
+#include "base/skip_test_support.h"
 
 using namespace rtagent;
 
@@ -227,8 +228,7 @@ TEST_CASE("hold whose write is refused rolls back what it wrote, exits 4 and say
   const std::string workqueue = b.tree.Get(kpath::kWorkqueueCpumask);
   rtagent::test::Immutable refuses(b.tree.dir() + "/" + kStat);
   if (!refuses.ok()) {
-    WARN("skipped: chattr +i does not work under " << b.tree.dir() << " (needs root and ext4/xfs/btrfs)");
-    return;
+    RTAGENT_SKIP("chattr +i does not work under " << b.tree.dir() << " (needs root and ext4/xfs/btrfs)");
   }
   std::string out;
   CHECK(Rt("hold --once " + b.Root() + " " + b.profile, &out) == 4);

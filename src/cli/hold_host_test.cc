@@ -26,6 +26,7 @@
 #include "service/hold_state.h"
 #include "service/memory_trim.h"
 #include "tune/journal.h"
+#include "base/skip_test_support.h"
 
 using namespace rtagent;
 
@@ -88,23 +89,19 @@ TEST_CASE("hold on this machine: PM QoS note held, IRQ drift re-asserted, all re
   REQUIRE(opened.ok());
   SysRoot& live = **opened;
   if (::geteuid() != 0) {
-    WARN("skipped: needs root to change the kernel's settings");
-    return;
+    RTAGENT_SKIP("needs root to change the kernel's settings");
   }
   if (live.Exists(Journal::Path())) {
-    WARN("skipped: a journal of an earlier apply is on this machine; not touching it");
-    return;
+    RTAGENT_SKIP("a journal of an earlier apply is on this machine; not touching it");
   }
   auto cpus = live.ReadTrimmed(kpath::kCpuOnline);
   auto note_before = ReadNote(live);
   if (!cpus || *cpus == "0" || !note_before) {
-    WARN("skipped: needs two CPUs and a readable /dev/cpu_dma_latency");
-    return;
+    RTAGENT_SKIP("needs two CPUs and a readable /dev/cpu_dma_latency");
   }
   auto movable = rtagent::test::FindMovableIrq(live, *cpus);
   if (!movable) {
-    WARN("skipped: no movable IRQ spread over every CPU");
-    return;
+    RTAGENT_SKIP("no movable IRQ spread over every CPU");
   }
   const auto [irq, irq_aff] = *movable;
   const std::string irq_path = kpath::ProcIrqFile(irq, kpath::kIrqSmpAffinityList);

@@ -16,6 +16,7 @@
 #include "base/kernel_paths.h"
 #include "base/sysroot.h"
 #include "tune/journal.h"
+#include "base/skip_test_support.h"
 
 using namespace rtagent;
 
@@ -51,25 +52,21 @@ TEST_CASE("apply, verify and revert on this machine's kernel", "[cli][host][appl
   REQUIRE(opened.ok());
   SysRoot& live = **opened;
   if (::geteuid() != 0) {
-    WARN("skipped: needs root to change the kernel's settings");
-    return;
+    RTAGENT_SKIP("needs root to change the kernel's settings");
   }
   if (live.Exists(Journal::Path())) {
-    WARN("skipped: a journal of an earlier apply is on this machine; not touching it");
-    return;
+    RTAGENT_SKIP("a journal of an earlier apply is on this machine; not touching it");
   }
   auto defrag = live.ReadTrimmed(kpath::kThpDefrag);
   auto wq = live.ReadTrimmed(kpath::kWorkqueueCpumask);
   auto cpus = live.ReadTrimmed(kpath::kCpuOnline);
   if (!defrag || !wq || !cpus || *cpus == "0") {
-    WARN("skipped: needs THP, the workqueue cpumask and two CPUs");
-    return;
+    RTAGENT_SKIP("needs THP, the workqueue cpumask and two CPUs");
   }
   // One movable IRQ: the first whose affinity file takes a write of its own value.
   auto movable = rtagent::test::FindMovableIrq(live, *cpus);
   if (!movable) {
-    WARN("skipped: no movable IRQ spread over every CPU");
-    return;
+    RTAGENT_SKIP("no movable IRQ spread over every CPU");
   }
   const auto [irq, irq_aff] = *movable;
   const std::string irq_path = kpath::ProcIrq(irq) + "/smp_affinity_list";

@@ -10,6 +10,7 @@
 
 #include "base/shell_test_support.h"
 #include "base/fault_root.h"
+#include "base/skip_test_support.h"
 
 using namespace rtagent;
 
@@ -137,8 +138,7 @@ TEST_CASE("verify refuses a profile whose checks.suite names nothing, with its l
 
 TEST_CASE("verify on this machine: hwlat without root exits 3, Ctrl-C marks the report interrupted", "[cli][verify][host]") {
   if (::geteuid() != 0 || ::access("/usr/bin/setpriv", X_OK) != 0) {
-    WARN("skipped: needs root and setpriv(1) to run verify as another user");
-    return;
+    RTAGENT_SKIP("needs root and setpriv(1) to run verify as another user");
   }
   Run r = Sh("/usr/bin/setpriv --reuid=65534 --regid=65534 --clear-groups " + std::string(RTAGENT_BINARY) +
              " verify --suite commission");

@@ -13,6 +13,7 @@
 #include "inspect/inspect_json.h"
 #include "inspect/inspect_test_support.h"
 #include "inspect/system_state.h"
+#include "base/skip_test_support.h"
 
 using namespace rtagent;
 using rtagent::testing::Fixture;
@@ -36,7 +37,7 @@ std::string Slurp(const fs::path& p) {
 
 }  // namespace
 
-TEST_CASE("a capture of each fixture inspects exactly like the fixture", "[capture]") {
+TEST_CASE("a capture of each fixture inspects exactly like the fixture", "[inspect][capture]") {
   for (const char* name : {"arm64-rt-8cpu", "x86-ipc-4cpu", "vm-x86-captured"}) {
     INFO(name);
     TempDir out;
@@ -49,7 +50,7 @@ TEST_CASE("a capture of each fixture inspects exactly like the fixture", "[captu
   }
 }
 
-TEST_CASE("a capture copies only what inspect reads and writes a manifest", "[capture]") {
+TEST_CASE("a capture copies only what inspect reads and writes a manifest", "[inspect][capture]") {
   TempDir out;
   FsRoot source(Fixture("arm64-rt-8cpu"));
   auto r = Capture(source, out.str(), false, "rtagent capture -o X");
@@ -67,7 +68,7 @@ TEST_CASE("a capture copies only what inspect reads and writes a manifest", "[ca
   CHECK(fs::file_size(out.path / "dev/cpu_dma_latency") == 4);
 }
 
-TEST_CASE("inspect reads every file at most once", "[capture]") {
+TEST_CASE("inspect reads every file at most once", "[inspect][capture]") {
   // The bench compares inspect with reading its files once: a second read of any file is a bug.
   for (const char* name : {"arm64-rt-8cpu", "x86-ipc-4cpu", "vm-x86-captured"}) {
     INFO(name);
@@ -82,7 +83,7 @@ TEST_CASE("inspect reads every file at most once", "[capture]") {
   }
 }
 
-TEST_CASE("capture refuses a non-empty directory unless forced", "[capture]") {
+TEST_CASE("capture refuses a non-empty directory unless forced", "[inspect][capture]") {
   TempDir out;
   std::ofstream(out.path / "something") << "x";
   FsRoot source(Fixture("x86-ipc-4cpu"));
@@ -96,7 +97,7 @@ TEST_CASE("capture refuses a non-empty directory unless forced", "[capture]") {
   CHECK(fs::exists(out.path / "something"));
 }
 
-TEST_CASE("rtagent capture --root SRC -o DIR, then inspect --root DIR", "[capture]") {
+TEST_CASE("rtagent capture --root SRC -o DIR, then inspect --root DIR", "[inspect][capture]") {
   TempDir out;
   std::string dir = (out.path / "cap").string();
   auto r = RunRtagent("capture --root " + Fixture("x86-ipc-4cpu") + " -o " + dir);
@@ -110,10 +111,9 @@ TEST_CASE("rtagent capture --root SRC -o DIR, then inspect --root DIR", "[captur
   CHECK(RunRtagent("capture --root " + Fixture("x86-ipc-4cpu") + " -o " + dir + " --force").code == 0);
 }
 
-TEST_CASE("capture of this machine, then inspect of the copy", "[capture][host]") {
+TEST_CASE("capture of this machine, then inspect of the copy", "[inspect][capture][host]") {
   if (!fs::exists("/proc/interrupts")) {
-    WARN("SKIP: needs a live /proc");
-    return;
+    RTAGENT_SKIP("needs a live /proc");
   }
   TempDir out;
   std::string dir = (out.path / "live").string();

@@ -8,14 +8,14 @@
 #include "base/cpuset.h"
 #include "inspect/inspect_test_support.h"
 #include "inspect/system_state.h"
+#include "base/skip_test_support.h"
 
 using namespace rtagent;
 using rtagent::testing::RunRtagent;
 
 TEST_CASE("inspect --json on this machine agrees with sysconf", "[inspect][host]") {
   if (!std::filesystem::exists("/sys/devices/system/cpu/online")) {
-    WARN("SKIP: needs a live sysfs");
-    return;
+    RTAGENT_SKIP("needs a live sysfs");
   }
   auto r = RunRtagent("inspect --json");
   REQUIRE(r.code == 0);

@@ -10,6 +10,7 @@
 #include "latency/load.h"
 #include "latency/load_set.h"
 #include "latency/load_test_util.h"
+#include "base/skip_test_support.h"
 
 using namespace rtagent;
 using namespace std::chrono_literals;
@@ -189,8 +190,7 @@ TEST_CASE("an external load that exits early is reported with its status", "[lat
 
 TEST_CASE("stress-ng runs as an external load when installed", "[latency][load]") {
   if (::access("/usr/bin/stress-ng", X_OK) != 0) {
-    WARN("skipped: /usr/bin/stress-ng is not installed");
-    return;
+    RTAGENT_SKIP("/usr/bin/stress-ng is not installed");
   }
   FsRoot live("/");
   TempTree t;

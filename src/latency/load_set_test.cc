@@ -11,6 +11,7 @@
 
 #include "base/fault_root.h"
 #include "latency/load_test_util.h"
+#include "base/skip_test_support.h"
 
 using namespace rtagent;
 using namespace std::chrono_literals;
@@ -149,8 +150,7 @@ TEST_CASE("loads die with an agent that crashes without stopping them", "[latenc
 
 TEST_CASE("LoadSet runs a load on its own CPUs when the profile places it", "[latency][load]") {
   if (std::thread::hardware_concurrency() < 2) {
-    WARN("skipped: needs 2 CPUs");
-    return;
+    RTAGENT_SKIP("needs 2 CPUs");
   }
   FsRoot live("/");
   LoadSet set(live, 50ms);

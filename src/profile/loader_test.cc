@@ -4,52 +4,13 @@
 
 #include <catch2/catch.hpp>
 
+#include "check/check.h"
 #include "profile/test_support.h"
+#include "tune/memory_tuner.h"
 
 using namespace rtagent;
 using namespace rtagent::profile;
-using rtagent::profile::testing::Cpus;
-using rtagent::profile::testing::TempDir;
-
-namespace {
-
-struct Loaded {
-  Result<Profile> result;
-  Diagnostics diags;
-  std::string path;
-};
-
-Loaded LoadYaml(const TempDir& dir, const std::string& yaml, int ncpus = 4, const std::string& name = "p.yaml") {
-  std::string path = dir.Write(name, yaml);
-  Diagnostics d;
-  auto r = LoadProfile(path, Cpus(ncpus), &d);
-  return Loaded{std::move(r), std::move(d), path};
-}
-
-// The only diagnostic whose message contains `text` (fails the test when there is not exactly one).
-const Diagnostic& Only(const Loaded& l, const std::string& text) {
-  const Diagnostic* found = nullptr;
-  int n = 0;
-  for (const Diagnostic& d : l.diags.All()) {
-    if (d.message.find(text) != std::string::npos) {
-      found = &d;
-      ++n;
-    }
-  }
-  INFO(l.diags.FormatText());
-  REQUIRE(n == 1);
-  return *found;
-}
-
-void CheckAt(const Diagnostic& d, const std::string& file, int line, int column) {
-  INFO(d.mark.ToString() + ": " + d.message);
-  CHECK(d.mark.file == file);
-  CHECK(d.mark.line == line);
-  CHECK(d.mark.column == column);
-  CHECK_FALSE(d.hint.empty());
-}
-
-}  // namespace
+using namespace rtagent::profile::testing;
 
 TEST_CASE("a complete profile loads with every section resolved", "[profile]") {
   TempDir dir;
@@ -145,13 +106,13 @@ service:
   CHECK(**p.power.cpu_dma_latency_us == 100);
   CHECK(p.power.cpus->cpus == CpuSet::Range(2, 3));
   CHECK(**p.power.governor == "performance");
-  REQUIRE(p.memory.sysctls.size() == 2);
-  CHECK(p.memory.sysctls[1].value == "0-1");
+  REQUIRE(MemoryOf(p).sysctls.size() == 2);  // the memory tuner declares the section
+  CHECK(MemoryOf(p).sysctls[1].value == "0-1");
   CHECK(*p.kernel.preempt_rt == PreemptRtRequirement::kRequired);
-  CHECK(**p.kernel.min_version == KernelVersion{6, 6, 0});
+  CHECK(**p.kernel.min_version == profile::KernelVersion{6, 6, 0});
   CHECK(*p.checks.suite == "ci");
-  CHECK_FALSE(*p.checks.hwlat.enabled);
-  CHECK(*p.checks.interrupts_window == std::chrono::seconds(20));
+  CHECK(check::FindCheck("hwlat")->DisabledByProfile(p));  // each check declares its block
+  CHECK(*check::FindCheck("interrupts")->Info().window->of(p) == std::chrono::seconds(20));
   CHECK(*p.acceptance.duration == std::chrono::hours(2));
   CHECK(p.acceptance.cpus->cpus == CpuSet::Range(2, 3));
   REQUIRE(p.acceptance.loads.size() == 3);
@@ -516,12 +477,6 @@ TEST_CASE("a file with two YAML documents is an error", "[profile]") {
   CHECK(d.mark.line == 3);
 }
 
-TEST_CASE("hwlat's width must be shorter than its window", "[profile]") {
-  TempDir dir;
-  auto l = LoadYaml(dir, "checks:\n  hwlat:\n    width: 2s\n    window: 1s\n");
-  CheckAt(Only(l, "checks.hwlat.width 2s is not shorter than the window 1s"), l.path, 3, 12);
-}
-
 TEST_CASE("checks.suite is a built-in suite or an existing suite file", "[profile][check]") {
   TempDir dir;
   auto typo = LoadYaml(dir, "checks:\n  suite: comission\n");
@@ -551,54 +506,4 @@ TEST_CASE("bad check thresholds are errors at their line", "[profile][check]") {
   const Diagnostic& d = Only(never, "checks.hwlat.threshold_us 20 is not shorter than the width 10us");
   CheckAt(d, never.path, 4, 19);
   CHECK_THAT(d.message, Catch::Contains("nothing would ever be reported"));
-}
-
-TEST_CASE("checks.hwlat.mode takes one of the kernel's modes; the default is round-robin, unset", "[profile][check]") {
-  TempDir dir;
-  auto def = LoadYaml(dir, "checks:\n  hwlat:\n    duration: 5s\n");
-  REQUIRE(def.result);
-  CHECK(*def.result->checks.hwlat_mode == "round-robin");
-  CHECK_FALSE(def.result->checks.hwlat_mode.IsSet());  // the check writes it, but never SKIPs for it
-
-  for (const std::string mode : {"none", "round-robin", "per-cpu"}) {
-    auto l = LoadYaml(dir, "checks:\n  hwlat:\n    mode: " + mode + "\n");
-    REQUIRE(l.result);
-    CHECK(*l.result->checks.hwlat_mode == mode);
-    CHECK(l.result->checks.hwlat_mode.mark.line == 3);
-  }
-
-  auto typo = LoadYaml(dir, "checks:\n  hwlat:\n    width: 200ms\n    mode: percpu\n");
-  REQUIRE_FALSE(typo.result.ok());
-  const Diagnostic& d = Only(typo, "bad value \"percpu\" for 'checks.hwlat.mode'");
-  CheckAt(d, typo.path, 4, 11);
-  CHECK_THAT(d.hint, Catch::Contains("did you mean 'per-cpu'?"));
-  CHECK_THAT(d.hint, Catch::Contains("none, round-robin or per-cpu"));
-
-  auto list = LoadYaml(dir, "checks:\n  hwlat:\n    mode: [per-cpu]\n");
-  REQUIRE_FALSE(list.result.ok());
-  CHECK(Only(list, "checks.hwlat.mode").mark.line == 3);
-}
-
-TEST_CASE("checks.ranks.window is a duration of at least 100ms, default 1s", "[profile][check]") {
-  TempDir dir;
-  auto def = LoadYaml(dir, "checks:\n  ranks: true\n");
-  REQUIRE(def.result);
-  CHECK(*def.result->checks.ranks_window == std::chrono::seconds(1));
-
-  auto set = LoadYaml(dir, "checks:\n  ranks:\n    window: 250ms\n");
-  REQUIRE(set.result);
-  CHECK(*set.result->checks.ranks_window == std::chrono::milliseconds(250));
-  CHECK(set.result->checks.ranks_window.mark.line == 3);
-
-  auto small = LoadYaml(dir, "checks:\n  ranks:\n    window: 10ms\n");
-  REQUIRE_FALSE(small.result.ok());
-  CheckAt(Only(small, "'checks.ranks.window' is 10ms, shorter than the minimum 100ms"), small.path, 3, 13);
-
-  auto bad = LoadYaml(dir, "checks:\n  ranks:\n    window: 2\n");
-  REQUIRE_FALSE(bad.result.ok());
-  CheckAt(Only(bad, "'checks.ranks.window': invalid duration \"2\""), bad.path, 3, 13);
-
-  auto typo = LoadYaml(dir, "checks:\n  ranks:\n    windw: 2s\n");
-  REQUIRE_FALSE(typo.result.ok());
-  CHECK_THAT(Only(typo, "unknown key 'windw' in 'checks.ranks'").hint, Catch::StartsWith("did you mean 'window'?"));
 }

@@ -19,71 +19,33 @@ const RankRule* Profile::FindRank(const std::string& rank_name) const {
   return nullptr;
 }
 
-std::string ToString(BootloaderType v) {
-  switch (v) {
-    case BootloaderType::kAuto: return "auto";
-    case BootloaderType::kGrub: return "grub";
-    case BootloaderType::kExtlinux: return "extlinux";
-    case BootloaderType::kRpi: return "rpi";
-    case BootloaderType::kBls: return "bls";
-    case BootloaderType::kPrint: return "print";
-  }
-  return "?";
+// Documentation/admin-guide/kernel-parameters.txt (isolcpus=), sched(7), cgroup-v2.rst
+// (cpuset.cpus.partition); the rest are rtagent's own words (docs/profile.md).
+const std::vector<std::string> kBootloaderNames = {"auto", "grub", "extlinux", "rpi", "bls", "print"};
+const std::vector<std::string> kIsolcpusFlagNames = {"nohz", "domain", "managed_irq"};
+const std::vector<std::string> kPolicyNames = {"fifo", "rr", "other", "batch", "idle", "deadline"};
+const std::vector<std::string> kPartitionTypeNames = {"isolated", "root"};
+const std::vector<std::string> kPreemptRtNames = {"required", "preferred", "any"};
+const std::vector<std::string> kSafetyNetNames = {"keep", "isolated_only", "any"};
+const std::vector<std::string> kBuiltinLoadNames = {"cache", "messaging", "disk", "network", "memory"};
+const std::vector<std::string> kOnStopNames = {"keep", "revert"};
+
+namespace {
+template <typename E>
+std::string NameOf(const std::vector<std::string>& names, E v) {
+  auto i = static_cast<size_t>(v);
+  return i < names.size() ? names[i] : "?";
 }
+}  // namespace
 
-std::string ToString(IsolcpusFlag v) {
-  switch (v) {
-    case IsolcpusFlag::kNohz: return "nohz";
-    case IsolcpusFlag::kDomain: return "domain";
-    case IsolcpusFlag::kManagedIrq: return "managed_irq";
-  }
-  return "?";
-}
-
-std::string ToString(Policy v) {
-  switch (v) {
-    case Policy::kFifo: return "fifo";
-    case Policy::kRr: return "rr";
-    case Policy::kOther: return "other";
-    case Policy::kBatch: return "batch";
-    case Policy::kIdle: return "idle";
-    case Policy::kDeadline: return "deadline";
-  }
-  return "?";
-}
-
-std::string ToString(PartitionType v) { return v == PartitionType::kIsolated ? "isolated" : "root"; }
-
-std::string ToString(PreemptRtRequirement v) {
-  switch (v) {
-    case PreemptRtRequirement::kRequired: return "required";
-    case PreemptRtRequirement::kPreferred: return "preferred";
-    case PreemptRtRequirement::kAny: return "any";
-  }
-  return "?";
-}
-
-std::string ToString(SafetyNetExpectation v) {
-  switch (v) {
-    case SafetyNetExpectation::kKeep: return "keep";
-    case SafetyNetExpectation::kIsolatedOnly: return "isolated_only";
-    case SafetyNetExpectation::kAny: return "any";
-  }
-  return "?";
-}
-
-std::string ToString(BuiltinLoad v) {
-  switch (v) {
-    case BuiltinLoad::kCache: return "cache";
-    case BuiltinLoad::kMessaging: return "messaging";
-    case BuiltinLoad::kDisk: return "disk";
-    case BuiltinLoad::kNetwork: return "network";
-    case BuiltinLoad::kMemory: return "memory";
-  }
-  return "?";
-}
-
-std::string ToString(OnStop v) { return v == OnStop::kKeep ? "keep" : "revert"; }
+std::string ToString(BootloaderType v) { return NameOf(kBootloaderNames, v); }
+std::string ToString(IsolcpusFlag v) { return NameOf(kIsolcpusFlagNames, v); }
+std::string ToString(Policy v) { return NameOf(kPolicyNames, v); }
+std::string ToString(PartitionType v) { return NameOf(kPartitionTypeNames, v); }
+std::string ToString(PreemptRtRequirement v) { return NameOf(kPreemptRtNames, v); }
+std::string ToString(SafetyNetExpectation v) { return NameOf(kSafetyNetNames, v); }
+std::string ToString(BuiltinLoad v) { return NameOf(kBuiltinLoadNames, v); }
+std::string ToString(OnStop v) { return NameOf(kOnStopNames, v); }
 
 std::string DefaultBootloaderPath(BootloaderType type) {
   // Relative to the system root, like every file rtagent touches (--root).

@@ -4,7 +4,9 @@
 // of every key; PRODUCT.md ("What the profile describes") is the why.
 #pragma once
 
+#include <any>
 #include <chrono>
+#include <map>
 #include <memory>
 #include <optional>
 #include <regex>
@@ -192,21 +194,6 @@ struct PowerConfig {
   Marked<std::optional<std::string>> governor;  ///< cpufreq scaling_governor on `cpus`; nullopt = leave
 };
 
-// --------------------------------------------------------------------------------- memory
-
-/// One sysctl from the documented set (docs/profile.md, memory.sysctl).
-struct Sysctl {
-  std::string name;   ///< dotted: "vm.stat_interval"
-  SourceMark mark;
-  std::string value;  ///< as the kernel prints it: "10", "-1", "0-1" (a CPU list)
-};
-
-struct MemoryConfig {
-  Marked<std::optional<std::string>> thp_enabled;  ///< always | madvise | never; nullopt = leave
-  Marked<std::optional<std::string>> thp_defrag;   ///< always | defer | defer+madvise | madvise | never
-  std::vector<Sysctl> sysctls;                     ///< in file order
-};
-
 // --------------------------------------------------------------------------------- kernel
 
 enum class PreemptRtRequirement { kRequired, kPreferred, kAny };
@@ -229,29 +216,10 @@ struct KernelConfig {
 
 // --------------------------------------------------------------------------------- checks
 
-struct CheckToggle {
-  Marked<bool> enabled;  ///< default true
-};
-
+/// The checks section. Each check declares its own block (checks.<name>: its toggle and
+/// settings) in its file; the profile keeps those in Profile::blocks.
 struct ChecksConfig {
-  Marked<std::string> suite;  ///< commission | boot | ci; default commission
-  CheckToggle kernel;
-  CheckToggle cmdline;
-  CheckToggle interrupts;
-  Marked<Duration> interrupts_window;  ///< default 10s
-  CheckToggle hwlat;
-  Marked<Duration> hwlat_width;     ///< default 500ms (hwlat_detector/width)
-  Marked<Duration> hwlat_window;    ///< default 1s (hwlat_detector/window)
-  Marked<Duration> hwlat_duration;  ///< default 30s
-  Marked<int> hwlat_threshold_us;   ///< default 10 (tracing_thresh)
-  /// hwlat_detector/mode: none | round-robin | per-cpu; default round-robin (the kernel's).
-  /// IsSet() tells a mode the profile asked for (a kernel without it is a SKIP) from the default.
-  Marked<std::string> hwlat_mode;
-  CheckToggle clock;
-  CheckToggle ranks;
-  Marked<Duration> ranks_window;    ///< default 1s: the schedstat window for spinning and starving threads
-  CheckToggle lint;
-  Marked<std::vector<std::string>> lint_ignore;  ///< lint rule ids not to report
+  Marked<std::string> suite;  ///< a built-in suite (builtin_suites.h) or a suite file's path; default commission
 };
 
 // ----------------------------------------------------------------------------- acceptance
@@ -314,17 +282,29 @@ struct Profile {
   RanksConfig ranks;
   std::vector<Partition> partitions;
   PowerConfig power;
-  MemoryConfig memory;
   KernelConfig kernel;
   ChecksConfig checks;
   AcceptanceConfig acceptance;
   ServiceConfig service;
+  /// The sections tuners and checks declare for themselves (keys.h, Block), by path
+  /// ("memory", "checks.hwlat"); their declarations read them back (Block::Of).
+  std::map<std::string, std::any> blocks;
 
   /// The rank rule called `name`, or nullptr.
   const RankRule* FindRank(const std::string& name) const;
 };
 
-// Names as they are written in a profile ("fifo", "managed_irq", ...).
+// Names as they are written in a profile ("fifo", "managed_irq", ...), in the order of each
+// enum's values: the one list ToString and the profile's reader use.
+extern const std::vector<std::string> kBootloaderNames;
+extern const std::vector<std::string> kIsolcpusFlagNames;
+extern const std::vector<std::string> kPolicyNames;
+extern const std::vector<std::string> kPartitionTypeNames;
+extern const std::vector<std::string> kPreemptRtNames;
+extern const std::vector<std::string> kSafetyNetNames;
+extern const std::vector<std::string> kBuiltinLoadNames;
+extern const std::vector<std::string> kOnStopNames;
+
 std::string ToString(BootloaderType v);
 std::string ToString(IsolcpusFlag v);
 std::string ToString(Policy v);

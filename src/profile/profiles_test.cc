@@ -1,15 +1,17 @@
 // The shipped profiles and the reference: every file in profiles/ loads and validates against a
 // system with the CPUs its board has, the built-in default fits any CPU count, and
-// docs/profile.md documents every key of the language.
+// docs/profile.md (and docs/checks.md, for the checks' blocks) document every key with the type,
+// default and meaning its declaration gives.
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
 #include <map>
 #include <sstream>
 
+#include "profile/language.h"
 #include "profile/loader.h"
-#include "profile/schema.h"
 #include "profile/test_support.h"
+#include "tune/memory_tuner.h"
 
 using namespace rtagent;
 using namespace rtagent::profile;
@@ -33,6 +35,21 @@ std::string ReadAll(const std::string& path) {
   std::stringstream ss;
   ss << in.rdbuf();
   return ss.str();
+}
+
+// The cells of the Markdown table row whose first cell is `key` in backquotes, trimmed; empty
+// when there is no such row.
+std::vector<std::string> TableRow(const std::string& doc, const std::string& key) {
+  auto at = doc.find("\n| `" + key + "` |");
+  if (at == std::string::npos) return {};
+  const std::string line = doc.substr(at + 2, doc.find('\n', at + 1) - at - 2);  // past "\n|"
+  std::vector<std::string> cells;
+  std::stringstream in(line);
+  for (std::string cell; std::getline(in, cell, '|');) {
+    auto first = cell.find_first_not_of(' ');
+    cells.push_back(first == std::string::npos ? "" : cell.substr(first, cell.find_last_not_of(' ') - first + 1));
+  }
+  return cells;
 }
 
 }  // namespace
@@ -83,7 +100,7 @@ TEST_CASE("the built-in default is profiles/default.yaml and fits any machine", 
     CHECK(*p->cores.bootloader.type == BootloaderType::kPrint);
     CHECK(*p->kernel.rt_safety_net == SafetyNetExpectation::kKeep);
     CHECK_FALSE(p->power.cpu_dma_latency_us->has_value());
-    CHECK(p->memory.sysctls.empty());
+    CHECK(MemoryOf(*p).sysctls.empty());
     CHECK(*p->service.on_stop == OnStop::kKeep);
   }
   Diagnostics d;
@@ -119,18 +136,21 @@ TEST_CASE("the default validates on every fixture system tree", "[profile]") {
   CHECK(checked > 0);
 }
 
-TEST_CASE("docs/profile.md documents every key of the language", "[profile]") {
-  std::string doc = ReadAll(kSourceDir + "/docs/profile.md");
+TEST_CASE("docs/profile.md documents every key as the language declares it", "[profile]") {
+  // The checks' own blocks (checks.<name>) are documented with the checks.
+  const std::string doc = ReadAll(kSourceDir + "/docs/profile.md") + ReadAll(kSourceDir + "/docs/checks.md");
   REQUIRE_FALSE(doc.empty());
-  for (const SchemaSection& s : Schema()) {
-    for (const std::string& k : s.keys) {
-      std::string key = "`" + (s.path.empty() ? k : s.path + "." + k) + "`";
-      INFO(key);
-      CHECK(doc.find(key) != std::string::npos);
-    }
+  int keys = 0;
+  for (const auto& [path, key] : AllKeys()) {
+    INFO(path);
+    // Its row: "| `path` | type | default | meaning ..." (more columns may follow).
+    auto cells = TableRow(doc, path);
+    REQUIRE(cells.size() >= 4);
+    CHECK(cells[1] == key.type);
+    CHECK(cells[2] == key.fallback);
+    CHECK_THAT(cells[3], Catch::StartsWith(key.meaning));
+    for (const std::string& name : key.names) CHECK(doc.find("`" + name + "`") != std::string::npos);
+    ++keys;
   }
-  for (const SysctlSpec& s : AllowedSysctls()) {
-    INFO(s.name);
-    CHECK(doc.find("`" + s.name + "`") != std::string::npos);
-  }
+  CHECK(keys > 100);  // the walk reached every section, the tuners' and checks' own too
 }

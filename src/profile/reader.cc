@@ -7,7 +7,6 @@
 #include <cstdlib>
 
 #include "profile/duration.h"
-#include "profile/schema.h"
 
 namespace rtagent::profile {
 namespace {
@@ -51,13 +50,13 @@ bool FieldReader::CheckKeys(const YamlNode& node, const std::vector<std::string>
   return true;
 }
 
-bool FieldReader::Map(const YamlNode& node, std::string_view schema_path, const std::string& what) {
+bool FieldReader::Map(const YamlNode& node, const std::vector<std::string>& keys, const std::string& what) {
   if (!node.IsMap()) {
     WrongType(node, what.empty() ? "the top level" : what, "a mapping (key: value lines)",
-              "write its keys indented on the lines under '" + what + ":', e.g. '  " + KeysOf(schema_path).front() + ": ...'");
+              "write its keys indented on the lines under '" + what + ":', e.g. '  " + keys.front() + ": ...'");
     return false;
   }
-  return CheckKeys(node, KeysOf(schema_path), what, "key");
+  return CheckKeys(node, keys, what, "key");
 }
 
 bool FieldReader::MapWithKeys(const YamlNode& node, const std::vector<std::string>& keys, const std::string& what,

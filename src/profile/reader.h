@@ -29,10 +29,10 @@ class FieldReader {
 
   Diagnostics* diags() const { return diags_; }
 
-  /// Checks that `node` is a mapping whose keys are those of schema section `schema_path`
-  /// (schema.h); reports each unknown key with the nearest known one. `what` names the mapping
-  /// in messages ("cores.boot"). False when the node is not a mapping.
-  bool Map(const YamlNode& node, std::string_view schema_path, const std::string& what);
+  /// Checks that `node` is a mapping whose keys are among `keys` (a section's declaration,
+  /// keys.h); reports each unknown key with the nearest known one. `what` names the mapping in
+  /// messages ("cores.boot"). False when the node is not a mapping.
+  bool Map(const YamlNode& node, const std::vector<std::string>& keys, const std::string& what);
   /// The same against an explicit key list (memory.sysctl).
   bool MapWithKeys(const YamlNode& node, const std::vector<std::string>& keys, const std::string& what,
                    const std::string& kind_of_key);

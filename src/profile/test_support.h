@@ -1,14 +1,17 @@
-// Helpers for the profile tests: a temporary directory that cleans up after itself, profile
-// files written into it, and a tiny system tree with only the CPU files the loader reads.
+// Helpers for the profile tests (and the checks' tests of their own profile keys): a temporary
+// directory that cleans up after itself, profile files written into it and loaded, the one
+// diagnostic a test looks for, and a tiny system tree with only the CPU files the loader reads.
 #pragma once
 
 #include <stdlib.h>
 
+#include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
 #include <string>
 
 #include "base/kernel_paths.h"
+#include "profile/loader.h"
 #include "profile/model.h"
 
 namespace rtagent::profile::testing {
@@ -54,6 +57,45 @@ inline SystemCpus Cpus(int n) {
   s.possible = CpuSet::Range(0, n - 1);
   s.online = s.possible;
   return s;
+}
+
+/// A profile loaded from a file, with everything said about it.
+struct Loaded {
+  Result<Profile> result;
+  Diagnostics diags;
+  std::string path;
+};
+
+/// Writes `yaml` to `name` in `dir` and loads it against `ncpus` CPUs.
+inline Loaded LoadYaml(const TempDir& dir, const std::string& yaml, int ncpus = 4, const std::string& name = "p.yaml") {
+  std::string path = dir.Write(name, yaml);
+  Diagnostics d;
+  auto r = LoadProfile(path, Cpus(ncpus), &d);
+  return Loaded{std::move(r), std::move(d), path};
+}
+
+/// The only diagnostic whose message contains `text` (fails the test when there is not exactly one).
+inline const Diagnostic& Only(const Loaded& l, const std::string& text) {
+  const Diagnostic* found = nullptr;
+  int n = 0;
+  for (const Diagnostic& d : l.diags.All()) {
+    if (d.message.find(text) != std::string::npos) {
+      found = &d;
+      ++n;
+    }
+  }
+  INFO(l.diags.FormatText());
+  REQUIRE(n == 1);
+  return *found;
+}
+
+/// Checks that `d` points at file:line:column and carries a hint.
+inline void CheckAt(const Diagnostic& d, const std::string& file, int line, int column) {
+  INFO(d.mark.ToString() + ": " + d.message);
+  CHECK(d.mark.file == file);
+  CHECK(d.mark.line == line);
+  CHECK(d.mark.column == column);
+  CHECK_FALSE(d.hint.empty());
 }
 
 }  // namespace rtagent::profile::testing

@@ -18,6 +18,7 @@
 #include "base/kernel_paths.h"
 #include "profile/loader.h"
 #include "tune/journal.h"
+#include "tune/memory_tuner.h"
 
 using namespace rtagent;
 using namespace rtagent::service;
@@ -297,7 +298,7 @@ TEST_CASE("a reload whose write fails is rolled back and keeps the old profile",
   CHECK_FALSE(d.Reload());
   CHECK(r.tree.Get(kStat) == "10\n");
   CHECK_THAT(r.Log(), Catch::Contains("rolled back"));
-  CHECK(d.profile().memory.sysctls.size() == 1);
+  CHECK(MemoryOf(d.profile()).sysctls.size() == 1);
   CHECK(d.HoldsPmQos());
 }
 

@@ -11,6 +11,8 @@ namespace rtagent {
 class CoresTuner : public Tuner {
  public:
   std::string Section() const override { return "cores"; }
+  int Chapter() const override { return 6; }
+  std::vector<rtagent::Section> Reads() const override { return {rtagent::Section::kCmdline}; }
   Result<SectionPlan> Plan(const PlanContext& ctx) const override;
   void AddActuators(Executor& executor, SysRoot& root) const override;
 };

@@ -11,6 +11,8 @@ namespace rtagent {
 class IrqsTuner : public Tuner {
  public:
   std::string Section() const override { return "irqs"; }
+  int Chapter() const override { return 6; }
+  std::vector<rtagent::Section> Reads() const override { return {rtagent::Section::kIrqs}; }
   Result<SectionPlan> Plan(const PlanContext& ctx) const override;
 };
 

@@ -1,15 +1,43 @@
 // memory (and the kernel sysctls the profile names): transparent hugepages enabled/defrag
 // (Documentation/admin-guide/mm/transhuge.rst; lesson chapter 8) and the documented sysctls
-// (vm.stat_interval, kernel.sched_rt_runtime_us, watchdogs; docs/profile.md).
+// (vm.stat_interval, kernel.sched_rt_runtime_us, watchdogs; docs/profile.md). The tuner
+// declares the profile's memory section itself: the keys, their defaults and cross-checks.
 #pragma once
 
+#include "profile/keys.h"
 #include "tune/tuner.h"
 
 namespace rtagent {
 
+/// One sysctl from the documented set (docs/profile.md, memory.sysctl).
+struct Sysctl {
+  std::string name;  ///< dotted: "vm.stat_interval"
+  profile::SourceMark mark;
+  std::string value;  ///< as the kernel prints it: "10", "-1", "0-1" (a CPU list)
+};
+
+/// What the profile's memory section says.
+struct MemoryConfig {
+  profile::Marked<std::optional<std::string>> thp_enabled;  ///< always | madvise | never; nullopt = leave
+  profile::Marked<std::optional<std::string>> thp_defrag;   ///< always | defer | defer+madvise | madvise | never
+  std::vector<Sysctl> sysctls;                              ///< in file order
+};
+
+/// The memory section's declaration; MemoryOf reads a loaded profile's.
+const profile::Block<MemoryConfig>& MemorySection();
+/// The memory section of a loaded profile.
+inline const MemoryConfig& MemoryOf(const profile::Profile& p) { return MemorySection().Of(p); }
+
+/// True for a THP defrag mode that makes a page fault stall in direct compaction ("always";
+/// Chapter 8). The profile's validation warns about it and the lint judges it: one rule.
+bool ThpDefragStalls(const std::string& mode);
+
+/// Plans transparent hugepages and the sysctls the profile's memory section names.
 class MemoryTuner : public Tuner {
  public:
-  std::string Section() const override { return "memory"; }
+  std::string Section() const override { return MemorySection().path(); }
+  int Chapter() const override { return 8; }
+  const profile::BlockBase* OwnSection() const override { return &MemorySection(); }
   Result<SectionPlan> Plan(const PlanContext& ctx) const override;
 };
 

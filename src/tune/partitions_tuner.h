@@ -21,6 +21,7 @@ class PartitionsTuner : public Tuner {
                            SchedFactory sched_factory = DefaultSchedFactory())
       : factory_(std::move(factory)), sched_factory_(std::move(sched_factory)) {}
   std::string Section() const override { return "partitions"; }
+  int Chapter() const override { return 6; }
   /// Items, per partition in profile order ("cgroup" actuator, keys in cgroup_backend.h):
   ///   v2: "+cpuset" in the top's cgroup.subtree_control (once), the directory, cpuset.cpus,
   ///       cpuset.cpus.partition;

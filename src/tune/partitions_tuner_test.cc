@@ -23,6 +23,7 @@
 #include "tune/journal.h"
 #include "tune/ranks_tuner.h"
 #include "tune/sched_actuator.h"
+#include "base/skip_test_support.h"
 
 using namespace rtagent;
 
@@ -320,14 +321,12 @@ TEST_CASE("partitions on this machine: a v1 exclusive cpuset holding a child pro
   REQUIRE(live.ok());
   auto h = FindCpusetHierarchy(**live);
   if (::geteuid() != 0 || !h || h->version != 1) {
-    WARN("skipped: needs root and a cgroup v1 cpuset hierarchy");
-    return;
+    RTAGENT_SKIP("needs root and a cgroup v1 cpuset hierarchy");
   }
   auto cpus = profile::ReadSystemCpus(**live);
   REQUIRE(cpus.ok());
   if (cpus->online.Count() < 2) {
-    WARN("skipped: needs two online CPUs");
-    return;
+    RTAGENT_SKIP("needs two online CPUs");
   }
   const int last = cpus->online.Max();
   const std::string name = "rtagent-test-" + std::to_string(::getpid());

@@ -11,6 +11,8 @@ namespace rtagent {
 class PowerTuner : public Tuner {
  public:
   std::string Section() const override { return "power"; }
+  int Chapter() const override { return 7; }
+  std::vector<rtagent::Section> Reads() const override { return {rtagent::Section::kPower}; }
   Result<SectionPlan> Plan(const PlanContext& ctx) const override;
 };
 

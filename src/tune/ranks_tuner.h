@@ -45,6 +45,7 @@ class RanksTuner : public Tuner {
   /// under --root (DefaultSchedFactory); tests pass fakes that inject errors.
   explicit RanksTuner(SchedFactory factory = DefaultSchedFactory()) : factory_(std::move(factory)) {}
   std::string Section() const override { return "ranks"; }
+  int Chapter() const override { return 4; }
   /// One "affinity" item (when the rule sets cpus) and one "sched" item (when it sets a
   /// policy) per matched thread, in rule order. A thread matched by several rules takes the
   /// first in file order. Findings: rules that match nothing (warning), rank order and

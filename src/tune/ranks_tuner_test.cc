@@ -22,6 +22,7 @@
 #include "profile/loader.h"
 #include "profile/test_support.h"
 #include "tune/journal.h"
+#include "base/skip_test_support.h"
 
 using namespace rtagent;
 
@@ -507,8 +508,7 @@ ranks:
 
 TEST_CASE("ranks on this machine: a child process to FIFO 10 on CPU 0 and back", "[ranks][host]") {
   if (::geteuid() != 0) {
-    WARN("skipped: needs root (CAP_SYS_NICE) to set SCHED_FIFO");
-    return;
+    RTAGENT_SKIP("needs root (CAP_SYS_NICE) to set SCHED_FIFO");
   }
   const std::string name = "rtaT" + std::to_string(::getpid() % 100000);
   Child child(name);
@@ -525,8 +525,7 @@ TEST_CASE("ranks on this machine: a child process to FIFO 10 on CPU 0 and back",
   auto cpus = profile::ReadSystemCpus(**live);
   REQUIRE(cpus.ok());
   if (cpus->online.Count() < 2) {
-    WARN("skipped: needs two online CPUs");
-    return;
+    RTAGENT_SKIP("needs two online CPUs");
   }
   auto p = Load(R"(version: 1
 cores:

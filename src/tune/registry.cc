@@ -1,5 +1,7 @@
 // The tuner registry: one row per tuner, in the order apply runs them. Boot-time and global
 // settings first, then where things may run (partitions), then what runs there (IRQs, ranks).
+#include <algorithm>
+
 #include "tune/cores_tuner.h"
 #include "tune/irqs_tuner.h"
 #include "tune/memory_tuner.h"
@@ -42,8 +44,28 @@ std::vector<Change> FullPlan::RebootRequired() const {
 }
 
 const std::vector<Section>& PlanSections() {
-  static const std::vector<Section> sections = {Section::kCmdline, Section::kIrqs, Section::kPower};
-  return sections;
+  static const std::vector<Section> kSections = [] {
+    std::vector<Section> out;
+    for (Section s : AllSections()) {
+      for (const auto& tuner : AllTuners()) {
+        auto reads = tuner->Reads();
+        if (std::find(reads.begin(), reads.end(), s) != reads.end()) {
+          out.push_back(s);
+          break;
+        }
+      }
+    }
+    return out;
+  }();
+  return kSections;
+}
+
+std::vector<const profile::BlockBase*> TunerSections() {
+  std::vector<const profile::BlockBase*> out;
+  for (const auto& tuner : AllTuners()) {
+    if (const profile::BlockBase* b = tuner->OwnSection()) out.push_back(b);
+  }
+  return out;
 }
 
 Result<FullPlan> PlanAll(const profile::Profile& profile, const SysRoot& root) {
@@ -58,6 +80,7 @@ Result<FullPlan> PlanAll(const profile::Profile& profile, const SysRoot& root, c
   for (const auto& tuner : AllTuners()) {
     auto s = tuner->Plan(ctx);
     if (!s) return MakeError(tuner->Section() + ": " + s.error().message, s.error().err);
+    s->chapter = tuner->Chapter();
     plan.sections.push_back(std::move(*s));
   }
   return plan;

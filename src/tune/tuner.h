@@ -10,6 +10,7 @@
 #include "base/result.h"
 #include "base/sysroot.h"
 #include "inspect/system_state.h"
+#include "profile/keys.h"
 #include "profile/model.h"
 #include "tune/change.h"
 #include "tune/executor.h"
@@ -37,6 +38,7 @@ struct Finding {
 /// One section's plan: every item the profile asks for, matching or not.
 struct SectionPlan {
   std::string section;
+  int chapter = 0;            ///< the lesson's chapter of its settings (Tuner::Chapter)
   std::vector<Change> items;  ///< before = read now, after = wanted; Pending() tells which differ
   std::vector<Finding> findings;
 };
@@ -44,11 +46,23 @@ struct SectionPlan {
 /// True when the item's current value differs from the wanted one.
 inline bool Pending(const Change& c) { return !SameValue(c.compare, c.before, c.after); }
 
+/// A tuner declares what the rest of rtagent needs to know of it: its profile section (and
+/// the section's keys, when it declares them itself), the lesson's chapter its settings come
+/// from, and which parts of the system state its plan reads. Registered in tune/registry.cc.
 class Tuner {
  public:
   virtual ~Tuner() = default;
   /// The profile section it handles: "cores", "irqs", "ranks", "partitions", "power", "memory".
   virtual std::string Section() const = 0;
+  /// The chapter of the "Real-Time Linux" lesson its settings come from (verify's conformance
+  /// results cite it).
+  virtual int Chapter() const = 0;
+  /// The SystemState sections its Plan reads from ctx.state (the CPU sets always come); what
+  /// it reads through ctx.root itself (threads, cgroups) is not listed.
+  virtual std::vector<rtagent::Section> Reads() const { return {}; }
+  /// Its profile section's declaration when the tuner declares it itself (memory); nullptr
+  /// when the profile declares it (profile/sections.h: cores, irqs, ranks, partitions, power).
+  virtual const profile::BlockBase* OwnSection() const { return nullptr; }
   /// Reads, never writes. An Error means the section cannot be planned at all (the command
   /// exits 3); a single item that cannot be read is a Finding.
   virtual Result<SectionPlan> Plan(const PlanContext& ctx) const = 0;
@@ -68,10 +82,12 @@ struct FullPlan {
   /// Boot-time items that differ from /proc/cmdline: a reboot is required for them.
   std::vector<Change> RebootRequired() const;
 };
-/// The SystemState sections the tuners read (cores: cmdline; irqs; power; the CPU sets always
-/// come). Planning collects only these: the ranks and partitions tuners read threads and
-/// cgroups themselves. A tuner that starts reading another section adds it here.
+/// The SystemState sections the tuners read (the union of their Reads()). Planning collects
+/// only these.
 const std::vector<Section>& PlanSections();
+/// The sections the tuners declare themselves (OwnSection), in apply order: they join the
+/// profile language at start-up (check::DeclareProfileLanguage).
+std::vector<const profile::BlockBase*> TunerSections();
 
 /// Plans from a state of PlanSections() collected from `root`.
 Result<FullPlan> PlanAll(const profile::Profile& profile, const SysRoot& root);

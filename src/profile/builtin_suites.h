@@ -1,0 +1,25 @@
+// The check suites compiled into the binary (checks/*.yaml; CMakeLists.txt's
+// RTAGENT_BUILTIN_SUITES is the one list of their names). checks.suite accepts their names;
+// the check runner parses their text.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace rtagent::profile {
+
+/// One built-in suite: its name and the YAML text of checks/<name>.yaml.
+struct BuiltinSuite {
+  std::string name;
+  std::string yaml;
+};
+
+/// Every built-in suite, in CMakeLists.txt's order (commission, boot, ci).
+const std::vector<BuiltinSuite>& BuiltinSuites();
+/// Their names, in the same order.
+std::vector<std::string> BuiltinSuiteNames();
+/// True when `name` names a suite file rather than a built-in suite: it has a '/' or ends in
+/// .yaml or .yml.
+bool IsSuiteFile(const std::string& name);
+
+}  // namespace rtagent::profile
