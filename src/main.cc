@@ -95,6 +95,20 @@ int main(int argc, char** argv) {
                  "Check suite run first, each check a criterion: boot (default), commission, ci, a suite file, or none")
       ->option_text("SUITE");
 
+  ExplainOptions explain;
+  auto* ex = app.add_subcommand("explain", "Record the kernel's timerlat tracer and say why a wake-up was late; exit 1 past the threshold");
+  ex->add_option("profile", explain.profile, "Profile YAML: acceptance.cpus, max_us and duration (default: the built-in default profile)");
+  ex->add_option("--cpus", explain.cpus, "Measured CPUs (default: acceptance.cpus)")->option_text("LIST");
+  ex->add_option("--duration", explain.duration, "Longest recording (\"30s\"); default: acceptance.duration")->option_text("D");
+  ex->add_option("--threshold", explain.threshold_us, "Stop at the first wake-up later than US µs (default: acceptance.max_us)")
+      ->option_text("US")
+      ->check(CLI::NonNegativeNumber);
+  ex->add_option("--json", explain.json, "Also write the attribution as JSON to FILE")->option_text("FILE");
+  ex->add_option("--trace", explain.trace, "Save the recorded trace (ftrace text: ui.perfetto.dev opens it) to FILE")
+      ->option_text("FILE");
+  ex->add_option("--from", explain.from, "Explain a saved trace (tracefs trace, trace-cmd report, rtla timerlat -a)")
+      ->option_text("TRACE");
+
   DiffOptions diff;
   auto* di = app.add_subcommand("diff", "Compare two verdicts by CPU, load and criterion; exit 1 on a regression");
   di->add_option("before", diff.before, "Verdict JSON (the reference)")->required();
@@ -146,6 +160,7 @@ int main(int argc, char** argv) {
   if (*re) return CmdRevert(g, revert);
   if (*m) return CmdCommission(g, commission);
   if (*ac) return CmdAccept(g, accept);
+  if (*ex) return CmdExplain(g, explain);
   if (*di) return CmdDiff(g, diff);
   if (*rp) return CmdReport(g, report);
   if (*ho) return CmdHold(g, hold);

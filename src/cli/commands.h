@@ -72,6 +72,21 @@ struct CommissionOptions {
 int CmdCommission(const GlobalOptions& g, const CommissionOptions& o);
 
 
+struct ExplainOptions {
+  std::string profile;   ///< path, or empty for the built-in default (the CPUs, limit and duration of acceptance)
+  std::string cpus;      ///< --cpus LIST: overrides acceptance.cpus
+  std::string duration;  ///< --duration D: the longest recording; default acceptance.duration
+  long long threshold_us = -1;  ///< --threshold US: stop at the first wake-up later than this; default acceptance.max_us
+  std::string json;      ///< --json FILE: the attribution as JSON ("-" stdout)
+  std::string trace;     ///< --trace FILE: save the recorded trace (ftrace text, opens in ui.perfetto.dev)
+  std::string from;      ///< --from TRACE: explain a saved trace instead of recording one
+};
+/// `rtagent explain`: records the timerlat tracer on the measured CPUs until a wake-up is later
+/// than the threshold (or the duration ends) and prints why it was late; `--from` re-reads a
+/// saved trace. 1 the threshold was crossed, 0 not, 2 bad input or an unreadable trace, 3 the
+/// kernel offers no tracer (or not root).
+int CmdExplain(const GlobalOptions& g, const ExplainOptions& o);
+
 struct AcceptOptions {
   std::string profile;   ///< path, or empty for the built-in default
   std::string duration;  ///< --duration: overrides acceptance.duration ("2h", "30s")

@@ -1,0 +1,187 @@
+// `rtagent explain`: why the worst (or first too late) wake-up was late, from a trace recorded
+// now with the timerlat tracer or from a saved one (docs/explain.md).
+#include <cerrno>
+#include <chrono>
+#include <iostream>
+#include <thread>
+
+#include "base/exit_codes.h"
+#include "cli/commands.h"
+#include "cli/profile_arg.h"
+#include "cli/stop_signal.h"
+#include "cli/verdict_files.h"
+#include "profile/duration.h"
+#include "report/why.h"
+#include "trace/attribution.h"
+#include "trace/ftrace_text.h"
+#include "trace/tracer_session.h"
+
+namespace rtagent {
+namespace {
+
+constexpr const char* kCmd = "rtagent explain";
+
+// The wake-up to explain: the first past the threshold, else the latest of all (then
+// `crossed` is false). The error says what the trace holds instead.
+Result<LateWakeup> Choose(const ParsedTrace& trace, const CpuSet& cpus, std::optional<int64_t> threshold_ns,
+                          bool& crossed) {
+  WakeupQuery q;
+  q.cpus = cpus;
+  q.threshold_ns = threshold_ns;
+  auto first = PickWakeup(trace, q);
+  crossed = threshold_ns.has_value() && static_cast<bool>(first);
+  if (first || !threshold_ns) return first;
+  q.threshold_ns.reset();
+  return PickWakeup(trace, q);
+}
+
+// Prints the attribution, writes --json; the exit code for it.
+int Report(const ParsedTrace& trace, const LateWakeup& w, bool crossed, std::optional<int64_t> threshold_ns,
+           const ExplainOptions& o) {
+  Attribution a = Attribute(trace, w);
+  if (threshold_ns && !crossed) {
+    std::cout << "No wake-up was later than " << *threshold_ns / 1000 << " µs; the latest one:\n";
+  }
+  std::cout << RenderWhyText(a);
+  if (!o.json.empty()) {
+    nlohmann::json j = {{"schema", "rtagent-explain/1"},
+                        {"threshold_us", threshold_ns ? nlohmann::json(*threshold_ns / 1000) : nlohmann::json()},
+                        {"crossed", crossed},
+                        {"why", WhyJson(a)}};
+    if (auto r = WriteTextFile(o.json, j.dump(2) + "\n"); !r) {
+      std::cerr << kCmd << ": --json " << o.json << ": " << r.error().message << "\n";
+      return kExitBadInput;
+    }
+  }
+  return crossed ? kExitFail : kExitOk;
+}
+
+int FromFile(const ExplainOptions& o, const CpuSet& cpus) {
+  auto text = ReadTextFile(o.from);
+  if (!text) {
+    std::cerr << kCmd << ": --from " << o.from << ": " << text.error().message << "\n";
+    return kExitBadInput;
+  }
+  auto trace = ParseFtraceText(*text);
+  if (!trace) {
+    std::cerr << kCmd << ": " << o.from << ": " << trace.error().message << "\n";
+    return kExitBadInput;
+  }
+  std::optional<int64_t> threshold_ns;
+  if (o.threshold_us >= 0) threshold_ns = o.threshold_us * 1000;
+  bool crossed = false;
+  auto w = Choose(*trace, cpus, threshold_ns, crossed);
+  if (!w) {
+    std::cerr << kCmd << ": " << o.from << ": " << w.error().message << "\n";
+    return kExitBadInput;
+  }
+  return Report(*trace, *w, crossed, threshold_ns, o);
+}
+
+}  // namespace
+
+int CmdExplain(const GlobalOptions& g, const ExplainOptions& o) {
+  CpuSet cpus;
+  if (!o.cpus.empty()) {
+    auto c = CpuSet::ParseList(o.cpus);
+    if (!c || c->Empty()) {
+      std::cerr << kCmd << ": --cpus " << o.cpus << ": " << (c ? "names no CPU" : c.error().message) << "\n";
+      return kExitBadInput;
+    }
+    cpus = *c;
+  }
+  if (!o.from.empty()) return FromFile(o, cpus);
+
+  int code = kExitOk;
+  auto loaded = LoadForCommand("explain", g, o.profile, &code);
+  if (!loaded) return code;
+  const profile::AcceptanceConfig& acc = loaded->profile.acceptance;
+  std::chrono::nanoseconds duration = acc.duration.value;
+  if (!o.duration.empty()) {
+    auto d = profile::ParseDuration(o.duration);
+    if (!d || d->count() <= 0) {
+      std::cerr << kCmd << ": --duration " << o.duration << ": " << (d ? "must be longer than 0" : d.error().message)
+                << "\n";
+      return kExitBadInput;
+    }
+    duration = *d;
+  }
+  if (cpus.Empty()) cpus = acc.cpus.value.cpus;
+  std::optional<int64_t> threshold_ns;
+  if (o.threshold_us >= 0) {
+    threshold_ns = o.threshold_us * 1000;
+  } else if (acc.max_us.value) {
+    threshold_ns = static_cast<int64_t>(*acc.max_us.value) * 1000;
+  }
+  if (!o.json.empty()) {
+    if (auto r = CheckWritable(o.json); !r) {
+      std::cerr << kCmd << ": --json " << o.json << ": " << r.error().message << "\n";
+      return kExitBadInput;
+    }
+  }
+  if (!o.trace.empty()) {
+    if (auto r = CheckWritable(o.trace); !r) {
+      std::cerr << kCmd << ": --trace " << o.trace << ": " << r.error().message << "\n";
+      return kExitBadInput;
+    }
+  }
+  SysRoot& root = *loaded->root;
+  if (!CanWrite("explain", root)) return kExitCannotRun;
+  TracerSupport support = ProbeTracers(root);
+  if (!support.timerlat) {
+    std::cerr << kCmd << ": cannot record here: " << support.reason << "\n";
+    return kExitCannotRun;
+  }
+
+  if (!support.missing_events.empty()) {
+    std::string list;
+    for (const std::string& e : support.missing_events) list += (list.empty() ? "" : ", ") + e;
+    std::cout << "The kernel lacks these events; their causes will not be named: " << list << "\n";
+  }
+  StopSignals signals;
+  SessionSpec spec;
+  spec.cpus = cpus;
+  spec.threshold_us = threshold_ns ? *threshold_ns / 1000 : 0;
+  std::cout << "Recording the timerlat tracer on CPU " << cpus.ToList() << " for up to "
+            << std::chrono::duration_cast<std::chrono::seconds>(duration).count() << " s"
+            << (threshold_ns ? ", stopping at a wake-up later than " + std::to_string(*threshold_ns / 1000) + " µs" : "")
+            << " (virtual-machine figures when run in one)...\n";
+  auto session = TracerSession::Start(root, support, spec);
+  if (!session) {
+    std::cerr << kCmd << ": " << session.error().message << "\n";
+    return kExitCannotRun;
+  }
+  const auto end = std::chrono::steady_clock::now() + duration;
+  bool stopped = false;
+  while (std::chrono::steady_clock::now() < end && !StopFlag().load()) {
+    if ((stopped = session->StoppedByKernel())) break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  std::string restore_error;
+  auto text = session->Finish(restore_error);
+  if (!restore_error.empty()) std::cerr << kCmd << ": tracefs not fully restored: " << restore_error << "\n";
+  if (!text) {
+    std::cerr << kCmd << ": " << text.error().message << "\n";
+    return kExitCannotRun;
+  }
+  if (!o.trace.empty()) {
+    if (auto r = WriteTextFile(o.trace, *text); !r) {
+      std::cerr << kCmd << ": --trace " << o.trace << ": " << r.error().message << "\n";
+      return kExitBadInput;
+    }
+  }
+  auto trace = ParseFtraceText(*text);
+  if (!trace) {
+    std::cerr << kCmd << ": the recorded trace: " << trace.error().message << "\n";
+    return kExitCannotRun;
+  }
+  bool crossed = false;
+  auto w = Choose(*trace, cpus, threshold_ns, crossed);
+  if (!w) {
+    std::cerr << kCmd << ": " << w.error().message << "\n";
+    return stopped ? kExitFail : kExitOk;
+  }
+  return Report(*trace, *w, crossed || stopped, threshold_ns, o);
+}
+
+}  // namespace rtagent

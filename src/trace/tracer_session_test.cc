@@ -1,0 +1,117 @@
+// The timerlat recording on a fixture tracefs: what it switches on, that every file reads as
+// before afterwards (also when a write fails half-way), and what a kernel without it is told.
+#include <catch2/catch.hpp>
+
+#include <cerrno>
+#include <map>
+#include <string>
+
+#include "base/fault_root.h"
+#include "base/kernel_paths.h"
+#include "base/kernel_paths_tracefs.h"
+#include "trace/tracer_session.h"
+
+using namespace rtagent;
+
+namespace {
+
+const std::map<std::string, std::string> kBefore = {
+    {kpath::kCurrentTracer, "nop\n"},         {kpath::kTracingOn, "1\n"},
+    {kpath::kTracingCpumask, "f\n"},          {kpath::kOsnoiseCpus, "0-3\n"},
+    {kpath::kTimerlatPeriodUs, "1000\n"},     {kpath::kOsnoiseStopUs, "0\n"},
+    {kpath::kOsnoiseStopTotalUs, "0\n"}};
+
+struct Tracefs {
+  TempTree tree;
+  FaultRoot root{tree.dir()};
+  explicit Tracefs(const std::string& tracers = "timerlat osnoise hwlat nop", bool with_osnoise_events = true) {
+    Put(kpath::kAvailableTracers, tracers + "\n");
+    for (const auto& [f, v] : kBefore) Put(f, v);
+    for (const auto& [system, event] : ExplainEvents()) {
+      if (system == "osnoise" && !with_osnoise_events) continue;
+      Put(kpath::TraceEventEnable(system, event), "0\n");
+    }
+    Put(kpath::kTrace, "# tracer: timerlat\n  timerlat/2-88 [002] ..... 1.000010000: #1 context thread timer_latency 10000 ns\n");
+  }
+  void Put(const std::string& f, const std::string& v) const { tree.Put(kpath::TracefsFile(kpath::kTracefs, f), v); }
+  std::string Get(const std::string& f) const { return tree.Get(kpath::TracefsFile(kpath::kTracefs, f)); }
+  void RequireAsBefore() const {
+    for (const auto& [f, v] : kBefore) {
+      INFO(f);
+      CHECK((Get(f) == v || Get(f) == v.substr(0, v.size() - 1)));
+    }
+    for (const auto& [system, event] : ExplainEvents()) {
+      const std::string f = kpath::TraceEventEnable(system, event);
+      if (!Get(f).empty()) CHECK((Get(f) == "0\n" || Get(f) == "0"));
+    }
+  }
+};
+
+}  // namespace
+
+TEST_CASE("tracer session: timerlat on the measured CPUs with its events, everything back afterwards",
+          "[trace][session]") {
+  Tracefs t;
+  TracerSupport s = ProbeTracers(t.root);
+  REQUIRE(s.timerlat);
+  CHECK(s.reason.empty());
+  CHECK(s.missing_events.empty());
+  SessionSpec spec;
+  spec.cpus = CpuSet::Of({2, 3});
+  spec.threshold_us = 150;
+  {
+    auto session = TracerSession::Start(t.root, s, spec);
+    REQUIRE(session);
+    CHECK(t.Get(kpath::kCurrentTracer) == "timerlat\n");
+    CHECK(t.Get(kpath::kTracingCpumask) == "c\n");
+    CHECK(t.Get(kpath::kOsnoiseCpus) == "2-3\n");
+    CHECK(t.Get(kpath::kOsnoiseStopTotalUs) == "150\n");
+    CHECK(t.Get(kpath::TraceEventEnable("osnoise", "irq_noise")) == "1\n");
+    CHECK(t.Get(kpath::TraceEventEnable("sched", "sched_switch")) == "1\n");
+    CHECK_FALSE(session->StoppedByKernel());
+    t.Put(kpath::kTracingOn, "0\n");  // what the kernel does at the threshold
+    CHECK(session->StoppedByKernel());
+    std::string restore_error;
+    auto text = session->Finish(restore_error);
+    REQUIRE(text);
+    CHECK_THAT(*text, Catch::Contains("timer_latency 10000 ns"));
+    CHECK(restore_error.empty());
+    t.RequireAsBefore();
+  }
+  t.RequireAsBefore();
+}
+
+TEST_CASE("tracer session: a refused write stops the start and leaves nothing changed", "[trace][session]") {
+  Tracefs t;
+  const std::string refused = kpath::TracefsFile(kpath::kTracefs, kpath::TraceEventEnable("sched", "sched_wakeup"));
+  t.root.FailWrites(refused, EACCES);
+  SessionSpec spec;
+  spec.cpus = CpuSet::Of({2});
+  auto session = TracerSession::Start(t.root, ProbeTracers(t.root), spec);
+  REQUIRE_FALSE(session);
+  CHECK_THAT(session.error().message, Catch::Contains("cannot write 1 to " + refused));
+  t.RequireAsBefore();
+  CHECK(t.Get(kpath::kCurrentTracer) == "nop\n");
+}
+
+TEST_CASE("tracer session: a kernel without timerlat or its events is told what it needs", "[trace][session]") {
+  Tracefs old("hwlat function nop", false);
+  TracerSupport s = ProbeTracers(old.root);
+  CHECK_FALSE(s.timerlat);
+  CHECK(s.reason ==
+        "the kernel has no timerlat tracer (available_tracers: hwlat function nop); it needs "
+        "CONFIG_TIMERLAT_TRACER and CONFIG_OSNOISE_TRACER (Linux 5.14 or later)");
+  CHECK(s.missing_events.size() == 4);
+  SessionSpec spec;
+  spec.cpus = CpuSet::Of({1});
+  auto session = TracerSession::Start(old.root, s, spec);
+  REQUIRE_FALSE(session);
+  CHECK(session.error().message == s.reason);
+  old.RequireAsBefore();
+
+  TempTree empty;
+  FaultRoot none(empty.dir());
+  TracerSupport n = ProbeTracers(none);
+  CHECK_FALSE(n.timerlat);
+  CHECK_THAT(n.reason, Catch::Contains("tracefs is not mounted"));
+}
