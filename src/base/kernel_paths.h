@@ -190,6 +190,16 @@ inline const std::string kTrace = "trace";                            // reading
 inline const std::string kHwlatWidth = "hwlat_detector/width";        // us spun per window
 inline const std::string kHwlatWindow = "hwlat_detector/window";      // us
 inline const std::string kHwlatMode = "hwlat_detector/mode";          // 5.14+: none [round-robin] per-cpu
+// The osnoise and timerlat tracers (Documentation/trace/osnoise-tracer.rst, timerlat-tracer.rst,
+// Linux 5.14+) and trace events (events.rst).
+inline const std::string kOsnoiseCpus = "osnoise/cpus";                          // CPU list the tracer runs on
+inline const std::string kOsnoiseStopUs = "osnoise/stop_tracing_us";             // timerlat: stop at an IRQ latency above
+inline const std::string kOsnoiseStopTotalUs = "osnoise/stop_tracing_total_us";  // timerlat: stop at a thread latency above
+inline const std::string kTimerlatPeriodUs = "osnoise/timerlat_period_us";       // timerlat's period, µs
+/// The switch of one trace event: TraceEventEnable("sched", "sched_switch") -> "events/sched/sched_switch/enable".
+inline std::string TraceEventEnable(const std::string& system, const std::string& event) {
+  return "events/" + system + "/" + event + "/enable";
+}
 
 // --- kernel log (Documentation/ABI/testing/dev-kmsg) ---
 /// Records "prio,seq,usec,flags;text"; blocking at the end on a live system, so rtagent reads

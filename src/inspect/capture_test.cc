@@ -131,7 +131,7 @@ TEST_CASE("capture of this machine, then inspect of the copy", "[inspect][captur
   CHECK(doc["irqs"]["count"].get<int>() > 0);
 }
 
-TEST_CASE("a capture copies the boot loader's files, so --root replays the board's boot configuration", "[capture]") {
+TEST_CASE("a capture copies the boot loader's files, so --root replays the board's boot configuration", "[inspect][capture]") {
   TempDir src;
   fs::copy(Fixture("x86-ipc-4cpu"), src.path, fs::copy_options::recursive);
   auto put = [&](const std::string& rel, const std::string& text) {

@@ -3,7 +3,6 @@
 #include <algorithm>
 
 #include "base/kernel_paths.h"
-#include "base/kernel_paths_tracefs.h"
 
 namespace rtagent {
 

@@ -8,7 +8,6 @@
 
 #include "base/fault_root.h"
 #include "base/kernel_paths.h"
-#include "base/kernel_paths_tracefs.h"
 #include "trace/tracer_session.h"
 
 using namespace rtagent;
