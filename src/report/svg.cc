@@ -4,8 +4,8 @@
 #include <cmath>
 #include <sstream>
 
+#include "base/xml.h"
 #include "report/format.h"
-#include "report/junit.h"
 
 namespace rtagent {
 namespace {
