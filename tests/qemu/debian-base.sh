@@ -6,7 +6,7 @@
 # `debootstrap --variant=minbase` of this machine's Debian release (Debian's own tool, from the
 # archive apt uses) with systemd and what a boot-loader disk needs (mkbootdisk.sh): udev and
 # initramfs-tools with zstd (Debian's kernel package depends on them and installs its
-# initramfs with them), linux-base, grub-pc and extlinux (syslinux-common brings its MBR).
+# initramfs with them), linux-base and grub-pc.
 # One tarball for every scenario (mkrootfs.sh and mkbootdisk.sh), kept in $RTAGENT_QEMU_CACHE
 # (default /var/cache/rtagent-qemu) under a name that carries the release and a hash of the
 # package list, so a changed list makes a new one (older ones are deleted).
@@ -14,7 +14,7 @@
 set -euo pipefail
 
 CACHE=${RTAGENT_QEMU_CACHE:-/var/cache/rtagent-qemu}
-INCLUDE=systemd,systemd-sysv,kmod,udev,initramfs-tools,zstd,linux-base,grub-pc,extlinux,syslinux-common
+INCLUDE=systemd,systemd-sysv,kmod,udev,initramfs-tools,zstd,linux-base,grub-pc
 
 . /etc/os-release
 RELEASE=${VERSION_CODENAME:-bookworm}
@@ -36,7 +36,7 @@ if [ ! -s "$BASE" ]; then
   fi
   tar -C "$TMPB/root" -cf "$BASE.tmp" . && mv "$BASE.tmp" "$BASE"
   rm -rf "$TMPB" "$TMPB.log"
-  for old in "$CACHE"/debian-"$RELEASE"-*.tar; do
+  for old in "$CACHE"/debian-"$RELEASE"-????????.tar; do
     [ "$old" = "$BASE" ] || rm -f "$old"
   done
 fi

@@ -1,8 +1,8 @@
 #!/bin/bash
-# A disk that boots like a PC: a partitioned raw image whose boot loader (GRUB or syslinux's
-# extlinux, on SeaBIOS) starts Debian's PREEMPT_RT kernel, installed in the guest with dpkg.
+# A disk that boots like a PC: a partitioned raw image whose boot loader (GRUB, on SeaBIOS)
+# starts Debian's PREEMPT_RT kernel, installed in the guest with dpkg.
 #
-#   tests/qemu/mkbootdisk.sh -l grub|extlinux -k RT_KERNEL_DIR -i INITRAMFS
+#   tests/qemu/mkbootdisk.sh -l grub -k RT_KERNEL_DIR -i INITRAMFS
 #
 # Prints the path of the finished image, cached in $RTAGENT_QEMU_CACHE (default
 # /var/cache/rtagent-qemu) as bootdisk-LOADER-KEY.img, KEY a hash of everything that went into
@@ -17,8 +17,7 @@
 # 2. The installer boot: QEMU boots RT_KERNEL_DIR's kernel with INITRAMFS (mkinitramfs.sh;
 #    rtagent.root=vda1 switches to the disk's systemd), whose unit runs install-bootdisk.sh:
 #    `dpkg -i` of the kernel (its hooks make the initramfs), then `grub-install /dev/vda` and
-#    `update-grub`, or `extlinux --install /boot/extlinux`, syslinux's MBR and an extlinux.conf;
-#    it enables the harness unit and powers off. Its console: LOG beside the image (.log).
+#    `update-grub`; it enables the harness unit and powers off. Its console: LOG beside the image (.log).
 # Exit 0; 1 the installer failed (its console's last lines printed); 2 usage; 77 debootstrap,
 # sfdisk or the kernel package cannot be had.
 set -euo pipefail
@@ -29,11 +28,11 @@ LOADER= KDIR= INITRD=
 while getopts "l:k:i:" opt; do
   case $opt in
     l) LOADER=$OPTARG ;; k) KDIR=$OPTARG ;; i) INITRD=$OPTARG ;;
-    *) echo "usage: $0 -l grub|extlinux -k RT_KERNEL_DIR -i INITRAMFS" >&2; exit 2 ;;
+    *) echo "usage: $0 -l grub -k RT_KERNEL_DIR -i INITRAMFS" >&2; exit 2 ;;
   esac
 done
-case $LOADER in grub|extlinux) ;; *) echo "usage: $0 -l grub|extlinux -k RT_KERNEL_DIR -i INITRAMFS" >&2; exit 2 ;; esac
-[ -d "$KDIR" ] && [ -f "$INITRD" ] || { echo "usage: $0 -l grub|extlinux -k RT_KERNEL_DIR -i INITRAMFS" >&2; exit 2; }
+case $LOADER in grub) ;; *) echo "usage: $0 -l grub -k RT_KERNEL_DIR -i INITRAMFS" >&2; exit 2 ;; esac
+[ -d "$KDIR" ] && [ -f "$INITRD" ] || { echo "usage: $0 -l grub -k RT_KERNEL_DIR -i INITRAMFS" >&2; exit 2; }
 [ -s "$KDIR/package.deb" ] || { echo "UNAVAILABLE: no $KDIR/package.deb (run fetch-kernels.sh)" >&2; exit 77; }
 if ! command -v sfdisk >/dev/null; then
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends fdisk >/dev/null 2>&1 \
@@ -69,7 +68,7 @@ ROOT_MB=$(( $(du -sm "$R" | cut -f1) + 700 ))
 IMG=$STAGE/disk.img
 truncate -s $(( ROOT_MB + 1 ))M "$IMG"
 printf 'label: dos\nstart=2048, type=83, bootable\n' | sfdisk -q "$IMG"
-# GRUB 2.06 and syslinux 6.04 read ext4 without the features e2fsprogs 1.47 may add.
+# GRUB 2.06 reads ext4 without the features e2fsprogs 1.47 may add.
 mkfs.ext4 -q -F -L rtagent-root -O ^orphan_file,^metadata_csum_seed -E offset=1048576 -d "$R" "$IMG" "${ROOT_MB}M"
 rm -rf "$R"
 

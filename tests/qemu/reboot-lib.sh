@@ -1,4 +1,4 @@
-# The reboot loop grub-reboot and extlinux-reboot share (sourced after lib.sh; run by
+# The reboot loop of the boot-loader scenarios (grub-reboot; sourced after lib.sh; run by
 # guest/run-phases.sh once per boot, RTAGENT_PHASE saying which): isolation through the boot
 # loader, proven by booting it.
 #   boot 1: no isolation booted; an `isolcpus=3 nohz_full=3` of the user's own in the boot
@@ -173,7 +173,7 @@ EOF
       fail "accept wrote its verdict" "$OUT/v.json is missing or empty"
     fi
 
-    rt revert revert $P
+    rt revert revert
     sed 's/^/  | /' "$OUT/revert.out" | head -30
     expect_files_as "$S/before" "after revert"
     loader_after_revert

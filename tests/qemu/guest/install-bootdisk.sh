@@ -1,8 +1,8 @@
 #!/bin/sh
 # The installer boot of a boot-loader disk (tests/qemu/mkbootdisk.sh), run once by
 # rtagent-install.service in the guest: installs Debian's PREEMPT_RT kernel with dpkg (its
-# hooks make the initramfs), then the boot loader LOADER (grub or extlinux) on /dev/vda the
-# way an administrator does, enables the scenario harness (rtagent-harness.service) and powers
+# hooks make the initramfs), then the boot loader LOADER (grub) on /dev/vda the way an
+# administrator does, enables the scenario harness (rtagent-harness.service) and powers
 # off. Output between the begin/end markers on ttyS0, like a scenario.
 LOADER=$1
 NAME=install-$LOADER
@@ -41,31 +41,6 @@ grub)
   step grub-install /dev/vda
   step update-grub
   echo "FACT grub_linux: $(grep -m1 '^[[:space:]]*linux[[:space:]]' /boot/grub/grub.cfg | sed 's/^[[:space:]]*//')"
-  ;;
-extlinux)
-  # syslinux's MBR boots the active partition, whose boot sector and ldlinux.sys extlinux
-  # installs; extlinux.conf names two entries (the default one and a rescue one).
-  mkdir -p /boot/extlinux
-  cat > /boot/extlinux/extlinux.conf <<CONF
-SERIAL 0 115200
-PROMPT 0
-TIMEOUT 0
-DEFAULT debian-rt
-
-LABEL debian-rt
-  LINUX /boot/vmlinuz-$KVER
-  INITRD /boot/initrd.img-$KVER
-  APPEND root=UUID=$UUID ro console=ttyS0,115200n8 no_timer_check systemd.show_status=error
-
-LABEL rescue
-  LINUX /boot/vmlinuz-$KVER
-  INITRD /boot/initrd.img-$KVER
-  APPEND root=UUID=$UUID ro console=ttyS0,115200n8 no_timer_check single
-CONF
-  step extlinux --install /boot/extlinux
-  step dd if=/usr/lib/syslinux/mbr/mbr.bin of=/dev/vda bs=440 count=1 conv=notrunc
-  # A board with extlinux has no GRUB: its packages go, so nothing can mistake the disk for a GRUB one.
-  step dpkg --purge grub-pc grub-pc-bin grub2-common grub-common
   ;;
 esac
 
