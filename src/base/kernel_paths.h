@@ -163,6 +163,14 @@ inline const std::string kDmiProductName = "sys/class/dmi/id/product_name";
 inline const std::string kDeviceTreeModel = "proc/device-tree/model";
 inline const std::string kDeviceTreeCompatible = "proc/device-tree/compatible";
 
+// --- EFI variables (Documentation/filesystems/efivarfs.rst): 4 bytes of attributes, then data ---
+inline const std::string kEfiVars = "sys/firmware/efi/efivars";
+/// A variable of systemd-boot's vendor GUID (systemd's docs/BOOT_LOADER_INTERFACE.md):
+/// "LoaderEntryDefault" (bootctl set-default), "LoaderEntryLastBooted" (default @saved).
+inline std::string SystemdBootEfiVar(const std::string& name) {
+  return kEfiVars + "/" + name + "-4a67b082-0a4c-41cf-b6c7-440b29bb8c4f";
+}
+
 // --- power (Documentation/power/pm_qos_interface.rst) ---
 inline const std::string kCpuDmaLatency = "dev/cpu_dma_latency";
 

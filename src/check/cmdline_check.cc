@@ -1,12 +1,15 @@
 // The cmdline check: /proc/cmdline holds every boot argument the profile needs (otherwise a
-// reboot is required: a state, not an error), and the isolation the kernel actually applied
+// reboot is required: a state, not an error, told apart as "written, not booted yet" when the
+// boot loader's files carry them and "not written" when they do not), and the isolation the kernel actually applied
 // (sys/devices/system/cpu/isolated and nohz_full) agrees with the profile (lesson chapter 6).
 #include <algorithm>
+#include <optional>
 #include <set>
 
 #include "base/kernel_paths.h"
 #include "check/chapters.h"
 #include "check/check.h"
+#include "tune/cores_tuner.h"
 
 namespace rtagent::check {
 namespace {
@@ -41,34 +44,75 @@ bool SameArg(const CmdlineArg& want, const CmdlineArg* have, int nr_cpus) {
   return *want.value == *have->value;
 }
 
+// The boot loader as the cores plan sees it: its files and the command line they give the
+// next boot (nullopt for `print`, a missing file, or a profile without boot arguments).
+std::optional<BootSummary> BootFiles(const CheckEnv& env) {
+  PlanContext ctx{env.profile, env.root, env.state};
+  auto cores = CoresTuner().Plan(ctx);
+  if (!cores || !cores->boot || cores->boot->files.empty()) return std::nullopt;
+  return cores->boot;
+}
+
+std::string FileNames(const BootSummary& b) {
+  std::vector<std::string> names;
+  for (const auto& f : b.files) names.push_back("/" + f.path);
+  return JoinAnd(names);
+}
+
 CheckResult BootArgs(const CheckEnv& env, const CmdlineInfo& live, int nr_cpus) {
   const auto wanted = profile::BootArguments(env.profile);
   CheckResult r;
-  std::vector<std::string> missing;
+  const std::optional<BootSummary> boot = wanted.empty() ? std::nullopt : BootFiles(env);
+  // What the next boot gets from the boot loader's files as they are now.
+  const ParsedCmdline next = ParseCmdline(boot ? boot->NextCmdline(false) : "");
+  std::vector<std::string> written, unwritten, lost;
   for (const std::string& w : wanted) {
     ParsedCmdline one = ParseCmdline(w);
     if (one.args.empty()) continue;
     const CmdlineArg& want = one.args.front();
     const CmdlineArg* have = live.parsed.Find(want.key);
-    if (!SameArg(want, have, nr_cpus)) {
-      missing.push_back(have && have->value ? w + " (now " + have->key + "=" + *have->value + ")" : w);
+    const bool in_file = boot && SameArg(want, next.Find(want.key), nr_cpus);
+    if (SameArg(want, have, nr_cpus)) {
+      if (boot && !in_file) lost.push_back(w);
+      continue;
     }
+    const std::string shown = have && have->value ? w + " (now " + have->key + "=" + *have->value + ")" : w;
+    (in_file ? written : unwritten).push_back(shown);
   }
+  const size_t missing = written.size() + unwritten.size();
   const std::string limit = wanted.empty() ? "no boot arguments" : std::to_string(wanted.size()) + " boot arguments";
   if (wanted.empty()) {
     r = NewResult(kName, "cmdline.boot_args", Status::kPass, "the profile needs no boot argument", kChapter6);
-  } else if (missing.empty()) {
+  } else if (missing == 0 && lost.empty()) {
     r = NewResult(kName, "cmdline.boot_args", Status::kPass,
                   "/" + kpath::kCmdline + " holds all " + std::to_string(wanted.size()) + " boot arguments the profile needs",
                   kChapter6);
-  } else {
+  } else if (missing == 0) {
     r = NewResult(kName, "cmdline.boot_args", Status::kWarn,
-                  "reboot required: " + std::to_string(missing.size()) + " of " + std::to_string(wanted.size()) +
-                      " boot arguments are not on the running kernel's command line",
+                  "the running kernel has every boot argument, but " + FileNames(*boot) + " no longer carries " +
+                      std::to_string(lost.size()) + " of them: the next boot loses them",
                   kChapter6);
-    r.measured = "missing: " + JoinAnd(missing);
-    r.hint = "`rtagent apply` writes them for the boot loader (cores.bootloader; `print` shows the line to add), "
-             "then reboot";
+    r.measured = "not in the boot file: " + JoinAnd(lost);
+    r.hint = "`rtagent apply` writes them again";
+  } else {
+    std::string summary = "reboot required: " + std::to_string(missing) + " of " + std::to_string(wanted.size()) +
+                          " boot arguments are not on the running kernel's command line";
+    std::vector<std::string> parts;
+    if (!written.empty()) parts.push_back(std::to_string(written.size()) + " written to " + FileNames(*boot) + ", not booted yet");
+    if (!unwritten.empty()) parts.push_back(std::to_string(unwritten.size()) + " not written");
+    r = NewResult(kName, "cmdline.boot_args", Status::kWarn, summary + " (" + JoinAnd(parts) + ")", kChapter6);
+    std::vector<std::string> measured;
+    if (!written.empty()) measured.push_back("written, not booted yet: " + JoinAnd(written));
+    if (!unwritten.empty()) measured.push_back("not written: " + JoinAnd(unwritten));
+    for (const auto& m : measured) r.measured += (r.measured.empty() ? "" : "; ") + m;
+    if (unwritten.empty()) {
+      r.hint = "reboot: the boot loader already has them";
+    } else if (boot) {
+      r.hint = "`rtagent apply` writes them to " + FileNames(*boot) + " (" + boot->loader + "), then reboot";
+    } else {
+      r.hint = "`rtagent apply` writes them for the boot loader (cores.bootloader; `print` shows the line to add), "
+               "then reboot";
+    }
   }
   if (r.measured.empty()) r.measured = live.raw ? std::to_string(live.parsed.args.size()) + " arguments" : "unreadable";
   r.limit = limit;

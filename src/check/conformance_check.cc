@@ -38,13 +38,18 @@ class ConformanceCheck : public Check {
       return {r};
     }
     std::vector<CheckResult> out;
-    std::vector<std::string> reboot;
+    std::vector<std::string> reboot, boot_files;
     for (const SectionPlan& s : plan->sections) {
       std::vector<std::string> differ;
       int runtime_items = 0;
       for (const Change& c : s.items) {
         if (c.reboot) {
           if (Pending(c)) reboot.push_back(c.what);
+          continue;
+        }
+        // A boot loader file is no runtime setting: it waits for apply, then a reboot.
+        if (IsBootFileActuator(c.actuator)) {
+          if (Pending(c)) boot_files.push_back("/" + c.key);
           continue;
         }
         ++runtime_items;
@@ -88,7 +93,18 @@ class ConformanceCheck : public Check {
                     "reboot required: " + std::to_string(reboot.size()) + " boot-time settings wait for the next boot",
                     kChapter6);
       b.measured = JoinAnd(reboot);
-      b.hint = "reboot after `rtagent apply` (and update-grub on GRUB systems); cmdline.boot_args lists them";
+      b.hint = "reboot after `rtagent apply` (which writes the boot loader file and runs its update command); "
+               "cmdline.boot_args says which arguments are written and which are not";
+    }
+    if (!boot_files.empty()) {
+      if (b.status == Status::kPass) {
+        b = NewResult(kName, "conformance.reboot", Status::kWarn, "", kChapter6);
+        b.measured = "the running kernel has every boot-time setting";
+      }
+      b.summary = (reboot.empty() ? "" : b.summary + "; ") + "the boot loader file " + JoinAnd(boot_files) +
+                  " does not carry the profile's arguments yet: not written";
+      b.hint = "`rtagent apply` writes it (and runs the boot loader's update command)" +
+               std::string(reboot.empty() ? "" : ", then reboot");
     }
     b.limit = "no reboot pending";
     out.push_back(std::move(b));

@@ -163,6 +163,7 @@ AcceptanceOutcome RunAcceptance(PreparedAcceptance& prep, const AcceptanceReques
   ctx.preflight = std::move(*answers);
   ctx.limits = LimitsOf(p.acceptance, prep.duration.count());
   ctx.interrupted = StopFlag().load();
+  ctx.boot_args_pending = request.boot_args_pending;
   AcceptanceOutcome out;
   out.verdict = BuildVerdict(std::move(*record), std::move(ctx));
   Verdict& v = *out.verdict;

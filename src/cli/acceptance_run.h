@@ -29,6 +29,9 @@ struct AcceptanceRequest {
   /// a name ("boot", fast) or a suite file; "none" runs none.
   std::string preflight_suite = "boot";
   bool color = false;
+  /// The profile's boot arguments not in effect yet (commission wrote them for the next boot):
+  /// the verdict says first that the measured CPUs are not isolated until the reboot.
+  std::vector<std::string> boot_args_pending;
 };
 
 /// A run whose input was checked: duration, sampler configuration, loads (an external program

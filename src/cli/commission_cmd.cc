@@ -28,6 +28,7 @@
 #include "inspect/inspect_text.h"
 #include "inspect/system_state.h"
 #include "tune/apply_profile.h"
+#include "tune/cores_tuner.h"
 #include "tune/plan_render.h"
 #include "tune/tuner.h"
 
@@ -235,12 +236,9 @@ int CmdCommission(const GlobalOptions& g, const CommissionOptions& o) {
                                    : applied->report.Count(Outcome::kApplied) == 0
                                        ? "this run changed nothing"
                                        : "the changes stay in place; `rtagent revert` puts them back";
-  const auto reboot = applied->plan.RebootRequired();
-  if (!reboot.empty()) {
-    std::cout << "reboot required: " << reboot.size()
-              << " boot-time setting(s) take effect only after the boot loader change shown in the plan and a "
-                 "reboot; the loop goes on with the runtime state\n";
-  }
+  // Boot arguments not in effect yet: said here and first in the verdict (issue 12).
+  req.boot_args_pending = BootArgsNotBooted(applied->plan, p);
+  std::cout << RenderRebootNotice(applied->plan, applied->report, req.boot_args_pending, g.color);
   if (!o.revert_after && !applied->report.results.empty()) {
     std::cout << "the changes stay in place; `rtagent revert` puts them back\n";
   }

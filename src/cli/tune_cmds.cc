@@ -141,6 +141,7 @@ int CmdRevert(const GlobalOptions& g, const RevertOptions& o) {
                        {"restored", r.change.after},
                        {"outcome", r.outcome == Outcome::kApplied ? "restored" : r.outcome == Outcome::kAlreadySet ? (r.detail == "gone" ? "gone" : "already") : "failed"},
                        {"detail", r.detail}});
+      for (const CommandRun& run : r.runs) items.back()["runs"].push_back(RunJson(run));
     }
     std::cout << nlohmann::json{{"items", items}, {"complete", report.complete}}.dump(2) << "\n";
   } else {

@@ -10,6 +10,7 @@
 #include "base/sysroot.h"
 #include "cli/commands.h"
 #include "profile/loader.h"
+#include "tune/boot_plan.h"
 
 namespace rtagent {
 
@@ -36,6 +37,15 @@ int CmdValidate(const GlobalOptions& g, const ValidateOptions& o) {
 
   Diagnostics diags;
   auto p = o.profile.empty() ? LoadDefaultProfile(*cpus, &diags) : LoadProfile(o.profile, *cpus, &diags);
+  if (p) {
+    // The boot loader the profile names must have its file on this system (--root).
+    if (std::string missing = MissingBootFile(*p, **root); !missing.empty()) {
+      const auto& bl = p->cores.bootloader;
+      diags.Warning(bl.path.IsSet() ? bl.path.mark : bl.type.mark,
+                    "cores.bootloader " + ToString(*bl.type) + ": " + missing + " (under " + (*root)->Dir() + ")",
+                    "check cores.bootloader against this board, or use `auto` to detect it");
+    }
+  }
 
   if (o.json) {
     nlohmann::json j;

@@ -8,6 +8,7 @@
 
 #include "base/recording_root.h"
 #include "base/time_text.h"
+#include "inspect/boot_files.h"
 #include "inspect/system_state.h"
 
 namespace rtagent {
@@ -61,6 +62,8 @@ Result<CaptureResult> Capture(const SysRoot& source, const std::string& out_dir,
 
   RecordingRoot rec(source, out_dir);
   SystemState state = CollectSystemState(rec);
+  // The boot loader's files too: --root on the copy then plans the board's boot configuration.
+  const std::vector<std::string> boot_files = ReadBootFiles(rec);
 
   CaptureResult result;
   result.files = rec.Files().size();
@@ -80,6 +83,7 @@ Result<CaptureResult> Capture(const SysRoot& source, const std::string& out_dir,
   m << "cpu_dma_latency_us: "
     << (result.cpu_dma_latency_us ? std::to_string(*result.cpu_dma_latency_us) : std::string("absent"))
     << "  # dev/cpu_dma_latency holds the kernel's binary 32-bit value\n";
+  m << "boot_files: " << boot_files.size() << "  # the boot loader's files (etc/default/grub, extlinux.conf, ...)\n";
   m << "files: " << result.files << "\n";
   for (const auto& f : rec.Files()) m << "  " << f << "\n";
   m.close();

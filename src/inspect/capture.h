@@ -1,4 +1,5 @@
-// `rtagent capture`: copy every file inspect reads into a tree that --root accepts.
+// `rtagent capture`: copy every file inspect reads, and the boot loader's files (boot_files.h),
+// into a tree that --root accepts.
 #pragma once
 
 #include <optional>
@@ -18,7 +19,7 @@ struct CaptureResult {
 };
 
 /// Runs every inspect collector over `source` through a RecordingRoot writing into `out_dir`,
-/// then writes out_dir/MANIFEST (time, source, kernel, `command`, the PM QoS value, and the
+/// reads the boot loader's files through it too (ReadBootFiles), then writes out_dir/MANIFEST (time, source, kernel, `command`, the PM QoS value, and the
 /// list of files). Never writes to `source`. `out_dir` is created when missing; an existing
 /// non-empty one is refused (error ENOTEMPTY) unless `force` (files are then overwritten,
 /// others left alone).

@@ -130,3 +130,45 @@ TEST_CASE("capture of this machine, then inspect of the copy", "[capture][host]"
   CHECK(doc["cpus"]["online_count"] == ::sysconf(_SC_NPROCESSORS_ONLN));
   CHECK(doc["irqs"]["count"].get<int>() > 0);
 }
+
+TEST_CASE("a capture copies the boot loader's files, so --root replays the board's boot configuration", "[capture]") {
+  TempDir src;
+  fs::copy(Fixture("x86-ipc-4cpu"), src.path, fs::copy_options::recursive);
+  auto put = [&](const std::string& rel, const std::string& text) {
+    fs::create_directories((src.path / rel).parent_path());
+    std::ofstream(src.path / rel) << text;
+  };
+  put("etc/default/grub", "GRUB_CMDLINE_LINUX=\"quiet\"\n");
+  put("etc/default/grub.d/50-cloudimg-settings.cfg", "GRUB_CMDLINE_LINUX_DEFAULT=\"console=tty1\"\n");
+  put("etc/default/grub.d/README", "not a drop-in\n");
+  put("boot/loader/loader.conf", "default abc-*\n");
+  put("boot/loader/entries/abc-6.1.0.conf", "title a\noptions root=x\n");
+  put("boot/firmware/cmdline.txt", "console=serial0,115200\n");
+  put("etc/kernel/cmdline", "root=x\n");
+  put("etc/shadow", "secret\n");  // never a boot file: never copied
+  TempDir out;
+  FsRoot source(src.str());
+  auto r = Capture(source, out.str(), false, "test");
+  REQUIRE(r.ok());
+  for (const char* f : {"etc/default/grub", "etc/default/grub.d/50-cloudimg-settings.cfg", "boot/loader/loader.conf",
+                        "boot/loader/entries/abc-6.1.0.conf", "boot/firmware/cmdline.txt", "etc/kernel/cmdline"}) {
+    INFO(f);
+    CHECK(Slurp(out.path / f) == Slurp(src.path / f));
+  }
+  CHECK_FALSE(fs::exists(out.path / "etc/default/grub.d/README"));
+  CHECK_FALSE(fs::exists(out.path / "etc/shadow"));
+  std::string manifest = Slurp(out.path / "MANIFEST");
+  CHECK(manifest.find("boot_files: 6") != std::string::npos);
+  CHECK(manifest.find("  etc/default/grub\n") != std::string::npos);
+  // The copy plans the same boot loader as the board (auto finds the Raspberry Pi's file).
+  TempDir prof;
+  std::ofstream(prof.path / "auto.yaml") << "cores:\n  housekeeping: 0\n  isolated: 2-3\n  bootloader: auto\n";
+  const std::string profile = (prof.path / "auto.yaml").string();
+  auto a = RunRtagent("plan --json " + profile + " --root " + src.str());
+  auto b = RunRtagent("plan --json " + profile + " --root " + out.str());
+  REQUIRE(a.code == 0);
+  REQUIRE(b.code == 0);
+  auto ja = nlohmann::json::parse(a.out), jb = nlohmann::json::parse(b.out);
+  CHECK(ja["bootloader"]["loader"] == "rpi");
+  CHECK(ja["bootloader"] == jb["bootloader"]);
+}

@@ -28,6 +28,9 @@ struct HostFacts {
   std::vector<std::string> clock_reasons;  ///< JudgeClock's reasons (clock_info.h)
   int64_t clock_resolution_ns = 0;
   int64_t clock_read_cost_ns = 0;
+  /// The profile's boot arguments the running kernel lacks (commission wrote them for the next
+  /// boot): the measured CPUs are not isolated yet, and a run after the reboot is the one that counts.
+  std::vector<std::string> boot_args_pending;
 };
 
 /// The host's name (gethostname(2)), kernel and clock facts under `root`. The clock figures

@@ -244,7 +244,7 @@ TEST_CASE("bad enum values list the allowed ones and suggest the nearest", "[pro
   CHECK_THAT(d.hint, Catch::Contains("fifo, rr, other, batch, idle or deadline"));
   const Diagnostic& b = Only(l, "bad value \"lilo\" for 'cores.bootloader'");
   CheckAt(b, l.path, 8, 15);
-  CHECK_THAT(b.hint, Catch::Contains("auto, grub, extlinux, rpi, bls or print"));
+  CHECK_THAT(b.hint, Catch::Contains("auto, grub, extlinux, rpi, bls, kernel-install or print"));
 }
 
 TEST_CASE("CPUs the system does not have are errors", "[profile]") {

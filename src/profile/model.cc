@@ -26,6 +26,7 @@ std::string ToString(BootloaderType v) {
     case BootloaderType::kExtlinux: return "extlinux";
     case BootloaderType::kRpi: return "rpi";
     case BootloaderType::kBls: return "bls";
+    case BootloaderType::kKernelInstall: return "kernel-install";
     case BootloaderType::kPrint: return "print";
   }
   return "?";
@@ -92,6 +93,7 @@ std::string DefaultBootloaderPath(BootloaderType type) {
     case BootloaderType::kExtlinux: return "boot/extlinux/extlinux.conf";    // Jetson, U-Boot boards
     case BootloaderType::kRpi: return "boot/firmware/cmdline.txt";          // Raspberry Pi OS bookworm
     case BootloaderType::kBls: return "boot/loader/entries";                // systemd-boot entries
+    case BootloaderType::kKernelInstall: return "etc/kernel/cmdline";        // then kernel-install
     case BootloaderType::kAuto:
     case BootloaderType::kPrint: return "";
   }

@@ -67,7 +67,7 @@ struct SystemCpus {
 // ---------------------------------------------------------------------------------- cores
 
 /// Which boot loader the kernel command line is rendered for (PRODUCT.md, cores).
-enum class BootloaderType { kAuto, kGrub, kExtlinux, kRpi, kBls, kPrint };
+enum class BootloaderType { kAuto, kGrub, kExtlinux, kRpi, kBls, kKernelInstall, kPrint };
 
 /// isolcpus= flags (Documentation/admin-guide/kernel-parameters.txt).
 enum class IsolcpusFlag { kNohz, kDomain, kManagedIrq };

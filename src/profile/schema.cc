@@ -7,7 +7,7 @@
 namespace rtagent::profile {
 
 // Order of these lists is the order of BootloaderType, IsolcpusFlag, ... in model.h.
-const std::vector<std::string> kBootloaderNames = {"auto", "grub", "extlinux", "rpi", "bls", "print"};
+const std::vector<std::string> kBootloaderNames = {"auto", "grub", "extlinux", "rpi", "bls", "kernel-install", "print"};
 const std::vector<std::string> kIsolcpusFlagNames = {"nohz", "domain", "managed_irq"};
 const std::vector<std::string> kPolicyNames = {"fifo", "rr", "other", "batch", "idle", "deadline"};
 const std::vector<std::string> kPartitionTypeNames = {"isolated", "root"};

@@ -90,10 +90,11 @@ class Validator {
     away_from_isolated(b.kthread_cpus, "kthread_cpus", "kernel threads");
     const BootloaderConfig& bl = p_.cores.bootloader;
     bool file_type = *bl.type == BootloaderType::kGrub || *bl.type == BootloaderType::kExtlinux ||
-                     *bl.type == BootloaderType::kRpi || *bl.type == BootloaderType::kBls;
+                     *bl.type == BootloaderType::kRpi || *bl.type == BootloaderType::kBls ||
+                     *bl.type == BootloaderType::kKernelInstall;
     if (bl.path.IsSet() && !file_type) {
       d_->Warning(bl.path.mark, "cores.bootloader.path is ignored with type " + ToString(*bl.type),
-                  "set 'type' to grub, extlinux, rpi or bls to edit that file");
+                  "set 'type' to grub, extlinux, rpi, bls or kernel-install to edit that file");
     }
     if (bl.entry.IsSet() && *bl.type != BootloaderType::kExtlinux && *bl.type != BootloaderType::kBls) {
       d_->Warning(bl.entry.mark, "cores.bootloader.entry only applies to extlinux and bls",

@@ -107,6 +107,7 @@ Verdict BuildVerdict(AcceptanceRecord rec, VerdictContext ctx) {
   v.profile_name = std::move(ctx.profile_name);
   v.profile_digest = std::move(ctx.profile_digest);
   v.host = rec.host;
+  v.host.boot_args_pending = std::move(ctx.boot_args_pending);
   // The note in force is the tuned state's (hold) or nobody's; the sampler's own, when the
   // profile asks for one, replaces it in AddSamplerResult and is warned about.
   v.config.pm_qos_device_us = rec.pm_qos_device_us;

@@ -39,6 +39,8 @@ struct VerdictContext {
   std::vector<PreflightCheck> preflight;  ///< the checks run before (verify's answers)
   AcceptanceLimits limits;
   bool interrupted = false;               ///< Ctrl-C stopped the run early
+  /// The profile's boot arguments written for the next boot, not in effect yet (commission).
+  std::vector<std::string> boot_args_pending;
 };
 
 /// The verdict of a run: its figures, the loads and where they ran (a "loads" pre-flight

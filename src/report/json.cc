@@ -68,6 +68,7 @@ std::string RenderJson(const Verdict& v) {
             {"clock_reasons", v.host.clock_reasons},
             {"clock_resolution_ns", v.host.clock_resolution_ns},
             {"clock_read_cost_ns", v.host.clock_read_cost_ns}};
+  if (!v.host.boot_args_pending.empty()) host["boot_args_pending"] = v.host.boot_args_pending;
   json config{{"cpus", v.config.cpus.ToList()},
               {"interval_us", v.config.interval_us},
               {"priority", v.config.priority},
@@ -163,6 +164,10 @@ HostFacts ParseHost(const json& h) {
   host.clocksource = h.value("clocksource", "");
   host.virtual_machine = h.at("virtual_machine").get<bool>();
   host.hypervisor = h.value("hypervisor", "");
+  if (h.contains("boot_args_pending") && h["boot_args_pending"].is_array()) {
+    for (const json& a : h["boot_args_pending"])
+      if (a.is_string()) host.boot_args_pending.push_back(a.get<std::string>());
+  }
   host.coarse_clock = h.at("coarse_clock").get<bool>();
   host.clock_reasons = h.value("clock_reasons", std::vector<std::string>{});
   host.clock_resolution_ns = h.value("clock_resolution_ns", int64_t{0});

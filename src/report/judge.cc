@@ -160,6 +160,14 @@ std::vector<Criterion> EvaluateCriteria(const AcceptanceLimits& limits, const Ve
 
 std::vector<TrustWarning> TrustWarnings(const Verdict& v, const AcceptanceLimits& limits) {
   std::vector<TrustWarning> out;
+  if (!v.host.boot_args_pending.empty()) {
+    std::string args;
+    for (const std::string& a : v.host.boot_args_pending) args += (args.empty() ? "" : " ") + a;
+    out.push_back({"not_isolated_yet",
+                   "the measured CPUs are not isolated until the reboot: the boot arguments " + args +
+                       " are written for the next boot, not in effect; reboot, then run `rtagent commission` again: "
+                       "that run gives the verdict that counts"});
+  }
   if (v.host.virtual_machine) {
     out.push_back({"virtual_machine",
                    "measured on a virtual machine" + (v.host.hypervisor.empty() ? "" : " (" + v.host.hypervisor + ")") +

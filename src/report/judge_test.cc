@@ -2,6 +2,8 @@
 
 #include <catch2/catch.hpp>
 
+#include "report/json.h"
+#include "report/markdown.h"
 #include "report/test_verdict.h"
 
 using namespace rtagent;
@@ -207,4 +209,22 @@ TEST_CASE("a sampler result fills the verdict's run and CPUs", "[report]") {
   REQUIRE(v.cpus.size() == 1);
   CHECK(v.cpus[0].stats.samples == 10);
   CHECK(v.cpus[0].stats.Find(0.95));
+}
+
+TEST_CASE("boot arguments not in effect come first: the CPUs are not isolated until the reboot", "[report]") {
+  Verdict v = Passing();
+  v.host.boot_args_pending = {"isolcpus=nohz,domain,managed_irq,2-3", "nohz_full=2-3"};
+  Judge(v, Limits());
+  REQUIRE_FALSE(v.warnings.empty());
+  CHECK(v.warnings[0].code == "not_isolated_yet");
+  CHECK(v.warnings[0].text ==
+        "the measured CPUs are not isolated until the reboot: the boot arguments isolcpus=nohz,domain,managed_irq,2-3 "
+        "nohz_full=2-3 are written for the next boot, not in effect; reboot, then run `rtagent commission` again: that "
+        "run gives the verdict that counts");
+  // The verdict's first lines, in every format that has them, and the field survives JSON.
+  CHECK_THAT(RenderMarkdown(v), Catch::Contains("Read this first") && Catch::Contains("not isolated until the reboot"));
+  auto back = ParseVerdictJson(RenderJson(v));
+  REQUIRE(back);
+  CHECK(back->host.boot_args_pending == v.host.boot_args_pending);
+  CHECK(RenderJson(*back) == RenderJson(v));
 }

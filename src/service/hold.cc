@@ -36,6 +36,22 @@ std::string OneLine(std::string s) {
   return s;
 }
 
+// What hold writes: every pending change but the boot loader's files. Boot arguments are
+// `rtagent apply`'s job (the unit's ProtectSystem=strict keeps /etc and /boot read-only, and a
+// daemon at every boot has no business rewriting them); their files are counted in
+// *boot_files and reported as pending.
+std::vector<Change> HeldChanges(const FullPlan& plan, std::vector<std::string>* boot_files) {
+  std::vector<Change> out;
+  for (Change& c : plan.PendingChanges()) {
+    if (IsBootFileActuator(c.actuator)) {
+      if (boot_files) boot_files->push_back("/" + c.key);
+      continue;
+    }
+    out.push_back(std::move(c));
+  }
+  return out;
+}
+
 std::optional<profile::Profile> LoadAgain(SysRoot& root, const std::string& path, std::string* why) {
   profile::Diagnostics diags;
   auto p = path.empty() ? profile::LoadDefaultProfile(root, &diags) : profile::LoadProfile(path, root, &diags);
@@ -84,7 +100,7 @@ HoldDaemon::HoldDaemon(SysRoot& root, profile::Profile profile, HoldOptions opti
       notifier_(notifier),
       log_(options_.log ? options_.log : MakeStderrLogger()),
       self_(options_.self ? options_.self : root.IsLive() ? &RealSelfCalls() : nullptr),
-      journal_(root),
+      journal_(root, Journal::Scope::kRuntime),
       executor_(MakeTuningExecutor(root_, journal_)),
       lease_(std::move(qos)) {
   state_.pid = static_cast<int>(::getpid());
@@ -104,6 +120,7 @@ std::string HoldDaemon::StatusLine() const {
   if (state_.last_verify.time > 0) s += ", verify " + state_.last_verify.result;
   s += ", " + std::to_string(state_.drift_total) + " drift re-asserted";
   if (state_.reboot_required) s += ", reboot required for " + std::to_string(state_.reboot_required);
+  if (!boot_files_.empty()) s += ", boot file not written (rtagent apply writes it)";
   return s;
 }
 
@@ -229,7 +246,9 @@ StartResult HoldDaemon::Start() {
   state_.pm_qos_us = lease_.Held() ? std::optional<int>(lease_.value_us()) : std::nullopt;
 
   // Start is all-or-nothing, as `rtagent apply` is: a failed write rolls this run back.
-  std::vector<Change> pending = plan->PendingChanges();
+  boot_files_.clear();
+  std::vector<Change> pending = HeldChanges(*plan, &boot_files_);
+  LogBootFiles();
   ApplyReport report = executor_->Apply(pending);
   for (const auto& res : report.results) {
     if (res.outcome == Outcome::kApplied) {
@@ -283,7 +302,7 @@ VerifyResult HoldDaemon::Verify() {
     v.result = "FAIL";
     v.summary = "cannot plan: " + plan.error().message;
   } else {
-    for (const Change& c : plan->PendingChanges()) {
+    for (const Change& c : HeldChanges(*plan, nullptr)) {
       if (c.reboot) continue;
       auto r = refused_.find(c.key);
       if (r != refused_.end() && r->second == c.before) continue;  // the kernel's known refusal
@@ -311,6 +330,9 @@ VerifyResult HoldDaemon::Verify() {
     v.summary += std::to_string(v.differs) + " item(s) differ from the profile; checks (" + options_.suite + "): " +
                  std::to_string(v.pass) + " pass, " + std::to_string(v.warn) + " warn, " + std::to_string(v.fail) +
                  " fail, " + std::to_string(v.skip) + " skip";
+    if (!boot_files_.empty()) {
+      v.summary += "; " + std::to_string(boot_files_.size()) + " boot loader file(s) wait for `rtagent apply`";
+    }
   }
   state_.last_verify = v;
   if (options_.verdict) state_.verdict = options_.verdict();
@@ -328,7 +350,7 @@ int HoldDaemon::Tick() {
     log_->error("watch: cannot plan {}: {}", profile_.path, plan.error().message);
   } else {
     std::vector<Change> drifted;
-    for (Change& c : plan->PendingChanges()) {
+    for (Change& c : HeldChanges(*plan, nullptr)) {
       if (c.reboot) continue;
       auto r = refused_.find(c.key);
       if (r != refused_.end() && r->second == c.before) continue;  // refused before, unchanged since
@@ -387,7 +409,8 @@ bool HoldDaemon::Reload() {
     return fail(r.error().message);
   }
 
-  ApplyReport report = executor_->Apply(plan->PendingChanges());
+  std::vector<std::string> boot_files;
+  ApplyReport report = executor_->Apply(HeldChanges(*plan, &boot_files));
   if (report.rolled_back) {
     // Back to the old profile's values (the executor rolled this run back) and its note.
     if (had_note) (void)lease_.Acquire(old_note);
@@ -415,6 +438,8 @@ bool HoldDaemon::Reload() {
   state_.applied += written;
   state_.unchangeable = unchangeable;
   state_.reboot_required = reboot;
+  boot_files_ = std::move(boot_files);
+  LogBootFiles();
   state_.profile = profile_.path;
   state_.on_stop = profile::ToString(*profile_.service.on_stop);
   state_.watch_interval = profile::FormatDuration(*profile_.service.watch_interval);
@@ -458,6 +483,15 @@ bool HoldDaemon::Stop(const std::string& why) {
 }
 
 void HoldDaemon::PingWatchdog() { Notify("WATCHDOG=1"); }
+
+void HoldDaemon::LogBootFiles() {
+  if (boot_files_.empty()) return;
+  std::string files;
+  for (const auto& f : boot_files_) files += (files.empty() ? "" : ", ") + f;
+  log_->warn("the boot loader file {} does not carry the profile's boot arguments yet; hold never writes boot files: "
+             "`rtagent apply` writes them, then reboot",
+             files);
+}
 
 void HoldDaemon::WriteState() {
   state_.updated = Now();

@@ -65,7 +65,8 @@ class HoldDaemon {
   ~HoldDaemon();
 
   /// Pins itself to service.cpus with SCHED_OTHER (live root only), takes the PM QoS note,
-  /// applies the runtime state through the executor and journal, verifies, writes the state
+  /// applies the runtime state through the executor and journal (never a boot loader file:
+  /// boot arguments are `rtagent apply`'s; they are logged as pending), verifies, writes the state
   /// file, sends READY=1 and gives back the pages only start-up touched. On failure nothing is
   /// held and nothing was changed (StartResult says why).
   StartResult Start();
@@ -109,6 +110,8 @@ class HoldDaemon {
   /// Applies `changes` one by one; records refusals; returns how many were written.
   int ApplyEach(const std::vector<Change>& changes, bool as_drift, std::string* first_error);
   void WriteState();
+  /// Says which boot loader files wait for `rtagent apply` (hold never writes them).
+  void LogBootFiles();
   void Notify(const std::string& msg);
   /// Start() failed before changing anything: logs `log_line`, records `reason` as the
   /// stop reason in the state file and STATUS=, and returns kRefused.
@@ -127,6 +130,8 @@ class HoldDaemon {
   /// Items the kernel refused (EIO on a managed IRQ, ...): key -> the value it kept. Not drift
   /// again until that value changes.
   std::map<std::string, std::string> refused_;
+  /// Boot loader files the profile would change: apply's job, reported as pending.
+  std::vector<std::string> boot_files_;
   bool started_ = false;
   bool stopped_ = false;
   bool trim_after_tick_ = false;

@@ -258,7 +258,7 @@ TEST_CASE("SIGHUP with a bad profile keeps the old state and logs why", "[servic
     std::string text = ProfileText("", 0, 5);
     text.insert(text.find("irqs:"), "  bootloader:\n    type: grub\n    path: /etc/default/grub.d/90-rtagent.cfg\n");
     r.WriteProfile(text);
-    r.root.FailReads("etc/default/grub.d/90-rtagent.cfg", EACCES);
+    r.root.FailReads("etc/default/grub", EACCES);  // GRUB's own file, read first for the drop-in
   }
   CHECK_FALSE(d.Reload());
   CHECK(d.profile().name.value == "held");
@@ -488,8 +488,8 @@ TEST_CASE("an irq/* thread re-created by a driver reload is ranked again on the 
 }
 
 TEST_CASE("a system that cannot be planned: start is refused, a tick or a verify says why", "[service]") {
-  const std::string grub = "etc/default/grub.d/90-rtagent.cfg";
-  const std::string boot = "  bootloader:\n    type: grub\n    path: /" + grub + "\n";
+  const std::string grub = "etc/default/grub";  // read first to make the drop-in
+  const std::string boot = "  bootloader:\n    type: grub\n    path: /etc/default/grub.d/90-rtagent.cfg\n";
   std::string text = ProfileText();
   text.insert(text.find("irqs:"), boot);
   Rig r(text);

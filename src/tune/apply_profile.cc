@@ -28,6 +28,6 @@ Result<RevertReport> RevertJournal(SysRoot& root) {
   return ex->Revert();
 }
 
-bool JournalPresent(const SysRoot& root) { return root.Exists(Journal::Path()); }
+bool JournalPresent(const SysRoot& root) { return root.Exists(Journal::Path()) || root.Exists(Journal::BootPath()); }
 
 }  // namespace rtagent

@@ -33,7 +33,8 @@ Result<ApplyOutcome> ApplyProfile(const profile::Profile& profile, SysRoot& root
 /// Puts back every value the journal under `root` holds, newest first.
 Result<RevertReport> RevertJournal(SysRoot& root);
 
-/// True when a journal of an earlier apply is on the system (so a revert would undo it too).
+/// True when a journal of an earlier apply is on the system, of runtime values or of boot loader
+/// files (so a revert would undo it too).
 bool JournalPresent(const SysRoot& root);
 
 }  // namespace rtagent

@@ -1,14 +1,57 @@
 #include "tune/bootloader.h"
 
+#include <fnmatch.h>
+
 #include <algorithm>
-#include <sstream>
+#include <cstring>
 
 #include "base/kernel_text.h"
+#include "tune/command_runner.h"
 
 namespace rtagent {
 
+using profile::BootloaderType;
+
 const std::vector<std::string> kManagedBootKeys = {"isolcpus", "nohz_full", "rcu_nocbs", "rcu_nocb_poll",
                                                    "irqaffinity", "skew_tick", "kthread_cpus", "nohz"};
+
+namespace {
+
+std::string Lower(std::string_view s) {
+  std::string r(s);
+  for (char& c : r) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return r;
+}
+
+bool IsNameStart(char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_'; }
+bool IsNameChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+
+// Every key that StripBootArgs removes for `args`.
+std::vector<std::string> DroppedKeys(const std::vector<std::string>& args) {
+  std::vector<std::string> drop = kManagedBootKeys;
+  for (const auto& a : args) drop.push_back(BootArgKey(a));
+  return drop;
+}
+
+bool CarriesDropped(std::string_view line, const std::vector<std::string>& args) {
+  const auto drop = DroppedKeys(args);
+  for (const auto& tok : SplitBootArgs(line)) {
+    if (std::find(drop.begin(), drop.end(), BootArgKey(tok)) != drop.end()) return true;
+  }
+  return false;
+}
+
+// A value as a double-quoted shell word: \, ", $ and ` escaped.
+std::string ShellQuote(std::string_view v) {
+  std::string out = "\"";
+  for (char c : v) {
+    if (c == '\\' || c == '"' || c == '$' || c == '`') out += '\\';
+    out += c;
+  }
+  return out + "\"";
+}
+
+}  // namespace
 
 std::string BootArgKey(std::string_view arg) {
   size_t eq = arg.find('=');
@@ -18,10 +61,7 @@ std::string BootArgKey(std::string_view arg) {
   return key;
 }
 
-namespace {
-
-// Splits a kernel command line into arguments, keeping "quoted values" whole.
-std::vector<std::string> SplitArgs(std::string_view line) {
+std::vector<std::string> SplitBootArgs(std::string_view line) {
   std::vector<std::string> out;
   std::string cur;
   bool quoted = false;
@@ -38,95 +78,470 @@ std::vector<std::string> SplitArgs(std::string_view line) {
   return out;
 }
 
-std::string Lower(std::string_view s) {
-  std::string r(s);
-  for (char& c : r) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return r;
+std::string JoinBootArgs(const std::vector<std::string>& parts) {
+  std::string out;
+  for (const auto& p : parts) {
+    std::string t = Trim(p);
+    if (!t.empty()) out += (out.empty() ? "" : " ") + t;
+  }
+  return out;
+}
+
+std::string StripBootArgs(std::string_view line, const std::vector<std::string>& args) {
+  const auto drop = DroppedKeys(args);
+  std::string out;
+  for (const auto& tok : SplitBootArgs(line)) {
+    if (std::find(drop.begin(), drop.end(), BootArgKey(tok)) != drop.end()) continue;
+    out += (out.empty() ? "" : " ") + tok;
+  }
+  return out;
+}
+
+std::string MergeBootArgs(std::string_view line, const std::vector<std::string>& args) {
+  std::vector<std::string> parts = {StripBootArgs(line, args)};
+  parts.insert(parts.end(), args.begin(), args.end());
+  return JoinBootArgs(parts);
+}
+
+// ----------------------------------------------------------------------------------- GRUB
+
+std::vector<ShellAssignment> ParseShellAssignments(std::string_view text, std::map<std::string, std::string>* vars) {
+  std::vector<ShellAssignment> out;
+  size_t i = 0;
+  int line = 1;
+  auto skip_to_eol = [&] {
+    while (i < text.size() && text[i] != '\n') ++i;
+  };
+  while (i < text.size()) {
+    // At the start of a line.
+    size_t start = i;
+    while (i < text.size() && (text[i] == ' ' || text[i] == '\t')) ++i;
+    if (text.compare(i, 7, "export ") == 0) {
+      i += 7;
+      while (i < text.size() && (text[i] == ' ' || text[i] == '\t')) ++i;
+    }
+    size_t name_begin = i;
+    if (i < text.size() && IsNameStart(text[i])) {
+      while (i < text.size() && IsNameChar(text[i])) ++i;
+    }
+    if (i == name_begin || i >= text.size() || text[i] != '=') {
+      skip_to_eol();
+      if (i < text.size()) ++i, ++line;
+      continue;
+    }
+    ShellAssignment a;
+    a.name = std::string(text.substr(name_begin, i - name_begin));
+    a.begin = start;
+    a.line = line;
+    ++i;  // '='
+    // The word: quoted and bare parts up to unquoted whitespace, ';', '#' or the end of line.
+    auto expand = [&](std::string* into) {
+      // At '$': $NAME, ${NAME}; "$(" or "${...:-...}" forms are beyond a plain assignment.
+      ++i;
+      std::string name;
+      if (i < text.size() && text[i] == '{') {
+        size_t close = text.find('}', i);
+        if (close == std::string_view::npos) {
+          a.known = false;
+          return;
+        }
+        name = std::string(text.substr(i + 1, close - i - 1));
+        i = close + 1;
+        if (name.empty() || !std::all_of(name.begin(), name.end(), IsNameChar)) a.known = false;
+      } else if (i < text.size() && IsNameStart(text[i])) {
+        size_t b = i;
+        while (i < text.size() && IsNameChar(text[i])) ++i;
+        name = std::string(text.substr(b, i - b));
+      } else {
+        a.known = false;  // $(...), $1, $? ...
+        return;
+      }
+      auto it = vars->find(name);
+      if (it != vars->end()) *into += it->second;
+    };
+    std::string value;
+    bool done = false;
+    while (i < text.size() && !done) {
+      char c = text[i];
+      if (c == '\'') {
+        size_t close = text.find('\'', i + 1);
+        if (close == std::string_view::npos) close = text.size();
+        for (size_t k = i + 1; k < close; ++k) line += text[k] == '\n';
+        value += text.substr(i + 1, close - i - 1);
+        i = close + 1;
+      } else if (c == '"') {
+        ++i;
+        while (i < text.size() && text[i] != '"') {
+          if (text[i] == '\\' && i + 1 < text.size() && std::strchr("$`\"\\\n", text[i + 1])) {
+            if (text[i + 1] != '\n') value += text[i + 1];
+            else ++line;
+            i += 2;
+          } else if (text[i] == '$') {
+            expand(&value);
+          } else if (text[i] == '`') {
+            a.known = false;
+            ++i;
+          } else {
+            line += text[i] == '\n';
+            value += text[i++];
+          }
+        }
+        ++i;  // closing quote
+      } else if (c == '\\' && i + 1 < text.size()) {
+        if (text[i + 1] != '\n') value += text[i + 1];
+        else ++line;
+        i += 2;
+      } else if (c == '$') {
+        expand(&value);
+      } else if (c == '`') {
+        a.known = false;
+        ++i;
+      } else if (c == ' ' || c == '\t' || c == ';' || c == '\n' || c == '&' || c == '|') {
+        done = true;
+      } else {
+        value += c;
+        ++i;
+      }
+    }
+    a.end = i;
+    a.value = value;
+    (*vars)[a.name] = value;
+    out.push_back(std::move(a));
+    skip_to_eol();
+    if (i < text.size()) ++i, ++line;
+  }
+  return out;
+}
+
+void SourceGrubFile(std::string_view text, const std::string& name, GrubCmdline* vars) {
+  std::map<std::string, std::string> v = {{"GRUB_CMDLINE_LINUX", vars->linux},
+                                          {"GRUB_CMDLINE_LINUX_DEFAULT", vars->linux_default},
+                                          {"GRUB_ENABLE_BLSCFG", vars->bls ? "true" : ""}};
+  for (const ShellAssignment& a : ParseShellAssignments(text, &v)) {
+    if (a.name != "GRUB_CMDLINE_LINUX" && a.name != "GRUB_CMDLINE_LINUX_DEFAULT") continue;
+    if (!a.known) {
+      vars->unknown.push_back(name + ":" + std::to_string(a.line) + ": " + a.name +
+                              " is set by a command or an expansion rtagent does not evaluate");
+    }
+  }
+  vars->linux = v["GRUB_CMDLINE_LINUX"];
+  vars->linux_default = v["GRUB_CMDLINE_LINUX_DEFAULT"];
+  vars->bls = v["GRUB_ENABLE_BLSCFG"] == "true";
+}
+
+std::string RenderGrubDropIn(const GrubCmdline& before, const std::vector<std::string>& args,
+                             const std::string& profile_path) {
+  std::string out = "# Written by rtagent from " + profile_path +
+                    ": the kernel arguments of its cores section.\n"
+                    "# grub-mkconfig (update-grub) reads it after /etc/default/grub; `rtagent revert` removes it\n"
+                    "# and runs update-grub again.\n";
+  const bool strip_linux = CarriesDropped(before.linux, args);
+  const bool strip_default = CarriesDropped(before.linux_default, args);
+  if (strip_linux || strip_default) {
+    // Sourced as shell after /etc/default/grub: the variables are redefined from the values
+    // they had when rtagent apply ran, without the arguments rtagent manages.
+    out += "# The files read before this one set arguments rtagent manages; as they were at apply time,\n"
+           "# without those:\n";
+    if (strip_linux) out += "GRUB_CMDLINE_LINUX=" + ShellQuote(StripBootArgs(before.linux, args)) + "\n";
+    if (strip_default) {
+      out += "GRUB_CMDLINE_LINUX_DEFAULT=" + ShellQuote(StripBootArgs(before.linux_default, args)) + "\n";
+    }
+  }
+  return out + "GRUB_CMDLINE_LINUX=\"$GRUB_CMDLINE_LINUX " + ShellQuote(JoinBootArgs(args)).substr(1) + "\n";
+}
+
+Result<std::string> EditGrubDefault(std::string_view text, const std::vector<std::string>& args) {
+  std::map<std::string, std::string> vars;
+  const auto assignments = ParseShellAssignments(text, &vars);
+  const ShellAssignment* last_linux = nullptr;
+  const ShellAssignment* last_default = nullptr;
+  for (const auto& a : assignments) {
+    if (a.name == "GRUB_CMDLINE_LINUX") last_linux = &a;
+    if (a.name == "GRUB_CMDLINE_LINUX_DEFAULT") last_default = &a;
+  }
+  for (const auto* a : {last_linux, last_default}) {
+    if (a && !a->known) {
+      return MakeError("line " + std::to_string(a->line) + ": " + a->name +
+                       " is set by a command or an expansion rtagent does not evaluate; set it to plain words");
+    }
+  }
+  // Replace from the end so earlier offsets stay valid.
+  struct Edit {
+    size_t begin, end;
+    std::string text;
+  };
+  std::vector<Edit> edits;
+  auto indent = [&](const ShellAssignment& a) {
+    size_t b = a.begin;
+    while (b < a.end && (text[b] == ' ' || text[b] == '\t')) ++b;
+    return std::string(text.substr(a.begin, b - a.begin));
+  };
+  auto export_kw = [&](const ShellAssignment& a) {
+    return text.substr(a.begin, a.end - a.begin).find("export ") != std::string_view::npos ? "export " : "";
+  };
+  if (last_default && CarriesDropped(last_default->value, args)) {
+    edits.push_back({last_default->begin, last_default->end,
+                     indent(*last_default) + export_kw(*last_default) + "GRUB_CMDLINE_LINUX_DEFAULT=" +
+                         ShellQuote(StripBootArgs(last_default->value, args))});
+  }
+  std::string out(text);
+  if (last_linux) {
+    edits.push_back({last_linux->begin, last_linux->end,
+                     indent(*last_linux) + export_kw(*last_linux) + "GRUB_CMDLINE_LINUX=" +
+                         ShellQuote(MergeBootArgs(last_linux->value, args))});
+  } else {
+    if (!out.empty() && out.back() != '\n') out += '\n';
+    out += "GRUB_CMDLINE_LINUX=" + ShellQuote(JoinBootArgs(args)) + "\n";
+  }
+  std::sort(edits.begin(), edits.end(), [](const Edit& a, const Edit& b) { return a.begin > b.begin; });
+  for (const Edit& e : edits) out.replace(e.begin, e.end - e.begin, e.text);
+  return out;
+}
+
+// ------------------------------------------------------------------------------- extlinux
+
+namespace {
+
+// The first word of a line of extlinux.conf, lower-cased, and where the rest starts.
+struct ExtlinuxLine {
+  std::string keyword;
+  std::string_view rest;
+};
+
+ExtlinuxLine ReadExtlinuxLine(std::string_view l) {
+  std::string_view t = TrimView(l);
+  size_t sp = t.find_first_of(" \t");
+  ExtlinuxLine out;
+  out.keyword = Lower(t.substr(0, sp));
+  out.rest = sp == std::string_view::npos ? std::string_view() : TrimView(t.substr(sp));
+  return out;
 }
 
 }  // namespace
 
-std::string MergeBootArgs(std::string_view line, const std::vector<std::string>& args) {
-  std::vector<std::string> drop = kManagedBootKeys;
-  for (const auto& a : args) drop.push_back(BootArgKey(a));
-  std::string out;
-  for (const auto& tok : SplitArgs(line)) {
-    if (std::find(drop.begin(), drop.end(), BootArgKey(tok)) != drop.end()) continue;
-    out += (out.empty() ? "" : " ") + tok;
+Result<ExtlinuxEntry> FindExtlinuxEntry(std::string_view text, const std::string& label) {
+  const std::vector<std::string_view> lines = SplitLines(text);
+  std::string want = label;
+  std::string why = label.empty() ? "" : "cores.bootloader.entry";
+  std::string first, menu_default, current;
+  for (auto l : lines) {
+    ExtlinuxLine x = ReadExtlinuxLine(l);
+    if (x.keyword == "default" && want.empty()) {
+      want = std::string(x.rest);
+      why = "DEFAULT " + want;
+    } else if (x.keyword == "label") {
+      current = std::string(x.rest);
+      if (first.empty()) first = current;
+    } else if (x.keyword == "menu" && Lower(x.rest) == "default" && menu_default.empty()) {
+      menu_default = current;
+    }
   }
-  for (const auto& a : args) out += (out.empty() ? "" : " ") + a;
-  return out;
-}
-
-std::string RenderGrubDropIn(const std::vector<std::string>& args, const std::string& profile_path) {
-  std::string joined;
-  for (const auto& a : args) joined += " " + a;
-  return "# Written by rtagent from " + profile_path +
-         ".\n# Takes effect after `update-grub` and a reboot; `rtagent revert` removes it.\n"
-         "GRUB_CMDLINE_LINUX=\"$GRUB_CMDLINE_LINUX" + joined + "\"\n";
+  if (want.empty() && !menu_default.empty()) {
+    want = menu_default;
+    why = "MENU DEFAULT";
+  }
+  if (want.empty()) {
+    if (first.empty()) return MakeError("extlinux.conf has no LABEL entry");
+    want = first;
+    why = "the first LABEL (no DEFAULT)";
+  }
+  ExtlinuxEntry e;
+  e.label = want;
+  e.why = why;
+  bool found = false, inside = false;
+  for (auto l : lines) {
+    ExtlinuxLine x = ReadExtlinuxLine(l);
+    if (x.keyword == "label") {
+      inside = std::string(x.rest) == want;
+      found |= inside;
+    } else if (inside && x.keyword == "append" && !e.has_append) {
+      e.append = std::string(x.rest);
+      e.has_append = true;
+    }
+  }
+  if (!found) return MakeError("extlinux.conf has no entry labelled \"" + want + "\" (" + why + ")");
+  return e;
 }
 
 Result<std::string> EditExtlinux(std::string_view text, const std::vector<std::string>& args, const std::string& label) {
-  std::vector<std::string_view> lines = SplitLines(text);
-  // The entry to edit: the one asked for, else DEFAULT's, else the first.
-  std::string want = label;
-  if (want.empty()) {
-    for (auto l : lines) {
-      auto f = SplitWs(l);
-      if (f.size() >= 2 && Lower(f[0]) == "default") want = std::string(f[1]);
-    }
-  }
-  int entry_start = -1;
-  for (size_t i = 0; i < lines.size(); ++i) {
-    auto f = SplitWs(lines[i]);
-    if (f.size() >= 2 && Lower(f[0]) == "label" && (want.empty() || f[1] == want)) {
-      entry_start = static_cast<int>(i);
-      break;
-    }
-  }
-  if (entry_start < 0) {
-    return MakeError(want.empty() ? "extlinux.conf has no LABEL entry" : "extlinux.conf has no entry labelled \"" + want + "\"");
-  }
-  // The entry runs to the next LABEL line.
-  size_t entry_end = lines.size();
-  for (size_t i = static_cast<size_t>(entry_start) + 1; i < lines.size(); ++i) {
-    auto f = SplitWs(lines[i]);
-    if (!f.empty() && Lower(f[0]) == "label") {
-      entry_end = i;
-      break;
-    }
+  auto entry = FindExtlinuxEntry(text, label);
+  if (!entry) return entry.error();
+  if (!entry->has_append) {
+    return MakeError("the extlinux.conf entry \"" + entry->label + "\" has no APPEND line to add the arguments to");
   }
   std::string out;
-  bool edited = false;
-  for (size_t i = 0; i < lines.size(); ++i) {
-    std::string_view l = lines[i];
-    auto f = SplitWs(l);
-    bool in_entry = i > static_cast<size_t>(entry_start) && i < entry_end;
-    if (in_entry && !edited && !f.empty() && Lower(f[0]) == "append") {
-      size_t key_end = l.find(f[0]) + f[0].size();
-      out += std::string(l.substr(0, key_end)) + " " + MergeBootArgs(l.substr(key_end), args) + "\n";
+  bool inside = false, edited = false;
+  for (auto l : SplitLines(text)) {
+    ExtlinuxLine x = ReadExtlinuxLine(l);
+    if (x.keyword == "label") inside = std::string(x.rest) == entry->label;
+    if (inside && !edited && x.keyword == "append") {
+      // Keep the indentation and the keyword as written.
+      size_t kw = l.find_first_not_of(" \t");
+      size_t kw_end = l.find_first_of(" \t", kw);
+      std::string head(l.substr(0, kw_end == std::string_view::npos ? l.size() : kw_end));
+      out += head + " " + MergeBootArgs(x.rest, args) + "\n";
       edited = true;
       continue;
     }
     out += std::string(l) + "\n";
   }
-  if (!edited) return MakeError("the extlinux.conf entry \"" + want + "\" has no APPEND line to add the arguments to");
   return out;
 }
 
+// ---------------------------------------------------------------------- one-line files
+
 std::string EditCmdlineTxt(std::string_view text, const std::vector<std::string>& args) {
   // cmdline.txt must stay one line: the firmware reads only the first.
-  std::string first(SplitLines(text).empty() ? std::string_view() : SplitLines(text)[0]);
-  return MergeBootArgs(first, args) + "\n";
+  auto lines = SplitLines(text);
+  return MergeBootArgs(lines.empty() ? std::string_view() : lines[0], args) + "\n";
+}
+
+bool IsMovedCmdlineNote(std::string_view text) {
+  // Raspberry Pi OS Bookworm keeps /boot/cmdline.txt as "DO NOT EDIT THIS FILE ... moved to
+  // /boot/firmware/cmdline.txt".
+  return text.find("DO NOT EDIT") != std::string_view::npos || text.find("/boot/firmware") != std::string_view::npos;
+}
+
+std::string KernelInstallDefaultCmdline(std::string_view running) {
+  std::vector<std::string> keep;
+  for (const auto& tok : SplitBootArgs(running)) {
+    if (tok.rfind("BOOT_IMAGE=", 0) == 0 || tok.rfind("initrd=", 0) == 0) continue;
+    keep.push_back(tok);
+  }
+  return JoinBootArgs(keep);
+}
+
+// ------------------------------------------------------------------------------------ BLS
+
+bool BlsEntry::Rescue() const {
+  return Lower(file).find("rescue") != std::string::npos || Lower(title).find("rescue") != std::string::npos ||
+         Lower(version).find("rescue") != std::string::npos;
+}
+
+std::string BlsEntry::Id() const {
+  // Boot counting names a file "NAME+LEFT[-DONE].conf"; systemd-boot's id drops the counter.
+  std::string id = Lower(file);
+  size_t plus = id.rfind('+');
+  if (plus != std::string::npos && id.ends_with(".conf")) {
+    std::string counter = id.substr(plus + 1, id.size() - 5 - plus - 1);
+    if (!counter.empty() && counter.find_first_not_of("0123456789-") == std::string::npos) {
+      id = id.substr(0, plus) + ".conf";
+    }
+  }
+  return id;
+}
+
+BlsEntry ParseBlsEntry(const std::string& file, std::string_view text) {
+  BlsEntry e;
+  e.file = file;
+  for (auto l : SplitLines(text)) {
+    std::string_view t = TrimView(l);
+    if (t.empty() || t.front() == '#') continue;
+    size_t sp = t.find_first_of(" \t");
+    std::string key(t.substr(0, sp));
+    std::string value = sp == std::string_view::npos ? "" : Trim(t.substr(sp));
+    if (key == "title") e.title = value;
+    else if (key == "version") e.version = value;
+    else if (key == "linux") e.linux = value;
+    else if (key == "sort-key") e.sort_key = value;
+    else if (key == "machine-id") e.machine_id = value;
+    else if (key == "options") e.options = JoinBootArgs({e.options, value});
+  }
+  return e;
+}
+
+void SortBlsEntries(std::vector<BlsEntry>* entries) {
+  std::stable_sort(entries->begin(), entries->end(), [](const BlsEntry& a, const BlsEntry& b) {
+    if (a.sort_key.empty() != b.sort_key.empty()) return !a.sort_key.empty();
+    if (!a.sort_key.empty()) {
+      if (int r = a.sort_key.compare(b.sort_key)) return r < 0;
+      if (int r = a.machine_id.compare(b.machine_id)) return r < 0;
+      if (int r = ::strverscmp(a.version.c_str(), b.version.c_str())) return r > 0;
+    }
+    return ::strverscmp(a.Id().c_str(), b.Id().c_str()) > 0;
+  });
+}
+
+bool BlsPatternMatches(const std::string& pattern, const BlsEntry& e) {
+  const std::string p = Lower(pattern);
+  const std::string id = e.Id();
+  const std::string bare = id.ends_with(".conf") ? id.substr(0, id.size() - 5) : id;
+  return ::fnmatch(p.c_str(), id.c_str(), 0) == 0 || ::fnmatch(p.c_str(), bare.c_str(), 0) == 0;
+}
+
+BlsChoice ChooseBlsEntries(const std::vector<BlsEntry>& entries, const std::string& override_entry,
+                           const std::string& efi_default, const std::string& loader_default,
+                           const std::string& saved_entry, const std::string& running_release) {
+  BlsChoice c;
+  if (entries.empty()) {
+    c.problem = "there is no boot entry (*.conf)";
+    return c;
+  }
+  auto first_match = [&](const std::string& pattern, const std::string& why) -> bool {
+    for (const BlsEntry& e : entries) {
+      if (!BlsPatternMatches(pattern, e)) continue;
+      if (e.Rescue()) {
+        c.problem = why + " names the rescue entry " + e.file + ", which rtagent never edits";
+        return true;
+      }
+      c.files = {e.file};
+      c.why = why;
+      return true;
+    }
+    return false;
+  };
+  if (!override_entry.empty()) {
+    if (!first_match(override_entry, "cores.bootloader.entry " + override_entry)) {
+      c.problem = "cores.bootloader.entry " + override_entry + " names no boot entry";
+    }
+    return c;
+  }
+  if (!efi_default.empty() && first_match(efi_default, "the LoaderEntryDefault EFI variable (" + efi_default + ")")) {
+    return c;
+  }
+  if (!loader_default.empty() && loader_default != "@saved" &&
+      first_match(loader_default, "loader.conf default " + loader_default)) {
+    return c;
+  }
+  if (!saved_entry.empty()) {
+    // GRUB's blscfg names entries by their file name without .conf; grubby once wrote titles.
+    for (const BlsEntry& e : entries) {
+      if (!BlsPatternMatches(saved_entry, e) && e.title != saved_entry) continue;
+      if (e.Rescue()) {
+        c.problem = "grubenv saved_entry names the rescue entry " + e.file + ", which rtagent never edits";
+        return c;
+      }
+      c.files = {e.file};
+      c.why = "grubenv saved_entry=" + saved_entry;
+      return c;
+    }
+  }
+  // No default: every entry of the running kernel, so whichever of them boots has the arguments.
+  for (const BlsEntry& e : entries) {
+    if (e.Rescue() || running_release.empty()) continue;
+    bool runs = e.version == running_release || e.linux.ends_with("vmlinuz-" + running_release) ||
+                e.linux.find("/" + running_release + "/") != std::string::npos;
+    if (runs) c.files.push_back(e.file);
+  }
+  if (!c.files.empty()) {
+    c.why = "no default entry is set: every entry of the running kernel " + running_release;
+    return c;
+  }
+  c.problem = "no default entry is set and no entry boots the running kernel" +
+              (running_release.empty() ? std::string() : " " + running_release) +
+              "; name one with cores.bootloader.entry";
+  return c;
 }
 
 std::string EditBlsEntry(std::string_view text, const std::vector<std::string>& args) {
   std::string out;
   bool edited = false;
   for (auto l : SplitLines(text)) {
-    auto f = SplitWs(l);
-    if (!edited && !f.empty() && f[0] == "options") {
-      out += "options " + MergeBootArgs(l.substr(l.find("options") + 7), args) + "\n";
+    std::string_view t = TrimView(l);
+    size_t sp = t.find_first_of(" \t");
+    if (t.substr(0, sp) == "options") {
+      std::string_view value = sp == std::string_view::npos ? std::string_view() : t.substr(sp);
+      out += "options " + (edited ? StripBootArgs(value, args) : MergeBootArgs(value, args)) + "\n";
       edited = true;
     } else {
       out += std::string(l) + "\n";
@@ -136,13 +551,89 @@ std::string EditBlsEntry(std::string_view text, const std::vector<std::string>& 
   return out;
 }
 
-profile::BootloaderType DetectBootloader(const SysRoot& root) {
-  using profile::BootloaderType;
-  if (root.Exists(profile::DefaultBootloaderPath(BootloaderType::kRpi))) return BootloaderType::kRpi;
-  if (root.Exists(profile::DefaultBootloaderPath(BootloaderType::kExtlinux))) return BootloaderType::kExtlinux;
-  if (root.Exists("etc/default/grub") || root.IsDir("etc/default/grub.d")) return BootloaderType::kGrub;
-  if (root.IsDir(profile::DefaultBootloaderPath(BootloaderType::kBls))) return BootloaderType::kBls;
-  return BootloaderType::kPrint;
+std::string LoaderConfDefault(std::string_view text) {
+  std::string found;
+  for (auto l : SplitLines(text)) {
+    auto f = SplitWs(l);
+    if (f.size() >= 2 && f[0] == "default") found = std::string(f[1]);
+  }
+  return found;
+}
+
+std::string GrubenvSavedEntry(std::string_view text) {
+  for (auto l : SplitLines(text)) {
+    if (l.rfind("saved_entry=", 0) == 0) return Trim(l.substr(12));
+  }
+  return "";
+}
+
+std::string EfiVarString(std::string_view bytes) {
+  if (bytes.size() < 6) return "";
+  std::string out;
+  for (size_t i = 4; i + 1 < bytes.size(); i += 2) {
+    unsigned lo = static_cast<unsigned char>(bytes[i]), hi = static_cast<unsigned char>(bytes[i + 1]);
+    if (lo == 0 && hi == 0) break;
+    if (hi != 0 || lo > 0x7e) return "";  // entry ids are ASCII
+    out += static_cast<char>(lo);
+  }
+  return out;
+}
+
+// -------------------------------------------------------------------------------- summary
+
+std::string BootSummary::NextCmdline(bool after_apply) const {
+  if (files.empty()) return "";
+  return JoinBootArgs({loader_adds, after_apply ? files.front().cmdline_after : files.front().cmdline_now});
+}
+
+// ------------------------------------------------------------------------------ detection
+
+BootloaderGuess DetectBootloader(const SysRoot& root) {
+  if (root.Exists(bootpath::kRpiCmdline)) {
+    return {BootloaderType::kRpi, "/" + bootpath::kRpiCmdline + " exists (Raspberry Pi OS Bookworm or later)"};
+  }
+  if (root.Exists(bootpath::kRpiCmdlineOld)) {
+    auto text = root.Read(bootpath::kRpiCmdlineOld);
+    if (text && !IsMovedCmdlineNote(*text)) {
+      return {BootloaderType::kRpi, "/" + bootpath::kRpiCmdlineOld + " exists (Raspberry Pi OS before Bookworm)"};
+    }
+  }
+  if (root.Exists(bootpath::kExtlinux)) {
+    return {BootloaderType::kExtlinux, "/" + bootpath::kExtlinux + " exists (U-Boot's extlinux boot)"};
+  }
+  for (const std::string& dir : bootpath::kLoaderDirs) {
+    if (!root.Exists(dir + "/loader.conf")) continue;
+    if (root.Exists(bootpath::kKernelCmdline)) {
+      return {BootloaderType::kKernelInstall, "/" + dir + "/loader.conf (systemd-boot) and /" + bootpath::kKernelCmdline +
+                                                  " exist: kernel-install makes the entries"};
+    }
+    return {BootloaderType::kBls, "/" + dir + "/loader.conf exists (systemd-boot)"};
+  }
+  if (root.Exists(bootpath::kGrubDefault) || root.IsDir(bootpath::kGrubDropInDir)) {
+    return {BootloaderType::kGrub, "/" + bootpath::kGrubDefault + " exists (GRUB)"};
+  }
+  for (const std::string& dir : bootpath::kLoaderDirs) {
+    if (root.IsDir(dir + "/entries")) return {BootloaderType::kBls, "/" + dir + "/entries exists (Boot Loader Specification)"};
+  }
+  return {BootloaderType::kPrint, "no boot loader file found (looked for cmdline.txt, extlinux.conf, loader.conf, "
+                                  "/etc/default/grub, loader/entries)"};
+}
+
+GrubSystem DetectGrubFlavour(const SysRoot& root, const GrubCmdline& defaults) {
+  if (FindProgram(root, "update-grub")) return {GrubFlavour::kDebian, "update-grub is installed (Debian, Ubuntu)"};
+  if (root.IsDir(bootpath::kGrubDropInDir)) {
+    return {GrubFlavour::kDebian, "/" + bootpath::kGrubDropInDir + " exists (Debian, Ubuntu)"};
+  }
+  if (root.Exists(bootpath::kGrubCfg)) return {GrubFlavour::kDebian, "/" + bootpath::kGrubCfg + " exists (Debian, Ubuntu)"};
+  const bool mkconfig = FindProgram(root, "grub2-mkconfig").has_value();
+  if (mkconfig || root.IsDir(bootpath::kGrub2Dir)) {
+    const std::string where = mkconfig ? "grub2-mkconfig is installed" : "/" + bootpath::kGrub2Dir + " exists";
+    if (defaults.bls) {
+      return {GrubFlavour::kGrubby, where + " and GRUB_ENABLE_BLSCFG=true (Fedora, RHEL): grubby edits the entries"};
+    }
+    return {GrubFlavour::kMkconfig, where + " (Fedora, RHEL, SUSE)"};
+  }
+  return {GrubFlavour::kDebian, "neither update-grub nor grub2-mkconfig was found; a drop-in for update-grub"};
 }
 
 }  // namespace rtagent

@@ -30,6 +30,11 @@ bool SameValue(Compare how, std::string_view current, std::string_view wanted);
 /// chosen word ("always [madvise] never" -> "madvise"), everything else is kept as read.
 std::string WritableValue(Compare how, std::string_view read_back);
 
+/// True for the actuators of boot loader files ("bootfile", "bootfile+update-grub", ...):
+/// `rtagent apply` writes them and `rtagent hold` never does; their journal entries outlive a
+/// reboot (journal.h), since the files do.
+inline bool IsBootFileActuator(std::string_view actuator) { return actuator.substr(0, 8) == "bootfile"; }
+
 /// An errno the kernel is known to answer for this item, and why: an outcome, not a failure
 /// (EIO moving a per-CPU or managed IRQ; STYLE.md).
 struct KnownRefusal {

@@ -6,7 +6,7 @@
 #include "base/kernel_paths.h"
 #include "base/kernel_text.h"
 #include "inspect/cmdline.h"
-#include "tune/bootloader.h"
+#include "tune/boot_plan.h"
 
 namespace rtagent {
 
@@ -19,17 +19,6 @@ constexpr const char* kChapter6 = "Real-Time Linux, chapter 6 (a core of its own
 
 bool IsCpuListKey(const std::string& key) {
   return key == "nohz_full" || key == "rcu_nocbs" || key == "irqaffinity" || key == "kthread_cpus";
-}
-
-// The first *.conf entry of a BLS directory (or the one the profile names).
-Result<std::string> BlsEntryPath(const SysRoot& root, const std::string& dir, const std::string& entry) {
-  if (!entry.empty()) return dir + "/" + entry;
-  auto names = root.List(dir);
-  if (!names) return names.error();
-  for (const auto& n : *names) {
-    if (n.size() > 5 && n.ends_with(".conf")) return dir + "/" + n;
-  }
-  return MakeError("no *.conf boot entry in " + root.Dir() + "/" + dir, ENOENT);
 }
 
 }  // namespace
@@ -81,63 +70,22 @@ Result<SectionPlan> CoresTuner::Plan(const PlanContext& ctx) const {
     plan.items.push_back(std::move(c));
   }
 
-  // --- the boot loader file, unless the kernel already runs with every argument ---
+  // --- the boot loader: its files, unless the kernel already runs with every argument ---
   if (!args.empty()) {
-    BootloaderType type = *p.cores.bootloader.type;
-    if (type == BootloaderType::kAuto) type = DetectBootloader(ctx.root);
-    std::string full;
-    for (const auto& a : args) full += (full.empty() ? "" : " ") + a;
-    if (type == BootloaderType::kPrint) {
+    const std::string full = JoinBootArgs(args);
+    auto planned = PlanBoot(ctx, args, /*write=*/!all_running);
+    if (!planned) return Error{"cores.bootloader: " + planned.error().message, planned.error().err};
+    BootPlan& boot = *planned;
+    if (boot.summary.loader == profile::ToString(BootloaderType::kPrint)) {
       plan.findings.push_back({all_running ? Finding::Level::kInfo : Finding::Level::kWarning,
-                               "add to the kernel command line (boot loader: print): " + full,
+                               "add to the kernel command line (boot loader: print" +
+                                   (*p.cores.bootloader.type == BootloaderType::kAuto ? "; " + boot.summary.why : "") +
+                                   "): " + full,
                                p.cores.bootloader.type.mark, kChapter6});
-    } else if (!all_running) {
-      std::string path = p.cores.bootloader.path->empty() ? profile::DefaultBootloaderPath(type) : *p.cores.bootloader.path;
-      if (!path.empty() && path.front() == '/') path.erase(0, 1);
-      Result<std::string> edited = MakeError("unreachable");
-      std::string before;
-      std::string what;
-      if (type == BootloaderType::kBls) {
-        auto entry = BlsEntryPath(ctx.root, path, *p.cores.bootloader.entry);
-        if (!entry) return MakeError("cores.bootloader: " + entry.error().message, entry.error().err);
-        path = *entry;
-      }
-      auto current = ctx.root.Read(path);
-      if (!current && current.error().err != ENOENT) return current.error();
-      before = current ? *current : "";
-      switch (type) {
-        case BootloaderType::kGrub:
-          edited = RenderGrubDropIn(args, p.path);
-          what = "GRUB drop-in " + path + " (then run update-grub and reboot)";
-          break;
-        case BootloaderType::kExtlinux:
-          if (!current) return MakeError("cores.bootloader: " + ctx.root.Dir() + "/" + path + " does not exist", ENOENT);
-          edited = EditExtlinux(before, args, *p.cores.bootloader.entry);
-          what = "extlinux.conf APPEND line " + path + " (reboot)";
-          break;
-        case BootloaderType::kRpi:
-          if (!current) return MakeError("cores.bootloader: " + ctx.root.Dir() + "/" + path + " does not exist", ENOENT);
-          edited = EditCmdlineTxt(before, args);
-          what = "Raspberry Pi " + path + " (reboot)";
-          break;
-        case BootloaderType::kBls:
-          edited = EditBlsEntry(before, args);
-          what = "boot entry options " + path + " (reboot)";
-          break;
-        default:
-          break;
-      }
-      if (!edited) return MakeError("cores.bootloader: " + edited.error().message);
-      Change c;
-      c.section = Section();
-      c.what = what;
-      c.actuator = "bootfile";
-      c.key = path;
-      c.before = before;
-      c.after = *edited;
-      c.why = kChapter6;
-      plan.items.push_back(std::move(c));
     }
+    for (Change& c : boot.items) plan.items.push_back(std::move(c));
+    for (Finding& f : boot.findings) plan.findings.push_back(std::move(f));
+    plan.boot = std::move(boot.summary);
   }
 
   // --- runtime knobs ---
@@ -181,19 +129,18 @@ Result<SectionPlan> CoresTuner::Plan(const PlanContext& ctx) const {
   return plan;
 }
 
+std::vector<std::string> BootArgsNotBooted(const FullPlan& plan, const profile::Profile& profile) {
+  std::vector<std::string> out;
+  const std::vector<Change> reboot = plan.RebootRequired();
+  for (const std::string& arg : profile::BootArguments(profile)) {
+    const std::string key = kpath::kCmdline + "#" + BootArgKey(arg);
+    if (std::any_of(reboot.begin(), reboot.end(), [&](const Change& c) { return c.key == key; })) out.push_back(arg);
+  }
+  return out;
+}
+
 void CoresTuner::AddActuators(Executor& executor, SysRoot& root) const {
-  executor.AddActuator("bootfile", std::make_unique<BootFileActuator>(root));
-}
-
-Result<std::string> BootFileActuator::Read(const std::string& key) {
-  auto r = root_.Read(key);
-  if (!r && r.error().err == ENOENT) return std::string();
-  return r;
-}
-
-Result<void> BootFileActuator::Write(const std::string& key, const std::string& value) {
-  if (value.empty()) return root_.Remove(key);
-  return root_.WriteDurable(key, value);
+  AddBootFileActuators(executor, root, runners_);
 }
 
 }  // namespace rtagent

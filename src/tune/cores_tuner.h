@@ -4,15 +4,27 @@
 // (lesson chapter 6; Documentation/admin-guide/kernel-per-CPU-kthreads.rst).
 #pragma once
 
+#include "tune/command_runner.h"
 #include "tune/tuner.h"
 
 namespace rtagent {
 
 class CoresTuner : public Tuner {
  public:
+  /// `runners` makes what runs the boot loader's update step: the live runner on the running
+  /// system, the twin that runs nothing under --root (DefaultCommandRunnerFactory); tests
+  /// pass fakes that succeed, fail or record.
+  explicit CoresTuner(CommandRunnerFactory runners = DefaultCommandRunnerFactory()) : runners_(std::move(runners)) {}
   std::string Section() const override { return "cores"; }
+  /// The boot arguments (compared with /proc/cmdline, reboot required until they are there),
+  /// the boot loader's files (boot_plan.h; SectionPlan::boot says which loader, why, and the
+  /// next boot's command line) and the runtime knobs.
   Result<SectionPlan> Plan(const PlanContext& ctx) const override;
+  /// Registers a "bootfile" actuator per update step (boot_update.h).
   void AddActuators(Executor& executor, SysRoot& root) const override;
+
+ private:
+  CommandRunnerFactory runners_;
 };
 
 /// The value of a boot argument in a form that compares by meaning: CPU lists canonical,
@@ -20,16 +32,8 @@ class CoresTuner : public Tuner {
 /// nullopt for a bare argument. Used for both the profile's and /proc/cmdline's side.
 std::string CanonicalBootValue(const std::string& key, const std::optional<std::string>& value, int nr_cpus);
 
-/// Boot loader files: reads "" for a file that does not exist, and writing "" removes it,
-/// so reverting a drop-in rtagent created deletes it.
-class BootFileActuator : public Actuator {
- public:
-  explicit BootFileActuator(SysRoot& root) : root_(root) {}
-  Result<std::string> Read(const std::string& key) override;
-  Result<void> Write(const std::string& key, const std::string& value) override;
-
- private:
-  SysRoot& root_;
-};
+/// The profile's boot arguments (as written for the boot loader) that the running kernel's
+/// command line lacks, from the plan's reboot items.
+std::vector<std::string> BootArgsNotBooted(const FullPlan& plan, const profile::Profile& profile);
 
 }  // namespace rtagent

@@ -115,7 +115,7 @@ struct Executor::Batch {
 
 ApplyReport Executor::Apply(const std::vector<Change>& changes) {
   ApplyRun run;
-  for (const auto& c : changes) run.report.results.push_back({c, Outcome::kNotRun, ""});
+  for (const auto& c : changes) run.report.results.push_back({c, Outcome::kNotRun, "", {}});
   for (size_t begin = 0; begin < changes.size();) {
     const size_t end = BatchEnd(changes, begin);
     Batch batch;
@@ -159,7 +159,7 @@ bool Executor::ReadBatch(ApplyRun& run, const std::vector<Change>& changes, size
     w.before = WritableValue(c.compare, *now);
     if (!ReadSideEffects(run, c, *a, batch, w)) return false;
     // The journal keeps the first "before" of a key (an older apply's, or a side effect's).
-    w.record = batch.Record(journal_, {c.section, c.what, c.actuator, c.key, w.before, c.after, c.compare, ""});
+    w.record = batch.Record(journal_, {c.section, c.what, c.actuator, c.key, w.before, c.after, c.compare, "", {}});
     batch.writes.push_back(std::move(w));
   }
   return true;
@@ -177,7 +177,7 @@ bool Executor::ReadSideEffects(ApplyRun& run, const Change& c, Actuator& a, Batc
       return Fail(run, w.index, "cannot read " + s.what + " before writing: " + value.error().message);
     }
     std::string before = WritableValue(s.compare, *value);
-    batch.Record(journal_, {c.section, s.what, s.actuator, s.key, before, before, s.compare, c.key});
+    batch.Record(journal_, {c.section, s.what, s.actuator, s.key, before, before, s.compare, c.key, {}});
     w.sides.push_back({std::move(s), std::move(before)});
   }
   return true;
@@ -198,12 +198,20 @@ bool Executor::WriteBatch(ApplyRun& run, const std::vector<Change>& changes, Bat
     const Change& c = changes[w.index];
     ChangeResult& res = run.report.results[w.index];
     for (Found& f : w.sides) run.undo.push_back({kNone, std::move(f)});
-    auto written = Find(c.actuator)->Write(c.key, c.after);
+    Actuator* a = Find(c.actuator);
+    auto written = a->Write(c.key, c.after);
+    res.runs = a->TakeRuns();
     if (written) {
       res.outcome = Outcome::kApplied;
       // The journal keeps the first "before"; the rollback restores what this run found.
       res.change.before = w.before;
       run.undo.push_back({w.index, {}});
+      // What the write ran (a boot loader's update step) goes into its journal entry.
+      if (!res.runs.empty()) {
+        if (auto r = journal_.AddRuns(c.actuator, c.key, res.runs); !r) {
+          res.detail = "its commands could not be recorded in the journal: " + r.error().message;
+        }
+      }
       continue;
     }
     const KnownRefusal* known = FindRefusal(c, written.error().err);
@@ -230,7 +238,9 @@ void Executor::Rollback(ApplyRun& run) {
   for (auto it = run.undo.rbegin(); it != run.undo.rend(); ++it) {
     if (it->result != kNone) {
       ChangeResult& done = report.results[it->result];
-      auto w = Find(done.change.actuator)->Write(done.change.key, done.change.before);
+      Actuator* a = Find(done.change.actuator);
+      auto w = a->Write(done.change.key, done.change.before);
+      for (CommandRun& cmd : a->TakeRuns()) done.runs.push_back(std::move(cmd));
       if (w) {
         done.outcome = Outcome::kRolledBack;
       } else {
@@ -273,7 +283,7 @@ RevertReport Executor::Revert() {
     c.after = it->before;
     c.compare = it->compare;
     c.side_effect_of = it->side_effect_of;
-    ChangeResult res{c, Outcome::kFailed, ""};
+    ChangeResult res{c, Outcome::kFailed, "", {}};
     Actuator* a = Find(c.actuator);
     if (!a) {
       res.detail = "no actuator \"" + c.actuator + "\"";
@@ -289,11 +299,15 @@ RevertReport Executor::Revert() {
       }
     } else if (SameValue(c.compare, *now, c.after)) {
       res.outcome = Outcome::kAlreadySet;
-    } else if (auto w = a->Write(c.key, c.after); w) {
-      res.outcome = Outcome::kApplied;
     } else {
-      res.detail = w.error().message;
-      report.complete = false;
+      auto w = a->Write(c.key, c.after);
+      res.runs = a->TakeRuns();
+      if (w) {
+        res.outcome = Outcome::kApplied;
+      } else {
+        res.detail = w.error().message;
+        report.complete = false;
+      }
     }
     report.results.push_back(std::move(res));
   }

@@ -10,6 +10,7 @@
 #include "base/result.h"
 #include "base/sysroot.h"
 #include "tune/change.h"
+#include "tune/command_runner.h"
 #include "tune/journal.h"
 
 namespace rtagent {
@@ -42,6 +43,9 @@ class Actuator {
   /// False when an item only exists after an earlier write (a cgroup's files after its
   /// directory): each such item is then a batch of its own.
   virtual bool Batchable() const { return true; }
+  /// The commands the last Write ran (a boot loader's update step), handed over once; the
+  /// executor reports them with the item and keeps them in its journal entry.
+  virtual std::vector<CommandRun> TakeRuns() { return {}; }
 };
 
 /// Kernel files through the one door.
@@ -71,6 +75,7 @@ struct ChangeResult {
   Change change;
   Outcome outcome = Outcome::kNotRun;
   std::string detail;  ///< the refusal's reason, or the error
+  std::vector<CommandRun> runs;  ///< commands its write (or its rollback) ran: what, exit status, output
 };
 
 struct ApplyReport {

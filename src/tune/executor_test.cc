@@ -334,7 +334,7 @@ TEST_CASE("a journal left by a crash in the middle of a batch reverts cleanly", 
   CountingRoot root(b.tree.dir());
   Journal journal(root);
   std::vector<JournalEntry> batch;
-  for (int i = 0; i < 5; ++i) batch.push_back({"irqs", "IRQ", "file", Irq(i), "0-3", "0-1", Compare::kCpuList, ""});
+  for (int i = 0; i < 5; ++i) batch.push_back({"irqs", "IRQ", "file", Irq(i), "0-3", "0-1", Compare::kCpuList, "", {}});
   REQUIRE(journal.RecordAll(batch).ok());
   for (int i = 0; i < 3; ++i) b.tree.Put(Irq(i), "0-1\n");
 

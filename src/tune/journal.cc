@@ -10,19 +10,50 @@ namespace rtagent {
 
 using nlohmann::json;
 
-std::string Journal::Path() { return kpath::kRunDir + "/journal.json"; }
+namespace {
 
-Result<void> Journal::Load() {
-  entries_.clear();
-  auto text = root_.Read(Path());
+// rtagent's state that must outlive a reboot (the FHS's /var/lib).
+const std::string kStateDir = "var/lib/rtagent";
+
+std::string Serialize(const std::vector<JournalEntry>& entries) {
+  json doc;
+  doc["version"] = 1;
+  json list = json::array();
+  for (const auto& e : entries) {
+    json j = {{"section", e.section},
+              {"what", e.what},
+              {"actuator", e.actuator},
+              {"key", e.key},
+              {"before", e.before},
+              {"after", e.after},
+              {"compare", std::string(CompareName(e.compare))}};
+    if (!e.side_effect_of.empty()) j["side_effect_of"] = e.side_effect_of;
+    if (!e.runs.empty()) {
+      json runs = json::array();
+      for (const auto& r : e.runs) runs.push_back(CommandRunJson(r));
+      j["runs"] = std::move(runs);
+    }
+    list.push_back(std::move(j));
+  }
+  doc["entries"] = std::move(list);
+  return doc.dump(2) + "\n";
+}
+
+}  // namespace
+
+std::string Journal::Path() { return kpath::kRunDir + "/journal.json"; }
+std::string Journal::BootPath() { return kStateDir + "/boot-journal.json"; }
+
+Result<void> Journal::LoadFile(const std::string& path, bool boot) {
+  auto text = root_.Read(path);
   if (!text) {
-    // No journal file (or no run directory at all): nothing was changed before.
+    // No journal file (or no directory at all): nothing was changed before.
     if (text.error().err == ENOENT || text.error().err == ENOTDIR) return Ok();
     return text.error();
   }
   json doc = json::parse(*text, nullptr, /*allow_exceptions=*/false);
   if (doc.is_discarded() || !doc.is_object() || !doc.contains("entries") || !doc["entries"].is_array()) {
-    return MakeError(root_.Dir() + " " + Path() + ": the journal is corrupt; nothing was changed (inspect it, then remove it)",
+    return MakeError(root_.Dir() + " " + path + ": the journal is corrupt; nothing was changed (inspect it, then remove it)",
                      EINVAL);
   }
   for (const json& j : doc["entries"]) {
@@ -34,14 +65,34 @@ Result<void> Journal::Load() {
     e.before = j.value("before", "");
     e.after = j.value("after", "");
     e.side_effect_of = j.value("side_effect_of", "");
+    if (j.contains("runs") && j["runs"].is_array()) {
+      for (const json& r : j["runs"]) e.runs.push_back(CommandRunFromJson(r));
+    }
     if (!ParseCompare(j.value("compare", "exact"), &e.compare) || e.key.empty()) {
-      return MakeError(root_.Dir() + " " + Path() + ": the journal has an entry without a key or with an unknown comparison",
+      return MakeError(root_.Dir() + " " + path + ": the journal has an entry without a key or with an unknown comparison",
                        EINVAL);
     }
+    if (ids_.count(Id(e.actuator, e.key))) continue;  // the same file in both journals: the first one's before
+    if (!boot && IsBootFileActuator(e.actuator) && scope_ == Scope::kRuntime) {
+      kept_boot_.push_back(std::move(e));  // an older rtagent's entry: not the daemon's to revert
+      continue;
+    }
+    ids_.insert(Id(e.actuator, e.key));
     entries_.push_back(std::move(e));
   }
-  Reindex();
   return Ok();
+}
+
+Result<void> Journal::Load() {
+  entries_.clear();
+  ids_.clear();
+  kept_boot_.clear();
+  stored_boot_.clear();
+  if (scope_ == Scope::kAll) {
+    if (auto r = LoadFile(BootPath(), true); !r) return r;
+    stored_boot_ = entries_.empty() ? "" : Serialize(entries_);
+  }
+  return LoadFile(Path(), false);
 }
 
 void Journal::Reindex() {
@@ -90,29 +141,41 @@ Result<void> Journal::Drop(std::vector<size_t> positions) {
   return entries_.empty() ? Clear() : Store();
 }
 
+Result<void> Journal::AddRuns(const std::string& actuator, const std::string& key, const std::vector<CommandRun>& runs) {
+  for (auto& e : entries_) {
+    if (e.actuator != actuator || e.key != key) continue;
+    e.runs.insert(e.runs.end(), runs.begin(), runs.end());
+    return Store();
+  }
+  return MakeError("no journal entry for " + key, ENOENT);
+}
+
 Result<void> Journal::Clear() {
   entries_.clear();
   ids_.clear();
+  if (scope_ == Scope::kAll) {
+    if (auto r = root_.Remove(BootPath()); !r) return r;
+    stored_boot_.clear();
+  }
+  if (!kept_boot_.empty()) return root_.WriteDurable(Path(), Serialize(kept_boot_));
   return root_.Remove(Path());
 }
 
 Result<void> Journal::Store() {
-  json doc;
-  doc["version"] = 1;
-  json list = json::array();
-  for (const auto& e : entries_) {
-    json j = {{"section", e.section},
-              {"what", e.what},
-              {"actuator", e.actuator},
-              {"key", e.key},
-              {"before", e.before},
-              {"after", e.after},
-              {"compare", std::string(CompareName(e.compare))}};
-    if (!e.side_effect_of.empty()) j["side_effect_of"] = e.side_effect_of;
-    list.push_back(std::move(j));
+  std::vector<JournalEntry> runtime = kept_boot_, boot;
+  for (const auto& e : entries_) (IsBootFileActuator(e.actuator) && scope_ == Scope::kAll ? boot : runtime).push_back(e);
+  if (scope_ == Scope::kAll) {
+    // The boot journal first: a crash between the two writes leaves a boot file's "before"
+    // recorded even if the runtime journal is older.
+    const std::string text = boot.empty() ? "" : Serialize(boot);
+    if (text != stored_boot_) {
+      auto r = text.empty() ? root_.Remove(BootPath()) : root_.WriteDurable(BootPath(), text);
+      if (!r) return r;
+      stored_boot_ = text;
+    }
   }
-  doc["entries"] = std::move(list);
-  return root_.WriteDurable(Path(), doc.dump(2) + "\n");
+  if (runtime.empty()) return root_.Remove(Path());
+  return root_.WriteDurable(Path(), Serialize(runtime));
 }
 
 }  // namespace rtagent

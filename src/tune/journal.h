@@ -1,5 +1,7 @@
 // The durable record of every value rtagent changed, written before each change, so that
-// revert (or a rollback after a failure) can put the system back exactly as it was.
+// revert (or a rollback after a failure) can put the system back exactly as it was. Runtime
+// values are journaled in /run (they and their record vanish at reboot); boot loader files in
+// /var/lib/rtagent (they outlive the reboot they are written for, and so must their record).
 #pragma once
 
 #include <string>
@@ -9,6 +11,7 @@
 #include "base/result.h"
 #include "base/sysroot.h"
 #include "tune/change.h"
+#include "tune/command_runner.h"
 
 namespace rtagent {
 
@@ -25,13 +28,21 @@ struct JournalEntry {
   /// this key is written (a task's affinity when a cpuset partition comes or goes): its
   /// "before" is kept so that revert can put it back after undoing that item.
   std::string side_effect_of;
+  /// The commands writing it ran (a boot loader's update step), oldest first.
+  std::vector<CommandRun> runs;
 };
 
 /// The journal at run/rtagent/journal.json under the root. /run is a tmpfs: the journal
-/// lives exactly as long as the runtime state it describes (both vanish at reboot).
+/// lives exactly as long as the runtime state it describes (both vanish at reboot). Entries of
+/// boot loader files (IsBootFileActuator) are kept in var/lib/rtagent/boot-journal.json
+/// instead, so `rtagent revert` after the reboot still puts the files back. In memory they are
+/// one list in the order they were recorded; loaded again, the boot entries come first.
 class Journal {
  public:
-  explicit Journal(SysRoot& root) : root_(root) {}
+  /// kAll: both files (apply, revert, commission). kRuntime: only the runtime journal (the hold
+  /// daemon, which never writes boot files and whose sandbox keeps /var read-only).
+  enum class Scope { kAll, kRuntime };
+  explicit Journal(SysRoot& root, Scope scope = Scope::kAll) : root_(root), scope_(scope) {}
 
   /// Reads the journal left by earlier applies; an absent journal is an empty one.
   /// A corrupt journal is an error naming the file: nothing is applied or reverted over it.
@@ -52,18 +63,27 @@ class Journal {
   /// Drops the entries at these positions (of entries(), any order; the kernel refused the
   /// write they were made for, so there is nothing to put back) and stores the result once.
   Result<void> Drop(std::vector<size_t> positions);
-  /// Removes the journal file: everything in it has been put back.
+  /// Adds what writing the entry (actuator, key) ran to it and stores the journal.
+  Result<void> AddRuns(const std::string& actuator, const std::string& key, const std::vector<CommandRun>& runs);
+  /// Removes the journal files of its scope: everything in them has been put back.
   Result<void> Clear();
 
   /// Root-relative path of the journal file.
   static std::string Path();
+  /// Root-relative path of the boot files' journal.
+  static std::string BootPath();
 
  private:
+  Result<void> LoadFile(const std::string& path, bool boot);
   Result<void> Store();
   static std::string Id(const std::string& actuator, const std::string& key) { return actuator + '\n' + key; }
   void Reindex();
   SysRoot& root_;
+  Scope scope_;
+  std::string stored_boot_;  ///< what the boot journal file holds (rewritten only when it changes)
   std::vector<JournalEntry> entries_;
+  /// kRuntime: boot entries an older rtagent left in the runtime file, written back as found.
+  std::vector<JournalEntry> kept_boot_;
   std::unordered_set<std::string> ids_;  ///< Id() of every entry: Has() in constant time
 };
 

@@ -1,5 +1,6 @@
 #include "tune/plan_render.h"
 
+#include "base/kernel_text.h"
 #include "base/text_table.h"
 
 namespace rtagent {
@@ -34,6 +35,83 @@ std::string RenderFindings(const FullPlan& plan, bool color) {
   return out.empty() ? "" : "\nfindings:\n" + out;
 }
 
+// The cores section's boot loader summary, when there is one.
+const BootSummary* Boot(const FullPlan& plan) {
+  for (const auto& s : plan.sections)
+    if (s.boot) return &*s.boot;
+  return nullptr;
+}
+
+// A boot file as a table cell: whole files are shown below the table, not cut in a cell.
+std::string FileCell(const std::string& text) {
+  if (text.empty()) return "(no file)";
+  size_t lines = SplitLines(text).size();
+  return "(" + std::to_string(lines) + (lines == 1 ? " line" : " lines") + ", below)";
+}
+
+std::string Cell(const Change& c, const std::string& value, size_t width) {
+  return IsBootFileActuator(c.actuator) ? FileCell(value) : ShortValue(value, width);
+}
+
+// The lines that change between two texts: the common first and last lines are left out,
+// what is between is shown as removed (-) and added (+).
+std::string LineDiff(const std::string& before, const std::string& after, const std::string& indent) {
+  const auto a = SplitLines(before), b = SplitLines(after);
+  size_t head = 0;
+  while (head < a.size() && head < b.size() && a[head] == b[head]) ++head;
+  size_t tail = 0;
+  while (tail < a.size() - head && tail < b.size() - head && a[a.size() - 1 - tail] == b[b.size() - 1 - tail]) ++tail;
+  std::string out;
+  if (head > 0) out += indent + "  (" + std::to_string(head) + " line" + (head == 1 ? "" : "s") + " kept)\n";
+  for (size_t i = head; i < a.size() - tail; ++i) out += indent + "- " + std::string(a[i]) + "\n";
+  for (size_t i = head; i < b.size() - tail; ++i) out += indent + "+ " + std::string(b[i]) + "\n";
+  if (tail > 0) out += indent + "  (" + std::to_string(tail) + " line" + (tail == 1 ? "" : "s") + " kept)\n";
+  return out;
+}
+
+// What a command run printed, indented under its line.
+std::string RunText(const CommandRun& r, const std::string& indent) {
+  std::string out = indent;
+  if (r.skipped) {
+    out += "not run: `" + r.CommandLine() + "`: " + r.note + "\n";
+  } else if (r.exit_status < 0) {
+    out += "could not run `" + r.CommandLine() + "`: " + r.note + "\n";
+  } else {
+    out += "ran `" + r.CommandLine() + "`" + (r.program.empty() ? "" : " (" + r.program + ")") + ": " + r.Status() +
+           (r.note.empty() ? "" : " (" + r.note + ")") + "\n";
+  }
+  for (auto l : SplitLines(r.output)) out += indent + "  | " + std::string(l) + "\n";
+  return out;
+}
+
+// The boot loader block of plan and apply: which loader and why, the files whole (what
+// changes in them), the update command, and the next boot's command line, whole.
+std::string RenderBoot(const BootSummary& b, const std::vector<Change>& files, bool after_apply, bool color) {
+  std::string out = "\n" + Paint(color, "1", "boot loader: " + b.loader) + " (" + b.why + ")\n";
+  if (!b.how.empty()) out += "  " + b.how + "\n";
+  for (const Change& c : files) {
+    out += "  /" + c.key + (c.before.empty() ? " (a new file):" : ":") + "\n" + LineDiff(c.before, c.after, "    ");
+  }
+  if (!b.update.empty()) {
+    CommandRun shown;
+    shown.argv = b.update;
+    out += "  then: " + shown.CommandLine() + "\n";
+  }
+  if (!b.missing.empty()) out += "  " + Paint(color, "1;33", "missing") + ": " + b.missing + "\n";
+  if (!b.files.empty()) {
+    // Apply shows the line the files now give; plan the line once applied, and today's.
+    const std::string now = b.NextCmdline(false), next = b.NextCmdline(after_apply || !files.empty());
+    const bool planned = !after_apply && now != next;
+    out += "  the next boot's command line" + std::string(planned ? " once applied" : "") + ":\n    " + next + "\n";
+    if (planned) out += "  (as the boot files are now:\n    " + now + ")\n";
+    if (!b.loader_adds.empty()) {
+      out += "  (" + b.loader + " puts its own BOOT_IMAGE=, root= and ro first: taken from the running kernel's line)\n";
+    }
+    if (b.files.size() > 1) out += "  (the same arguments in " + std::to_string(b.files.size()) + " entries)\n";
+  }
+  return out;
+}
+
 json ItemJson(const Change& c) {
   return {{"what", c.what},       {"actuator", c.actuator},
           {"key", c.key},         {"before", c.before},
@@ -50,6 +128,27 @@ json FindingsJson(const SectionPlan& s) {
     a.push_back(std::move(j));
   }
   return a;
+}
+
+json BootJson(const BootSummary& b) {
+  json files = json::array();
+  for (const auto& f : b.files) {
+    files.push_back({{"path", "/" + f.path},
+                     {"exists", f.exists},
+                     {"role", f.role},
+                     {"cmdline_now", f.cmdline_now},
+                     {"cmdline_after_apply", f.cmdline_after}});
+  }
+  json j = {{"loader", b.loader},
+            {"chosen_because", b.why},
+            {"how", b.how},
+            {"update_command", b.update},
+            {"files", files},
+            {"next_cmdline_now", b.NextCmdline(false)},
+            {"next_cmdline_after_apply", b.NextCmdline(true)}};
+  if (!b.loader_adds.empty()) j["loader_adds"] = b.loader_adds;
+  if (!b.missing.empty()) j["missing"] = b.missing;
+  return j;
 }
 
 struct Counts {
@@ -70,13 +169,50 @@ Counts Count(const FullPlan& plan) {
 
 }  // namespace
 
+json RunJson(const CommandRun& r) {
+  json j = CommandRunJson(r);
+  j["command"] = r.CommandLine();
+  j["status"] = r.Status();
+  return j;
+}
+
+std::string RenderRebootNotice(const FullPlan& plan, const ApplyReport& report, const std::vector<std::string>& pending,
+                               bool color) {
+  if (pending.empty()) return "";
+  std::string args;
+  for (const auto& a : pending) args += (args.empty() ? "" : " ") + a;
+  std::vector<std::string> written;
+  std::string ran;
+  for (const auto& r : report.results) {
+    if (r.outcome != Outcome::kApplied || !IsBootFileActuator(r.change.actuator)) continue;
+    written.push_back("/" + r.change.key);
+    for (const CommandRun& run : r.runs) {
+      ran = " (`" + run.CommandLine() + "` " + (run.skipped ? std::string("is not run under --root") : "ran: " + run.Status()) + ")";
+    }
+  }
+  const BootSummary* b = Boot(plan);
+  std::string where;
+  if (!written.empty()) {
+    where = "written to " + JoinBootArgs(written) + ran;
+  } else if (b && !b->files.empty() && b->missing.empty()) {
+    where = "already in /" + b->files.front().path + " (written by an earlier apply)";
+  } else if (b && !b->missing.empty()) {
+    where = "not written: " + b->missing;
+  } else {
+    where = "not written (boot loader: print): add them to the kernel command line yourself";
+  }
+  return Paint(color, "1;33", "the measured CPUs are not isolated until the reboot") + ": the boot arguments " + args +
+         " are " + where + ", not in effect in the running kernel.\nThe loop goes on and measures the board as it runs "
+         "now; reboot, then run `rtagent commission` again: that second run gives the verdict that counts.\n";
+}
+
 std::string RenderPlanText(const FullPlan& plan, bool color) {
   std::string out;
   for (const auto& s : plan.sections) {
     TextTable t({"change", "before", "", "after", "when"});
     for (const auto& c : s.items) {
       if (!Pending(c)) continue;
-      t.Row({c.what, ShortValue(c.before), "->", ShortValue(c.after), c.reboot ? "at reboot" : "now"});
+      t.Row({c.what, Cell(c, c.before, 48), "->", Cell(c, c.after, 48), c.reboot ? "at reboot" : "now"});
     }
     if (t.Rows() == 0) continue;
     out += Paint(color, "1", s.section) + "\n" + t.Render(2);
@@ -88,6 +224,12 @@ std::string RenderPlanText(const FullPlan& plan, bool color) {
   if (n.reboot > 0) {
     out += "reboot required: the kernel command line lacks " + std::to_string(n.reboot) +
            " argument(s); apply writes the boot loader file, then reboot\n";
+  }
+  if (const BootSummary* b = Boot(plan)) {
+    std::vector<Change> files;
+    for (const Change& c : plan.PendingChanges())
+      if (IsBootFileActuator(c.actuator)) files.push_back(c);
+    out += RenderBoot(*b, files, false, color);
   }
   return out + RenderFindings(plan, color);
 }
@@ -102,8 +244,10 @@ json PlanJson(const FullPlan& plan) {
     sections.push_back({{"section", s.section}, {"changes", items}, {"findings", FindingsJson(s)}});
   }
   Counts n = Count(plan);
-  return {{"sections", sections},
-          {"summary", {{"pending", n.pending}, {"reboot_required", n.reboot}, {"matching", n.matching}}}};
+  json out = {{"sections", sections},
+              {"summary", {{"pending", n.pending}, {"reboot_required", n.reboot}, {"matching", n.matching}}}};
+  if (const BootSummary* b = Boot(plan)) out["bootloader"] = BootJson(*b);
+  return out;
 }
 
 std::string RenderConformanceText(const FullPlan& plan, bool color) {
@@ -147,10 +291,19 @@ std::string RenderApplyText(const ApplyReport& report, const FullPlan& plan, boo
                        : r.outcome == Outcome::kFailed ? "1;31"
                        : r.outcome == Outcome::kUnchangeable || r.outcome == Outcome::kRebootRequired ? "33"
                                                                                                        : "0";
-    t.Row({Paint(color, code, std::string(OutcomeName(r.outcome))), r.change.what, ShortValue(r.change.before, 32), "->",
-           ShortValue(r.change.after, 32), r.detail});
+    t.Row({Paint(color, code, std::string(OutcomeName(r.outcome))), r.change.what, Cell(r.change, r.change.before, 32),
+           "->", Cell(r.change, r.change.after, 32), r.detail});
   }
   if (t.Rows()) out += t.Render(2);
+  // Boot files whole, and what their update command ran and printed.
+  std::vector<Change> written;
+  std::string runs;
+  for (const auto& r : report.results) {
+    if (r.outcome == Outcome::kApplied && IsBootFileActuator(r.change.actuator)) written.push_back(r.change);
+    for (const CommandRun& run : r.runs) runs += RunText(run, "  ");
+  }
+  if (const BootSummary* b = Boot(plan)) out += RenderBoot(*b, written, !written.empty(), color);
+  out += runs;
   out += "\n" + std::to_string(report.Count(Outcome::kApplied)) + " applied, " +
          std::to_string(report.Count(Outcome::kAlreadySet)) + " already set, " +
          std::to_string(report.Count(Outcome::kUnchangeable)) + " unchangeable, " +
@@ -163,7 +316,7 @@ std::string RenderApplyText(const ApplyReport& report, const FullPlan& plan, boo
              ": these could not be put back (the journal keeps them; run `rtagent revert`):\n" + report.rollback_errors;
     }
   } else if (report.Count(Outcome::kRebootRequired) > 0) {
-    out += "reboot required for the kernel command line (after update-grub on GRUB systems)\n";
+    out += "reboot required: the kernel command line above takes effect at the next boot\n";
   }
   return out + RenderFindings(plan, color);
 }
@@ -174,13 +327,14 @@ json ApplyJson(const ApplyReport& report, const FullPlan& plan) {
     json j = ItemJson(r.change);
     j["outcome"] = std::string(OutcomeName(r.outcome));
     if (!r.detail.empty()) j["detail"] = r.detail;
+    for (const CommandRun& run : r.runs) j["runs"].push_back(RunJson(run));
     results.push_back(std::move(j));
   }
   json findings = json::array();
   for (const auto& s : plan.sections) {
     for (auto& f : FindingsJson(s)) findings.push_back(f);
   }
-  return {{"results", results},
+  json out = {{"results", results},
           {"rolled_back", report.rolled_back},
           {"rollback_errors", report.rollback_errors},
           {"findings", findings},
@@ -190,13 +344,22 @@ json ApplyJson(const ApplyReport& report, const FullPlan& plan) {
             {"unchangeable", report.Count(Outcome::kUnchangeable)},
             {"reboot_required", report.Count(Outcome::kRebootRequired)},
             {"failed", report.Count(Outcome::kFailed)}}}};
+  if (const BootSummary* b = Boot(plan)) {
+    out["bootloader"] = BootJson(*b);
+    bool written = false;
+    for (const auto& r : report.results) written |= r.outcome == Outcome::kApplied && IsBootFileActuator(r.change.actuator);
+    out["bootloader"]["next_cmdline"] = b->NextCmdline(written);
+  }
+  return out;
 }
 
 std::string RenderRevertText(const RevertReport& report) {
   if (report.results.empty()) return "nothing to revert: no journal of earlier changes\n";
   TextTable t({"outcome", "item", "restored"});
   size_t kept_back = 0;  // side effects the kernel had already put back: counted, not listed
+  std::string runs;      // what putting a boot file back ran (its update command)
   for (const auto& r : report.results) {
+    for (const CommandRun& run : r.runs) runs += RunText(run, "  ");
     if (!r.change.side_effect_of.empty() && r.outcome == Outcome::kAlreadySet) {
       ++kept_back;
       continue;
@@ -204,13 +367,13 @@ std::string RenderRevertText(const RevertReport& report) {
     std::string outcome = r.outcome == Outcome::kApplied     ? "restored"
                           : r.outcome == Outcome::kAlreadySet ? (r.detail == "gone" ? "gone" : "already back")
                                                               : "FAILED: " + r.detail;
-    t.Row({outcome, r.change.what, ShortValue(r.change.after, 40)});
+    t.Row({outcome, r.change.what, Cell(r.change, r.change.after, 40)});
   }
   std::string kept = kept_back == 0 ? ""
                                     : "\n" + std::to_string(kept_back) +
                                           " task placement(s) journaled because a partition write could change them "
                                           "were already as before\n";
-  return t.Render(2) + kept + (report.complete ? "\nevery journaled value is back; the journal is removed\n"
+  return t.Render(2) + runs + kept + (report.complete ? "\nevery journaled value is back; the journal is removed\n"
                                         : "\nsome values could not be put back; the journal is kept: fix the cause and run "
                                           "`rtagent revert` again\n");
 }

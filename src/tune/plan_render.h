@@ -23,6 +23,17 @@ nlohmann::json ConformanceJson(const FullPlan& plan);
 std::string RenderApplyText(const ApplyReport& report, const FullPlan& plan, bool color);
 nlohmann::json ApplyJson(const ApplyReport& report, const FullPlan& plan);
 
+/// What a run that measures now must say when the boot arguments `pending` are not in effect:
+/// where they were written (or that they were not), that the CPUs are not isolated until the
+/// reboot, and that a second `rtagent commission` after it gives the verdict that counts.
+/// Empty when nothing is pending.
+std::string RenderRebootNotice(const FullPlan& plan, const ApplyReport& report, const std::vector<std::string>& pending,
+                               bool color);
+
+/// A command run (a boot loader's update step) as apply, revert and their --json show it:
+/// CommandRunJson plus the command line and its status for people.
+nlohmann::json RunJson(const CommandRun& run);
+
 /// `rtagent revert`.
 std::string RenderRevertText(const RevertReport& report);
 

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -11,6 +12,7 @@
 #include "base/sysroot.h"
 #include "inspect/system_state.h"
 #include "profile/model.h"
+#include "tune/bootloader.h"
 #include "tune/change.h"
 #include "tune/executor.h"
 
@@ -39,6 +41,9 @@ struct SectionPlan {
   std::string section;
   std::vector<Change> items;  ///< before = read now, after = wanted; Pending() tells which differ
   std::vector<Finding> findings;
+  /// cores only, when the profile has boot arguments: the boot loader, its files, its update
+  /// command and the next boot's command line (plan, apply and verify show it whole).
+  std::optional<BootSummary> boot;
 };
 
 /// True when the item's current value differs from the wanted one.

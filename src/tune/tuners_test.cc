@@ -242,7 +242,7 @@ cores:
   REQUIRE(plan.ok());
   const Change* dropin = Find(*plan, "etc/default/grub.d/90-rtagent.cfg");
   REQUIRE(dropin);
-  CHECK(dropin->actuator == "bootfile");
+  CHECK(dropin->actuator == "bootfile+update-grub");
   CHECK(dropin->before.empty());
   CHECK_THAT(dropin->after, Catch::Contains("isolcpus=nohz,domain,managed_irq,1-3"));
   CHECK_FALSE(plan->RebootRequired().empty());

@@ -1,0 +1,36 @@
+// The files that carry a board's kernel command line, for each boot loader rtagent knows
+// (tune/bootloader.h edits them), and reading them all: `rtagent capture` copies them, so a
+// captured board replays its boot configuration under --root.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "base/sysroot.h"
+
+namespace rtagent {
+
+/// The boot files rtagent knows, relative to the system root (capture copies them, detection
+/// looks for them). Not kernel interfaces: the boot loaders' own files.
+namespace bootpath {
+inline const std::string kGrubDefault = "etc/default/grub";
+inline const std::string kGrubDropInDir = "etc/default/grub.d";
+inline const std::string kGrubDropIn = "etc/default/grub.d/90-rtagent.cfg";
+inline const std::string kGrubCfg = "boot/grub/grub.cfg";     // Debian's update-grub writes it
+inline const std::string kGrub2Dir = "boot/grub2";            // Fedora, RHEL, SUSE
+inline const std::vector<std::string> kGrubenv = {"boot/grub2/grubenv", "boot/grub/grubenv"};
+inline const std::string kExtlinux = "boot/extlinux/extlinux.conf";
+inline const std::string kRpiCmdline = "boot/firmware/cmdline.txt";  // Raspberry Pi OS Bookworm and later
+inline const std::string kRpiCmdlineOld = "boot/cmdline.txt";        // older releases
+/// Where systemd-boot's loader.conf and the BLS entries live: the ESP or XBOOTLDR mounted at
+/// /boot, /efi or /boot/efi (the Boot Loader Specification's $BOOT).
+inline const std::vector<std::string> kLoaderDirs = {"boot/loader", "efi/loader", "boot/efi/loader"};
+inline const std::string kKernelCmdline = "etc/kernel/cmdline";  // kernel-install reads it
+}  // namespace bootpath
+
+/// Reads every boot loader file of bootpath under `root` that exists (the directories of
+/// drop-ins and BLS entries listed, each *.cfg and *.conf read, and systemd-boot's EFI
+/// variables), so a RecordingRoot copies them. Returns the root-relative paths read.
+std::vector<std::string> ReadBootFiles(const SysRoot& root);
+
+}  // namespace rtagent
