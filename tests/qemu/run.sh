@@ -11,7 +11,7 @@
 #   # append: ARGS               extra kernel arguments
 #   # rootfs: debian             boot a real systemd from a minimal Debian disk (mkrootfs.sh)
 #   # profile: PATH              with rootfs: the profile rtagent.service holds (repo-relative)
-#   # bootdisk: grub | extlinux  boot through that boot loader from a disk (mkbootdisk.sh); the
+#   # bootdisk: grub             boot through that boot loader from a disk (mkbootdisk.sh); the
 #                                scenario runs at every boot (guest/run-phases.sh) and reboots
 #   # boots: N                   how many boots it takes (the timeout is N times the per-boot one)
 # rtagent: --rtagent, else $RTAGENT_BIN, else build/rtagent. --strict (or RTAGENT_QEMU_STRICT=1)
