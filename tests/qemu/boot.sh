@@ -3,7 +3,12 @@
 #
 #   tests/qemu/boot.sh -k KERNEL_DIR -i INITRAMFS -s SCENARIO -l CONSOLE_LOG
 #                      [-a "extra kernel args"] [-q "extra qemu args"] [-t TIMEOUT_S]
+#   tests/qemu/boot.sh -D -s SCENARIO -l CONSOLE_LOG -q "the disks" [-t TIMEOUT_S]
 #
+# -D boots through the firmware (SeaBIOS) from the disk with bootindex=0 in -q, the way a PC
+# boots: its boot loader picks the kernel and its command line. The guest may reboot as often
+# as the scenario needs (no -no-reboot); the timeout covers every boot together, and the run
+# ends when the guest powers off.
 # The whole console goes to CONSOLE_LOG; the text between
 #   === RTAGENT-SCENARIO-BEGIN SCENARIO === / === RTAGENT-SCENARIO-END SCENARIO rc=N ===
 # is printed on stdout. Exit: the scenario's rc, or 124 when the end marker never came
@@ -13,17 +18,20 @@
 # RTAGENT_QEMU_ACCEL (default tcg) and RTAGENT_QEMU_BZIMAGE=1 (skip the vmlinux) override.
 set -uo pipefail
 
-KDIR= INITRD= SCEN= LOG= EXTRA_APPEND= EXTRA_QEMU= TMO=${RTAGENT_QEMU_TIMEOUT:-240}
+KDIR= INITRD= SCEN= LOG= EXTRA_APPEND= EXTRA_QEMU= TMO=${RTAGENT_QEMU_TIMEOUT:-240} DISKBOOT=0
 ISOLATION="isolcpus=nohz,domain,managed_irq,2-3 nohz_full=2-3 rcu_nocbs=2-3 irqaffinity=0-1"
-while getopts "k:i:s:l:a:q:t:" opt; do
+while getopts "k:i:s:l:a:q:t:D" opt; do
   case $opt in
     k) KDIR=$OPTARG ;; i) INITRD=$OPTARG ;; s) SCEN=$OPTARG ;; l) LOG=$OPTARG ;;
-    a) EXTRA_APPEND=$OPTARG ;; q) EXTRA_QEMU=$OPTARG ;; t) TMO=$OPTARG ;;
+    a) EXTRA_APPEND=$OPTARG ;; q) EXTRA_QEMU=$OPTARG ;; t) TMO=$OPTARG ;; D) DISKBOOT=1 ;;
     *) echo "usage: see the head of $0" >&2; exit 2 ;;
   esac
 done
-[ -n "$KDIR" ] && [ -f "$INITRD" ] && [ -n "$SCEN" ] && [ -n "$LOG" ] || { echo "boot.sh: usage: see the head of $0" >&2; exit 2; }
+[ -n "$SCEN" ] && [ -n "$LOG" ] || { echo "boot.sh: usage: see the head of $0" >&2; exit 2; }
+[ $DISKBOOT = 1 ] || { [ -n "$KDIR" ] && [ -f "$INITRD" ]; } || { echo "boot.sh: usage: see the head of $0" >&2; exit 2; }
 
+KERNEL=
+if [ $DISKBOOT = 0 ]; then
 BZIMAGE=$(ls "$KDIR"/boot/vmlinuz-* | head -1)
 # vmlinux from the bzImage: the payload is an XZ stream starting at the XZ magic (FD 37 7A 58 5A 00).
 vmlinux_of() {
@@ -39,11 +47,19 @@ vmlinux_of() {
 }
 KERNEL=$BZIMAGE
 if [ "${RTAGENT_QEMU_BZIMAGE:-0}" != 1 ] && V=$(vmlinux_of "$BZIMAGE"); then KERNEL=$V; fi
+fi
 
-APPEND="console=ttyS0 panic=-1 $ISOLATION rtagent.scenario=$SCEN $EXTRA_APPEND"
-# shellcheck disable=SC2086
-CMD=(qemu-system-x86_64 -machine q35 -accel "${RTAGENT_QEMU_ACCEL:-tcg}" -cpu max -smp 4 -m 1024
-     -nographic -no-reboot -kernel "$KERNEL" -initrd "$INITRD" -append "$APPEND" $EXTRA_QEMU)
+CMD=(qemu-system-x86_64 -machine q35 -accel "${RTAGENT_QEMU_ACCEL:-tcg}" -cpu max -smp 4 -m 1024 -nographic)
+if [ $DISKBOOT = 1 ]; then
+  # No network card (its option ROM would add a network boot attempt to every boot), no
+  # graphics card (the boot loader and the kernel use the serial console).
+  CMD+=(-nic none -vga none)
+else
+  APPEND="console=ttyS0 panic=-1 $ISOLATION rtagent.scenario=$SCEN $EXTRA_APPEND"
+  CMD+=(-no-reboot -kernel "$KERNEL" -initrd "$INITRD" -append "$APPEND")
+fi
+# shellcheck disable=SC2206
+CMD+=($EXTRA_QEMU)
 { echo "# boot.sh: ${CMD[*]}"; echo "# timeout ${TMO}s"; } > "$LOG"
 START=$(date +%s.%N)
 # Note the wall time at which the guest's /init printed its begin marker.
@@ -67,6 +83,6 @@ if ! grep -q "=== RTAGENT-SCENARIO-END $SCEN rc=" "$LOG"; then
   exit 124
 fi
 sed -n "/^=== RTAGENT-SCENARIO-BEGIN $SCEN ===/,/^=== RTAGENT-SCENARIO-END $SCEN rc=/p" "$LOG"
-echo "BOOT kernel=$(basename "$KERNEL") init_after=${INIT_AT:-?}s total=$(awk -v a="$START" -v b="$END" 'BEGIN{printf "%.1f", b-a}')s"
+echo "BOOT kernel=$(basename "${KERNEL:-from-disk}") init_after=${INIT_AT:-?}s total=$(awk -v a="$START" -v b="$END" 'BEGIN{printf "%.1f", b-a}')s"
 RC=$(sed -n "s/^=== RTAGENT-SCENARIO-END $SCEN rc=\([0-9]*\) ===.*/\1/p" "$LOG" | tail -1)
 exit "${RC:-1}"

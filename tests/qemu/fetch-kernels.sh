@@ -8,7 +8,7 @@
 # (linux-image-6.1.0-NN-rt-amd64, linux-image-6.1.0-NN-amd64). They are fetched with
 # `apt-get download` and unpacked with `dpkg-deb -x` into
 #   $RTAGENT_QEMU_CACHE (default /var/cache/rtagent-qemu)/<package>/
-# and reused on later runs. On success it prints, one per line:
+# (the .deb kept beside the files as <package>/package.deb) and reused on later runs. On success it prints, one per line:
 #   rt <dir>
 #   stock <dir>
 # Exit codes: 0 ok, 77 qemu or the kernels cannot be obtained (reason on stderr).
@@ -74,7 +74,7 @@ resolve() {
 
 fetch_one() {
   local pkg=$1 dir="$CACHE/$1"
-  if [ -f "$dir/.complete" ] && ls "$dir"/boot/vmlinuz-* >/dev/null 2>&1; then
+  if [ -f "$dir/.complete" ] && ls "$dir"/boot/vmlinuz-* >/dev/null 2>&1 && [ -s "$dir/package.deb" ]; then
     log "$pkg: cached in $dir"; return 0
   fi
   as_root mkdir -p "$CACHE" 2>/dev/null || mkdir -p "$CACHE" || unavailable "cannot create $CACHE"
@@ -88,6 +88,8 @@ fetch_one() {
   rm -rf "$dir"; mkdir -p "$dir"
   dpkg-deb -x "$tmp"/*.deb "$dir" || { rm -rf "$tmp" "$dir"; unavailable "dpkg-deb -x $pkg failed"; }
   dpkg-deb -f "$tmp"/*.deb Version > "$dir/.version"
+  # The package itself stays too: the boot-loader disks (mkbootdisk.sh) install it with dpkg.
+  mv "$tmp"/*.deb "$dir/package.deb"
   rm -rf "$tmp"
   ls "$dir"/boot/vmlinuz-* >/dev/null 2>&1 || unavailable "$pkg has no /boot/vmlinuz-*"
   touch "$dir/.complete"

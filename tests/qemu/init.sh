@@ -19,14 +19,16 @@ mount -t tracefs tracefs /sys/kernel/tracing || echo "init: cannot mount tracefs
 mount -t debugfs debugfs /sys/kernel/debug || echo "init: cannot mount debugfs"
 hostname rtagent-qemu
 
-# rtagent.root=vda: a scenario that boots a real systemd from a disk (tests/qemu/mkrootfs.sh).
+# rtagent.root=DEV (vda, vda1): a scenario that boots a real systemd from a disk
+# (tests/qemu/mkrootfs.sh), or the installer boot of a boot-loader disk (mkbootdisk.sh).
 # Load the virtio modules, mount the disk and hand PID 1 over to its systemd.
-if grep -qw rtagent.root=vda /proc/cmdline; then
+ROOTDEV=$(sed -n 's/.*rtagent\.root=\([a-z0-9]*\).*/\1/p' /proc/cmdline)
+if [ -n "$ROOTDEV" ]; then
   . /rtagent/lib.sh
   for m in virtio_pci virtio_blk crc32c_generic ext4; do load_module $m; done
-  i=0; while [ ! -e /dev/vda ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i+1)); done
+  i=0; while [ ! -e /dev/$ROOTDEV ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i+1)); done
   mkdir -p /newroot
-  if mount -t ext4 /dev/vda /newroot; then
+  if mount -t ext4 /dev/$ROOTDEV /newroot; then
     for m in /sys/kernel/tracing /sys/kernel/debug /sys/fs/cgroup /dev/pts /run /tmp; do umount $m 2>/dev/null; done
     mount --move /dev /newroot/dev
     mount --move /proc /newroot/proc
@@ -35,7 +37,7 @@ if grep -qw rtagent.root=vda /proc/cmdline; then
   fi
   N=$(sed -n 's/.*rtagent.scenario=\([^ ]*\).*/\1/p' /proc/cmdline)
   echo "=== RTAGENT-SCENARIO-BEGIN $N ==="
-  echo "FAIL switch_root: cannot mount /dev/vda as ext4"
+  echo "FAIL switch_root: cannot mount /dev/$ROOTDEV as ext4"
   echo "=== RTAGENT-SCENARIO-END $N rc=1 ==="
   poweroff -f
 fi

@@ -8,12 +8,14 @@
 # `finish` prints "RESULT pass=N fail=M skip=K" and exits 1 when anything failed.
 # rtagent.strict=1 on the kernel command line turns "not built yet" into FAIL.
 
-RESULTS=/tmp/rtagent-results
+# A scenario that reboots keeps its results on the guest's disk (guest/run-phases.sh sets it).
+RESULTS=${RTAGENT_RESULTS:-/tmp/rtagent-results}
 OUT=/tmp/out            # rtagent's outputs, one file per step
 mkdir -p "$OUT"
 : >> "$RESULTS"
 STRICT=0
 grep -qw rtagent.strict=1 /proc/cmdline && STRICT=1
+[ -e /rtagent/strict ] && STRICT=1   # a boot-loader scenario's harness disk (mkharness.sh -S)
 
 pass() { echo "PASS $1"; echo PASS >> "$RESULTS"; }
 fail() { echo "FAIL $1: $2"; echo FAIL >> "$RESULTS"; }
@@ -213,6 +215,12 @@ jexpect() {
   IFS=$old_ifs
   fail "$1" "$3 is '$v', expected '$4'"
 }
+# result_field FLAT ID FIELD: a field of the result whose id is ID in verify's flattened JSON.
+result_field() {
+  n=$(sed -n "s/^results\.\([0-9]*\)\.id=$2\$/\1/p" "$1" | head -1)
+  [ -n "$n" ] || return 1
+  sed -n "s/^results\.$n\.$3=//p" "$1" | head -1
+}
 # stat_sched PID: "rt_priority/policy" (fields 40/41 of /proc/PID/stat), "" when gone
 stat_sched() {
   line=$(cat /proc/$1/stat 2>/dev/null) || return 0
@@ -220,6 +228,15 @@ stat_sched() {
   set -- $rest
   shift 37
   echo "$1/$2"
+}
+
+# reboot_to_phase N: ends this boot of a scenario that reboots (guest/run-phases.sh): the guest
+# reboots by itself and the scenario runs again with RTAGENT_PHASE=N.
+reboot_to_phase() {
+  echo "$1" > "$RTAGENT_STATE/phase"
+  : > "$RTAGENT_STATE/reboot"
+  info "phase $RTAGENT_PHASE done: the guest reboots into phase $1"
+  exit 0
 }
 
 finish() {

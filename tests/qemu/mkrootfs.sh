@@ -5,11 +5,11 @@
 #
 #   tests/qemu/mkrootfs.sh -r RTAGENT_BINARY -s SCENARIO -o DISK.img [-p PROFILE.yaml]
 #
-# 1. The base system: `debootstrap --variant=minbase --include=systemd,systemd-sysv,kmod` of
-#    this machine's Debian release (Debian's own tool, from the archive apt uses), made once
-#    and kept as a tarball in $RTAGENT_QEMU_CACHE (default /var/cache/rtagent-qemu).
-# 2. A copy of it with: `cmake --install` of the build folder RTAGENT_BINARY lives in, into
-#    the copy (binary, units, tmpfiles entry); the libraries ldd names that the base lacks;
+# 1. The base system: debian-base.sh's minimal Debian with systemd (debootstrap, made once
+#    and kept as a tarball in $RTAGENT_QEMU_CACHE, default /var/cache/rtagent-qemu).
+# 2. A copy of it with rtagent installed by install-rtagent.sh (`cmake --install` of the build
+#    folder RTAGENT_BINARY lives in: binary, units, tmpfiles entry; the libraries ldd names
+#    that the base lacks);
 #    PROFILE (default tests/qemu/profiles/hold.yaml) as /etc/rtagent/profile.yaml;
 #    rtagent.service enabled with `systemctl --root`; the serial getty masked (the console
 #    is the scenario's); tests/qemu/guest/rtagent-scenario.service running SCENARIO through
@@ -23,7 +23,6 @@ set -euo pipefail
 
 HERE=$(cd "$(dirname "$0")" && pwd)
 REPO=$(cd "$HERE/../.." && pwd)
-CACHE=${RTAGENT_QEMU_CACHE:-/var/cache/rtagent-qemu}
 RTAGENT= SCEN= OUT= PROFILE=$HERE/profiles/hold.yaml
 while getopts "r:s:o:p:" opt; do
   case $opt in
@@ -34,29 +33,8 @@ done
 [ -x "$RTAGENT" ] && [ -n "$SCEN" ] && [ -n "$OUT" ] || { echo "usage: $0 -r RTAGENT -s SCENARIO -o DISK.img [-p PROFILE]" >&2; exit 2; }
 [ -f "$HERE/scenarios/$SCEN.sh" ] || { echo "mkrootfs: no scenario $SCEN" >&2; exit 2; }
 [ -f "$PROFILE" ] || { echo "mkrootfs: no profile $PROFILE" >&2; exit 2; }
-BUILD=$(cd "$(dirname "$RTAGENT")" && pwd)
-[ -f "$BUILD/cmake_install.cmake" ] || { echo "mkrootfs: $BUILD is not a CMake build folder (needed for cmake --install)" >&2; exit 2; }
 
-. /etc/os-release
-RELEASE=${VERSION_CODENAME:-bookworm}
-MIRROR=${RTAGENT_DEBIAN_MIRROR:-$(sed -n 's/^URIs: *//p; s/^deb \(http[^ ]*\) .*/\1/p' /etc/apt/sources.list.d/debian.sources /etc/apt/sources.list 2>/dev/null | grep -v security | head -1 || true)}
-MIRROR=${MIRROR:-http://deb.debian.org/debian}
-BASE=$CACHE/debian-$RELEASE-systemd.tar
-
-mkdir -p "$CACHE"
-if [ ! -s "$BASE" ]; then
-  if ! command -v debootstrap >/dev/null; then
-    apt-get install -y -qq --no-install-recommends debootstrap >/dev/null 2>&1 || { echo "UNAVAILABLE: debootstrap cannot be installed" >&2; exit 77; }
-  fi
-  TMPB=$(mktemp -d "$CACHE/debootstrap.XXXXXX")
-  echo "mkrootfs: debootstrap $RELEASE from $MIRROR (once; cached as $BASE)" >&2
-  if ! debootstrap --variant=minbase --include=systemd,systemd-sysv,kmod "$RELEASE" "$TMPB/root" "$MIRROR" > "$TMPB.log" 2>&1; then
-    tail -5 "$TMPB.log" >&2; rm -rf "$TMPB"
-    echo "UNAVAILABLE: debootstrap of $RELEASE from $MIRROR failed" >&2; exit 77
-  fi
-  tar -C "$TMPB/root" -cf "$BASE.tmp" . && mv "$BASE.tmp" "$BASE"
-  rm -rf "$TMPB" "$TMPB.log"
-fi
+BASE=$("$HERE/debian-base.sh") || exit $?
 
 STAGE=$(mktemp -d)
 trap 'rm -rf "$STAGE"' EXIT
@@ -65,21 +43,8 @@ mkdir -p "$R"
 tar -C "$R" -xf "$BASE"
 
 # rtagent as `cmake --install` lays it out, then the libraries the base system lacks.
-DESTDIR=$R cmake --install "$BUILD" > "$STAGE/install.log" 2>&1 || { cat "$STAGE/install.log" >&2; exit 1; }
-BIN=$(find "$R/usr" -path '*/bin/rtagent' -type f | head -1)
-[ -n "$BIN" ] || { echo "mkrootfs: cmake --install put no bin/rtagent under $R" >&2; exit 1; }
-strip --strip-debug "$BIN" 2>/dev/null || true
-SAMPLER=$(find "$R/usr" -path '*/libexec/rtagent/rtagent-sampler' -type f | head -1)
-[ -n "$SAMPLER" ] || { echo "mkrootfs: cmake --install put no libexec/rtagent/rtagent-sampler under $R" >&2; exit 1; }
-strip --strip-debug "$SAMPLER" 2>/dev/null || true
-{ ldd "$RTAGENT" 2>/dev/null || true; } | awk '/=> \//{print $3} /^[[:space:]]*\//{print $1}' | sort -u | while read -r lib; do
-  [ -e "$R$lib" ] && continue
-  mkdir -p "$R$(dirname "$lib")"
-  cp -L "$lib" "$R$lib"
-done
-# Units: enable rtagent.service wherever cmake --install put it.
+"$HERE/install-rtagent.sh" "$RTAGENT" "$R"
 UNIT=$(find "$R" -name rtagent.service -path '*systemd/system/*' | head -1)
-[ -n "$UNIT" ] || { echo "mkrootfs: cmake --install put no rtagent.service under $R" >&2; exit 1; }
 mkdir -p "$R/etc/rtagent"
 cp "$PROFILE" "$R/etc/rtagent/profile.yaml"
 
@@ -94,12 +59,12 @@ sed "s/@SCENARIO@/$SCEN/" "$HERE/guest/rtagent-scenario.service" > "$R/etc/syste
 
 echo rtagent-qemu > "$R/etc/hostname"
 : > "$R/etc/machine-id"
-systemctl --root="$R" enable rtagent.service rtagent-scenario.service >> "$STAGE/install.log" 2>&1 \
-  || { cat "$STAGE/install.log" >&2; exit 1; }
+systemctl --root="$R" enable rtagent.service rtagent-scenario.service > "$STAGE/enable.log" 2>&1 \
+  || { cat "$STAGE/enable.log" >&2; exit 1; }
 systemctl --root="$R" mask serial-getty@ttyS0.service getty@tty1.service systemd-timesyncd.service \
-  apt-daily.timer apt-daily-upgrade.timer >> "$STAGE/install.log" 2>&1 || true
+  apt-daily.timer apt-daily-upgrade.timer >> "$STAGE/enable.log" 2>&1 || true
 
 SIZE_MB=$(( $(du -sm "$R" | cut -f1) + 200 ))
 rm -f "$OUT"
 mkfs.ext4 -q -F -L rtagent-root -d "$R" "$OUT" "${SIZE_MB}M"
-echo "mkrootfs: $OUT (${SIZE_MB} MB, Debian $RELEASE + systemd, rtagent from $BUILD, unit $(basename "$UNIT"))" >&2
+echo "mkrootfs: $OUT (${SIZE_MB} MB, Debian + systemd, rtagent from $(dirname "$RTAGENT"), unit $(basename "$UNIT"))" >&2

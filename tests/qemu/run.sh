@@ -11,6 +11,9 @@
 #   # append: ARGS               extra kernel arguments
 #   # rootfs: debian             boot a real systemd from a minimal Debian disk (mkrootfs.sh)
 #   # profile: PATH              with rootfs: the profile rtagent.service holds (repo-relative)
+#   # bootdisk: grub             boot through that boot loader from a disk (mkbootdisk.sh); the
+#                                scenario runs at every boot (guest/run-phases.sh) and reboots
+#   # boots: N                   how many boots it takes (the timeout is N times the per-boot one)
 # rtagent: --rtagent, else $RTAGENT_BIN, else build/rtagent. --strict (or RTAGENT_QEMU_STRICT=1)
 # makes an rtagent command that is still a stub ("not built yet") a failure instead of a SKIP.
 # Logs (full console per scenario, facts.txt) stay in --out (default a fresh /tmp folder).
@@ -29,7 +32,7 @@ while [ $# -gt 0 ]; do
     --rtagent) RTAGENT=$2; shift 2 ;;
     --out) OUTDIR=$2; shift 2 ;;
     --strict) STRICT=1; shift ;;
-    -h|--help) sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     -*) echo "run.sh: unknown option $1" >&2; exit 2 ;;
     *) SCENARIOS+=("${1%.sh}"); shift ;;
   esac
@@ -89,10 +92,27 @@ for s in "${SCENARIOS[@]}"; do
     append="$append rtagent.root=vda rw systemd.show_status=0 loglevel=3"
   fi
   [ "$STRICT" = 1 ] && append="$append rtagent.strict=1"
-  echo "--- $s (kernel $flavour: $(basename "${KDIR[$flavour]}"))"
+  boots=$(header "$s" boots); boots=${boots:-1}
+  loader=$(header "$s" bootdisk)
   t=$(date +%s.%N)
-  "$HERE/boot.sh" -k "${KDIR[$flavour]}" -i "${INITRD[$flavour]}" -s "$s" -l "$work/console.log" \
-      -a "$append" -q "$qargs" > "$work/result.txt"
+  if [ -n "$loader" ]; then
+    # Through a real boot loader: the cached disk (made once by an installer boot of this
+    # kernel and initramfs) written to only through a snapshot, and the harness disk of this run.
+    if ! base=$("$HERE/mkbootdisk.sh" -l "$loader" -k "${KDIR[$flavour]}" -i "${INITRD[$flavour]}" 2> "$work/mkbootdisk.log") \
+       || ! "$HERE/mkharness.sh" -r "$RTAGENT" -s "$s" -o "$work/harness.img" $([ "$STRICT" = 1 ] && echo -S) 2>> "$work/mkbootdisk.log"; then
+      sed 's/^/  | /' "$work/mkbootdisk.log" | tail -12
+      summary+=("FAIL $s: mkbootdisk.sh or mkharness.sh failed ($work/mkbootdisk.log)"); failed=$((failed+1)); continue
+    fi
+    echo "--- $s (kernel $flavour through $loader: $(basename "$base"))"
+    "$HERE/boot.sh" -D -s "$s" -l "$work/console.log" -t $(( boots * ${RTAGENT_QEMU_TIMEOUT:-240} )) \
+        -q "-drive file=$base,if=none,format=raw,snapshot=on,id=root -device virtio-blk-pci,drive=root,bootindex=0
+            -drive file=$work/harness.img,if=none,format=raw,readonly=on,id=harness -device virtio-blk-pci,drive=harness" \
+        > "$work/result.txt"
+  else
+    echo "--- $s (kernel $flavour: $(basename "${KDIR[$flavour]}"))"
+    "$HERE/boot.sh" -k "${KDIR[$flavour]}" -i "${INITRD[$flavour]}" -s "$s" -l "$work/console.log" \
+        -a "$append" -q "$qargs" > "$work/result.txt"
+  fi
   rc=$?
   secs=$(awk -v a="$t" -v b="$(date +%s.%N)" 'BEGIN{printf "%.1f", b-a}')
   cat "$work/result.txt"

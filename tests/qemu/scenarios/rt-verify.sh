@@ -55,13 +55,6 @@ description: the live checks that need a real RT kernel
 checks: [kernel, ranks, interrupts, hwlat]
 YAML
 
-# result_field FLAT ID FIELD: a field of the result whose id is ID in verify's flattened JSON.
-result_field() {
-  n=$(sed -n "s/^results\.\([0-9]*\)\.id=$2\$/\1/p" "$1" | head -1)
-  [ -n "$n" ] || return 1
-  sed -n "s/^results\.$n\.$3=//p" "$1" | head -1
-}
-
 rt_verdict verify-json verify /tmp/verify.yaml --suite /tmp/suite.yaml --json
 json_flat "$OUT/verify-json.out" > /tmp/verify.flat
 st=$(result_field /tmp/verify.flat hwlat status)

@@ -1,0 +1,53 @@
+#!/bin/sh
+# The installer boot of a boot-loader disk (tests/qemu/mkbootdisk.sh), run once by
+# rtagent-install.service in the guest: installs Debian's PREEMPT_RT kernel with dpkg (its
+# hooks make the initramfs), then the boot loader LOADER (grub) on /dev/vda the way an
+# administrator does, enables the scenario harness (rtagent-harness.service) and powers
+# off. Output between the begin/end markers on ttyS0, like a scenario.
+LOADER=$1
+NAME=install-$LOADER
+exec >/dev/ttyS0 2>&1
+echo "=== RTAGENT-SCENARIO-BEGIN $NAME ==="
+rc=0
+step() {
+  echo "STEP $* ($(cut -d' ' -f1 /proc/uptime) s)"
+  { "$@" 2>&1; echo $? > /tmp/step.rc; } | sed 's/^/  | /'
+  src=$(cat /tmp/step.rc)
+  if [ "$src" != 0 ]; then echo "FAIL $NAME: $* -> exit $src"; rc=1; fi
+  return "$src"
+}
+export DEBIAN_FRONTEND=noninteractive
+
+# The initramfs holds what this machine boots with (MODULES=dep), plus the modules of the
+# virtio disk and of ext4's checksums, which dep mode can miss.
+echo MODULES=dep > /etc/initramfs-tools/conf.d/rtagent-qemu.conf
+printf '%s\n' virtio_pci virtio_blk crc32c_generic ext4 >> /etc/initramfs-tools/modules
+# --force-unsafe-io: no fsync per unpacked file (the disk is written once and powered off cleanly).
+step dpkg --force-unsafe-io -i /root/linux-image.deb
+KVER=$(ls /lib/modules | head -1)
+echo "FACT kernel: $KVER"
+echo "FACT initrd: $(ls -l /boot/initrd.img-$KVER 2>&1)"
+[ -s /boot/initrd.img-$KVER ] || { echo "FAIL $NAME: no /boot/initrd.img-$KVER after dpkg -i"; rc=1; }
+UUID=$(blkid -s UUID -o value /dev/vda1)
+
+case $LOADER in
+grub)
+  # GRUB on the serial console, no menu wait; the kernel's console on ttyS0 too, its boot
+  # messages shown (a hang shows where), systemd's only on errors.
+  sed -i -e 's/^GRUB_TIMEOUT=.*/GRUB_TIMEOUT=0/' \
+         -e 's/^GRUB_CMDLINE_LINUX_DEFAULT=.*/GRUB_CMDLINE_LINUX_DEFAULT="systemd.show_status=error"/' \
+         -e 's/^GRUB_CMDLINE_LINUX=.*/GRUB_CMDLINE_LINUX="console=ttyS0,115200n8 no_timer_check"/' /etc/default/grub
+  printf '%s\n' 'GRUB_TERMINAL=serial' 'GRUB_SERIAL_COMMAND="serial --unit=0 --speed=115200"' >> /etc/default/grub
+  step grub-install /dev/vda
+  step update-grub
+  echo "FACT grub_linux: $(grep -m1 '^[[:space:]]*linux[[:space:]]' /boot/grub/grub.cfg | sed 's/^[[:space:]]*//')"
+  ;;
+esac
+
+rm -f /root/linux-image.deb
+step systemctl disable rtagent-install.service
+step systemctl enable rtagent-harness.service
+echo "FACT root_used: $(df -m / | awk 'NR==2 {print $3 " MB"}')"
+echo "=== RTAGENT-SCENARIO-END $NAME rc=$rc ==="
+# A clean shutdown: the cached disk's file system is left clean, with nothing in its journal.
+systemctl poweroff --check-inhibitors=no
