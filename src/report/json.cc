@@ -56,18 +56,38 @@ json StatsJson(const LatencyStats& s) {
 
 }  // namespace
 
+json HostFactsJson(const HostFacts& h) {
+  return json{{"hostname", h.hostname},
+              {"kernel_release", h.kernel_release},
+              {"kernel_version", h.kernel_version},
+              {"preempt_rt", h.preempt_rt},
+              {"clocksource", h.clocksource},
+              {"virtual_machine", h.virtual_machine},
+              {"hypervisor", h.hypervisor},
+              {"coarse_clock", h.coarse_clock},
+              {"clock_reasons", h.clock_reasons},
+              {"clock_resolution_ns", h.clock_resolution_ns},
+              {"clock_read_cost_ns", h.clock_read_cost_ns}};
+}
+
+HostFacts ParseHostFactsJson(const json& j) {
+  HostFacts h;
+  h.hostname = j.value("hostname", "");
+  h.kernel_release = j.value("kernel_release", "");
+  h.kernel_version = j.value("kernel_version", "");
+  h.preempt_rt = j.at("preempt_rt").get<bool>();
+  h.clocksource = j.value("clocksource", "");
+  h.virtual_machine = j.at("virtual_machine").get<bool>();
+  h.hypervisor = j.value("hypervisor", "");
+  h.coarse_clock = j.at("coarse_clock").get<bool>();
+  h.clock_reasons = j.value("clock_reasons", std::vector<std::string>{});
+  h.clock_resolution_ns = j.value("clock_resolution_ns", int64_t{0});
+  h.clock_read_cost_ns = j.value("clock_read_cost_ns", int64_t{0});
+  return h;
+}
+
 std::string RenderJson(const Verdict& v) {
-  json host{{"hostname", v.host.hostname},
-            {"kernel_release", v.host.kernel_release},
-            {"kernel_version", v.host.kernel_version},
-            {"preempt_rt", v.host.preempt_rt},
-            {"clocksource", v.host.clocksource},
-            {"virtual_machine", v.host.virtual_machine},
-            {"hypervisor", v.host.hypervisor},
-            {"coarse_clock", v.host.coarse_clock},
-            {"clock_reasons", v.host.clock_reasons},
-            {"clock_resolution_ns", v.host.clock_resolution_ns},
-            {"clock_read_cost_ns", v.host.clock_read_cost_ns}};
+  const json host = HostFactsJson(v.host);
   json config{{"cpus", v.config.cpus.ToList()},
               {"interval_us", v.config.interval_us},
               {"priority", v.config.priority},
@@ -173,18 +193,7 @@ Result<Verdict> ParseUnchecked(const json& root) {
   v.profile_name = root.at("profile").at("name").get<std::string>();
   v.profile_digest = root.at("profile").value("digest", "");
 
-  const json& h = root.at("host");
-  v.host.hostname = h.value("hostname", "");
-  v.host.kernel_release = h.value("kernel_release", "");
-  v.host.kernel_version = h.value("kernel_version", "");
-  v.host.preempt_rt = h.at("preempt_rt").get<bool>();
-  v.host.clocksource = h.value("clocksource", "");
-  v.host.virtual_machine = h.at("virtual_machine").get<bool>();
-  v.host.hypervisor = h.value("hypervisor", "");
-  v.host.coarse_clock = h.at("coarse_clock").get<bool>();
-  v.host.clock_reasons = h.value("clock_reasons", std::vector<std::string>{});
-  v.host.clock_resolution_ns = h.value("clock_resolution_ns", int64_t{0});
-  v.host.clock_read_cost_ns = h.value("clock_read_cost_ns", int64_t{0});
+  v.host = ParseHostFactsJson(root.at("host"));
 
   const json& c = root.at("config");
   auto cpus = ParseCpus(c, "cpus");
