@@ -19,10 +19,10 @@
 #include "base/exit_codes.h"
 #include "base/kernel_paths.h"
 #include "check/runner.h"
+#include "cli/host_facts.h"
 #include "cli/preflight.h"
 #include "cli/stop_signal.h"
 #include "inspect/irqs.h"
-#include "inspect/system_state.h"
 #include "latency/clock_info.h"
 #include "latency/load.h"
 #include "latency/load_set.h"
@@ -356,22 +356,8 @@ AcceptanceOutcome RunAcceptance(PreparedAcceptance& prep, const AcceptanceReques
     if (!request.duration.empty()) all += "\n# --duration " + request.duration + "\n";
     v.profile_digest = "sha256:" + Sha256Hex(all.empty() ? p.path : all);
   }
-  char host[256] = {};
-  if (::gethostname(host, sizeof host - 1) == 0) v.host.hostname = host;
-  const SystemState state = CollectSystemState(root, {Section::kKernel, Section::kClock});
-  if (state.kernel) {
-    v.host.kernel_release = state.kernel->release.value_or("");
-    v.host.kernel_version = state.kernel->version.value_or("");
-    v.host.preempt_rt = state.kernel->preempt_rt;
-  }
+  v.host = CollectHostFacts(root);
   ClockVerdictInput ci;
-  if (state.clock) {
-    v.host.clocksource = state.clock->clocksource.value_or("");
-    const HypervisorInfo& hv = state.clock->hypervisor;
-    v.host.virtual_machine = hv.present;
-    if (hv.type) v.host.hypervisor = *hv.type;
-    else if (hv.present && hv.dmi_sys_vendor) v.host.hypervisor = *hv.dmi_sys_vendor;
-  }
   if (auto clock = MeasureClock(); clock) {
     ci.clock = *clock;
     ci.clock.clocksource = v.host.clocksource;
