@@ -182,6 +182,9 @@ inline const std::string kTrace = "trace";                            // reading
 inline const std::string kHwlatWidth = "hwlat_detector/width";        // us spun per window
 inline const std::string kHwlatWindow = "hwlat_detector/window";      // us
 inline const std::string kHwlatMode = "hwlat_detector/mode";          // 5.14+: none [round-robin] per-cpu
+/// The scheduler event a PI boost writes (include/trace/events/sched.h, TRACE_EVENT(sched_pi_setprio)):
+/// "comm=... pid=... oldprio=... newprio=...", kernel priorities (99 - rt_priority for SCHED_FIFO).
+inline const std::string kEventSchedPiSetprioEnable = "events/sched/sched_pi_setprio/enable";
 
 // --- kernel log (Documentation/ABI/testing/dev-kmsg) ---
 /// Records "prio,seq,usec,flags;text"; blocking at the end on a live system, so rtagent reads

@@ -57,6 +57,7 @@ std::vector<std::unique_ptr<Check>> AllChecks() {
   all.push_back(MakeRanksCheck());
   all.push_back(MakeInterruptsCheck());
   all.push_back(MakeHwlatCheck());
+  all.push_back(MakePiCheck());
   return all;
 }
 

@@ -90,6 +90,7 @@ std::unique_ptr<Check> MakeHwlatCheck();
 std::unique_ptr<Check> MakeClockCheck();
 std::unique_ptr<Check> MakeRanksCheck();
 std::unique_ptr<Check> MakeLintCheck();
+std::unique_ptr<Check> MakePiCheck();  ///< priority inheritance: the codelab's experiment (src/bench/)
 
 /// Every check, in the order the commission suite runs them.
 std::vector<std::unique_ptr<Check>> AllChecks();
