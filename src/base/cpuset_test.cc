@@ -15,7 +15,7 @@ static CpuSet Mask(const char* s) {
   return *r;
 }
 
-TEST_CASE("CPU lists parse in the kernel's forms", "[cpuset]") {
+TEST_CASE("CPU lists parse in the kernel's forms", "[base][cpuset]") {
   CHECK(List("0-3,8").Cpus() == std::vector<int>{0, 1, 2, 3, 8});
   CHECK(List("5").Cpus() == std::vector<int>{5});
   CHECK(List("").Empty());
@@ -27,7 +27,7 @@ TEST_CASE("CPU lists parse in the kernel's forms", "[cpuset]") {
   CHECK(List("all", 4).ToList() == "0-3");
 }
 
-TEST_CASE("bad CPU lists are refused with the reason", "[cpuset]") {
+TEST_CASE("bad CPU lists are refused with the reason", "[base][cpuset]") {
   auto r = CpuSet::ParseList("3-1");
   REQUIRE_FALSE(r.ok());
   CHECK_THAT(r.error().message, Catch::Contains("backwards"));
@@ -40,7 +40,7 @@ TEST_CASE("bad CPU lists are refused with the reason", "[cpuset]") {
   CHECK_FALSE(CpuSet::ParseMask("fg").ok());
 }
 
-TEST_CASE("masks parse with comma groups and beyond 64 CPUs", "[cpuset]") {
+TEST_CASE("masks parse with comma groups and beyond 64 CPUs", "[base][cpuset]") {
   CHECK(Mask("f").ToList() == "0-3");
   CHECK(Mask("0x3").ToList() == "0-1");
   CHECK(Mask("ffffffff,ffffffff").ToList() == "0-63");
@@ -49,7 +49,7 @@ TEST_CASE("masks parse with comma groups and beyond 64 CPUs", "[cpuset]") {
   CHECK(Mask("0c").ToList() == "2-3");
 }
 
-TEST_CASE("masks print as the kernel prints them", "[cpuset]") {
+TEST_CASE("masks print as the kernel prints them", "[base][cpuset]") {
   CHECK(List("0-3").ToMask(4) == "f");
   CHECK(List("0-63").ToMask(64) == "ffffffff,ffffffff");
   CHECK(List("0").ToMask(8) == "01");
@@ -58,7 +58,7 @@ TEST_CASE("masks print as the kernel prints them", "[cpuset]") {
   CHECK(CpuSet().ToMask() == "0");
 }
 
-TEST_CASE("CPU sets compare by meaning", "[cpuset]") {
+TEST_CASE("CPU sets compare by meaning", "[base][cpuset]") {
   CHECK(List("0-3") == Mask("f"));
   CHECK(List("0,1,2,3") == List("0-3"));
   CHECK(List("0-3") != List("0-2"));

@@ -4,7 +4,7 @@
 
 using namespace rtagent;
 
-TEST_CASE("bracketed choices compare by the selected one", "[inspect][text]") {
+TEST_CASE("bracketed choices compare by the selected one", "[base][inspect][text]") {
   CHECK(ParseBracketChoice("always [madvise] never\n") == "madvise");
   CHECK(ParseBracketChoice("always defer defer+madvise [madvise] never") == "madvise");
   CHECK(ParseBracketChoice("[always] madvise never") == "always");
@@ -13,7 +13,7 @@ TEST_CASE("bracketed choices compare by the selected one", "[inspect][text]") {
   CHECK(BracketChoices("always [madvise] never") == std::vector<std::string>{"always", "madvise", "never"});
 }
 
-TEST_CASE("integers, fields and lines", "[inspect][text]") {
+TEST_CASE("integers, fields and lines", "[base][inspect][text]") {
   CHECK(ParseInt(" -1\n") == -1);
   CHECK(ParseInt("950000") == 950000);
   CHECK_FALSE(ParseInt("12abc").has_value());
@@ -26,7 +26,7 @@ TEST_CASE("integers, fields and lines", "[inspect][text]") {
   CHECK(Trim(std::string_view("model\0", 6)) == "model");
 }
 
-TEST_CASE("status key lookup", "[inspect][text]") {
+TEST_CASE("status key lookup", "[base][inspect][text]") {
   std::string status = "Name:\tbash\nCpus_allowed:\t3\nCpus_allowed_list:\t0-1\n";
   CHECK(FindKeyValue(status, "Cpus_allowed_list") == "0-1");
   CHECK(FindKeyValue(status, "Cpus_allowed") == "3");

@@ -30,7 +30,7 @@ void Put(const fs::path& p, const std::string& data) {
 
 }  // namespace
 
-TEST_CASE("a recording root copies what is read and nothing else", "[capture]") {
+TEST_CASE("a recording root copies what is read and nothing else", "[base][capture]") {
   TempDir src, out;
   Put(src.path / "proc/cmdline", "quiet isolcpus=2-3\n");
   Put(src.path / "proc/interrupts", "unread\n");
@@ -58,7 +58,7 @@ TEST_CASE("a recording root copies what is read and nothing else", "[capture]") 
   CHECK(rec.CopyErrors().empty());
 }
 
-TEST_CASE("a recording root never writes to its source", "[capture]") {
+TEST_CASE("a recording root never writes to its source", "[base][capture]") {
   TempDir src, out;
   Put(src.path / "sys/kernel/mm/transparent_hugepage/defrag", "[always] madvise never\n");
   FsRoot source(src.path.string());
@@ -69,7 +69,7 @@ TEST_CASE("a recording root never writes to its source", "[capture]") {
   CHECK(*source.Read("sys/kernel/mm/transparent_hugepage/defrag") == "[always] madvise never\n");
 }
 
-TEST_CASE("a recording root refuses paths that leave the capture directory", "[capture]") {
+TEST_CASE("a recording root refuses paths that leave the capture directory", "[base][capture]") {
   TempDir src, out;
   Put(src.path / "a/b", "x");
   FsRoot source(src.path.string());

@@ -77,4 +77,24 @@ inline pid_t WaitForChildNamed(pid_t parent, const std::string& comm) {
   return 0;
 }
 
+/// A file made immutable (chattr +i: even root's open for writing fails with EPERM), made
+/// mutable again when this ends, so the scratch tree can be removed.
+class Immutable {
+ public:
+  explicit Immutable(std::string path) : path_(std::move(path)) {
+    ok_ = std::system(("chattr +i '" + path_ + "' 2>/dev/null").c_str()) == 0;
+  }
+  ~Immutable() {
+    if (ok_) (void)std::system(("chattr -i '" + path_ + "' 2>/dev/null").c_str());
+  }
+  Immutable(const Immutable&) = delete;
+  Immutable& operator=(const Immutable&) = delete;
+  /// False when the file system or the caller cannot set the flag (tmpfs, no CAP_LINUX_IMMUTABLE).
+  bool ok() const { return ok_; }
+
+ private:
+  std::string path_;
+  bool ok_ = false;
+};
+
 }  // namespace rtagent::test

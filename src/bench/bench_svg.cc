@@ -4,8 +4,9 @@
 #include <cmath>
 #include <sstream>
 
+#include "base/text_table.h"
+#include "base/xml.h"
 #include "report/format.h"
-#include "report/junit.h"
 #include "report/log_axis.h"
 
 namespace rtagent::bench {
@@ -33,13 +34,6 @@ std::string DecadeLabel(double ns) {
     ++u;
   }
   return FormatFixed(ns, 0) + units[u];
-}
-
-std::string Shorten(const std::string& s, size_t max) {
-  if (s.size() <= max) return s;
-  size_t cut = max - 1;
-  while (cut > 0 && (static_cast<unsigned char>(s[cut]) & 0xc0) == 0x80) --cut;  // not inside a UTF-8 character
-  return s.substr(0, cut) + "…";
 }
 
 }  // namespace
@@ -131,7 +125,7 @@ std::string RenderBenchSvg(const BenchRun& run) {
       o << "  <text x=\"10\" y=\"" << N(y + 15) << "\" font-weight=\"bold\">" << XmlEscape(row.label) << "</text>\n";
       continue;
     }
-    o << "  <text x=\"20\" y=\"" << N(y + 14) << "\">" << XmlEscape(Shorten(row.label, 60)) << "</text>\n";
+    o << "  <text x=\"20\" y=\"" << N(y + 14) << "\">" << XmlEscape(ShortValue(row.label, 60)) << "</text>\n";
     double by = y + 3;
     for (const PhaseLoad& l : run.phases) {
       const TestResult* r = run.Find(row.id, l.phase);

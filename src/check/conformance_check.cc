@@ -2,9 +2,9 @@
 // answered the way STYLE.md puts it: plan again and expect nothing to do. One result per
 // profile section (FAIL naming the items that differ), and one for the boot-time items the
 // running kernel's command line lacks (a reboot is required: a state, not an error).
+#include "base/text_table.h"
 #include "check/chapters.h"
 #include "check/check.h"
-#include "tune/plan_render.h"
 #include "tune/tuner.h"
 
 namespace rtagent::check {

@@ -7,7 +7,7 @@
 
 #include "check/chapters.h"
 #include "check/check.h"
-#include "check/interrupt_counts.h"
+#include "inspect/interrupt_counts.h"
 
 namespace rtagent::check {
 namespace {

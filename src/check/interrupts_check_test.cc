@@ -8,7 +8,6 @@
 #include "base/fault_root.h"
 #include "base/kernel_paths.h"
 #include "check/check_test_support.h"
-#include "check/interrupt_counts.h"
 
 using namespace rtagent;
 using namespace rtagent::check;
@@ -88,22 +87,6 @@ bool AnyStatus(const std::vector<CheckResult>& rs, Status s) {
 }
 
 }  // namespace
-
-TEST_CASE("interrupt counts: softirqs parse per CPU and moves are per second per CPU", "[check]") {
-  auto rows = ParseSoftirqs(kSoftirqs);
-  REQUIRE(rows.size() == 4);
-  CHECK(rows[1].id == "TIMER");
-  CHECK(rows[1].per_cpu.at(3) == 1000);
-  CounterSnapshot a, b;
-  a.rows = rows;
-  b.rows = ParseSoftirqs(Bump(kSoftirqs, "NET_RX", 3, 50));
-  auto moves = Moves(a, b, CpuSet::Of({2, 3}), std::chrono::seconds(10));
-  REQUIRE(moves.size() == 1);
-  CHECK(moves[0].row->id == "NET_RX");
-  CHECK(moves[0].cpu == 3);
-  CHECK(moves[0].delta == 50);
-  CHECK(moves[0].per_second == Approx(5.0));
-}
 
 TEST_CASE("interrupts: a NIC queue firing on an isolated CPU fails, naming the IRQ, device, CPU and rate", "[check]") {
   IrqBench ib;

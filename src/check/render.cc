@@ -1,8 +1,7 @@
 #include "check/render.h"
 
-#include "inspect/text_table.h"
-#include "report/junit.h"
-#include "tune/plan_render.h"
+#include "base/junit_xml.h"
+#include "base/text_table.h"
 
 namespace rtagent::check {
 namespace {
@@ -100,29 +99,15 @@ json SuiteJson(const SuiteReport& report) {
 }
 
 std::string RenderSuiteJUnit(const SuiteReport& report) {
-  const int tests = static_cast<int>(report.results.size()) + (report.interrupted ? 1 : 0);
-  const int failures = report.Count(Status::kFail) + (report.interrupted ? 1 : 0);
-  const int skipped = report.Count(Status::kSkip);
-  const std::string counts = " tests=\"" + std::to_string(tests) + "\" failures=\"" + std::to_string(failures) +
-                             "\" errors=\"0\"";
-  std::string x = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
-  x += "<testsuites name=\"rtagent verify\"" + counts + ">\n";
-  x += "  <testsuite name=\"rtagent verify: " + XmlEscape(report.suite) + "\"" + counts + " skipped=\"" +
-       std::to_string(skipped) + "\">\n";
-  x += "    <properties>\n";
-  auto prop = [&](const std::string& k, const std::string& v) {
-    x += "      <property name=\"" + XmlEscape(k) + "\" value=\"" + XmlEscape(v) + "\"/>\n";
-  };
-  prop("result", ToString(Verdict(report)));
-  prop("profile", report.profile);
-  prop("root", report.root);
-  prop("suite", report.suite);
-  if (!report.suite_source.empty()) prop("suite_source", report.suite_source);
-  prop("interrupted", report.interrupted ? "yes" : "no");
-  x += "    </properties>\n";
+  JUnitReport x;
+  x.name = "rtagent verify";
+  x.suite_name = "rtagent verify: " + report.suite;
+  x.properties = {{"result", ToString(Verdict(report))}, {"profile", report.profile}, {"root", report.root},
+                  {"suite", report.suite}};
+  if (!report.suite_source.empty()) x.properties.push_back({"suite_source", report.suite_source});
+  x.properties.push_back({"interrupted", report.interrupted ? "yes" : "no"});
   for (const auto& r : report.results) {
-    std::string open = "    <testcase classname=\"rtagent.verify." + XmlEscape(r.check) + "\" name=\"" + XmlEscape(r.id) +
-                       "\" time=\"0\"";
+    JUnitCase c{"rtagent.verify." + r.check, r.id, "0", std::nullopt, std::nullopt, std::nullopt};
     std::string detail;
     if (!r.measured.empty()) detail += "measured: " + r.measured + "\n";
     if (!r.limit.empty()) detail += "limit: " + r.limit + "\n";
@@ -130,28 +115,19 @@ std::string RenderSuiteJUnit(const SuiteReport& report) {
     if (r.mark.Known()) detail += "profile: " + r.mark.ToString() + "\n";
     if (!r.hint.empty()) detail += "hint: " + r.hint + "\n";
     switch (r.status) {
-      case Status::kPass:
-        x += open + "/>\n";
-        break;
-      case Status::kFail:
-        x += open + ">\n      <failure message=\"" + XmlEscape(r.summary) + "\" type=\"" + XmlEscape(r.id) + "\">" +
-             XmlEscape(detail) + "</failure>\n    </testcase>\n";
-        break;
-      case Status::kSkip:
-        x += open + ">\n      <skipped message=\"" + XmlEscape(r.summary) + "\"/>\n    </testcase>\n";
-        break;
-      case Status::kWarn:
-        x += open + ">\n      <system-out>" + XmlEscape("WARN: " + r.summary + "\n" + detail) + "</system-out>\n    </testcase>\n";
-        break;
+      case Status::kPass: break;
+      case Status::kFail: c.failure = JUnitFailure{r.summary, r.id, detail}; break;
+      case Status::kSkip: c.skipped = r.summary; break;
+      case Status::kWarn: c.system_out = "WARN: " + r.summary + "\n" + detail; break;
     }
+    x.cases.push_back(std::move(c));
   }
   if (report.interrupted) {
-    x += "    <testcase classname=\"rtagent.verify.run\" name=\"completed\" time=\"0\">\n"
-         "      <failure message=\"interrupted (Ctrl-C): the checks not run are absent\" type=\"interrupted\"/>\n"
-         "    </testcase>\n";
+    x.cases.push_back({"rtagent.verify.run", "completed", "0",
+                       JUnitFailure{"interrupted (Ctrl-C): the checks not run are absent", "interrupted", std::nullopt},
+                       std::nullopt, std::nullopt});
   }
-  x += "  </testsuite>\n</testsuites>\n";
-  return x;
+  return RenderJUnitXml(x);
 }
 
 }  // namespace rtagent::check

@@ -87,7 +87,7 @@ pid_t StartAccept(const std::string& profile, const std::string& json, const std
 
 }  // namespace
 
-TEST_CASE("accept measures this VM and writes every output, labelled as virtual-machine figures", "[accept]") {
+TEST_CASE("accept measures this VM and writes every output, labelled as virtual-machine figures", "[cli][accept]") {
   if (std::string why = LiveSkipReason(); !why.empty()) {
     WARN("skipped: " << why);
     return;
@@ -131,7 +131,7 @@ TEST_CASE("accept measures this VM and writes every output, labelled as virtual-
   CHECK(Slurp(d + "/v.hist").find("# Max Latencies:") != std::string::npos);
 }
 
-TEST_CASE("accept fails on an impossible limit, with the failing criterion in JUnit", "[accept]") {
+TEST_CASE("accept fails on an impossible limit, with the failing criterion in JUnit", "[cli][accept]") {
   if (std::string why = LiveSkipReason(); !why.empty()) {
     WARN("skipped: " << why);
     return;
@@ -149,7 +149,7 @@ TEST_CASE("accept fails on an impossible limit, with the failing criterion in JU
   CHECK(xml.find("max") != std::string::npos);
 }
 
-TEST_CASE("accept refuses bad input with exit 2 before running anything", "[accept]") {
+TEST_CASE("accept refuses bad input with exit 2 before running anything", "[cli][accept]") {
   TempDir dir;
   std::string bad = dir.Write("bad.yaml", "acceptance:\n  max_us: 0\n  durration: 2s\n");
   Run r1 = RtAgent("accept " + bad);
@@ -177,7 +177,7 @@ TEST_CASE("accept refuses bad input with exit 2 before running anything", "[acce
 }
 
 TEST_CASE("accept's pre-flight checks are criteria: each check of the boot suite, a failed one fails the run",
-          "[accept]") {
+          "[cli][accept]") {
   if (std::string why = LiveSkipReason(); !why.empty()) {
     WARN("skipped: " << why);
     return;
@@ -224,7 +224,7 @@ TEST_CASE("accept's pre-flight checks are criteria: each check of the boot suite
   CHECK(nlohmann::json::parse(Slurp(dir.path() + "/f.json"))["result"] == "FAIL");
 }
 
-TEST_CASE("accept under a fixture root refuses with exit 3: it measures the live machine only", "[accept]") {
+TEST_CASE("accept under a fixture root refuses with exit 3: it measures the live machine only", "[cli][accept]") {
   TempDir dir;
   dir.MakeSysroot("0-3", "0-3");
   std::string p = dir.Write("tiny.yaml", "name: tiny\n");
@@ -235,7 +235,7 @@ TEST_CASE("accept under a fixture root refuses with exit 3: it measures the live
 }
 
 TEST_CASE("accept without its measuring program refuses with exit 3, stops its loads and writes nothing",
-          "[accept]") {
+          "[cli][accept]") {
   if (std::string why = LiveSkipReason(); !why.empty()) {
     WARN("skipped: " << why);
     return;
@@ -255,7 +255,7 @@ TEST_CASE("accept without its measuring program refuses with exit 3, stops its l
   CHECK(rtagent::test::RunShell("pgrep -f 'rtagent accept " + p + "' | grep -v $$").out.empty());
 }
 
-TEST_CASE("diff passes a verdict against itself and gates a doctored regression", "[accept]") {
+TEST_CASE("diff passes a verdict against itself and gates a doctored regression", "[cli][accept]") {
   if (std::string why = LiveSkipReason(); !why.empty()) {
     WARN("skipped: " << why);
     return;
@@ -291,7 +291,7 @@ TEST_CASE("diff passes a verdict against itself and gates a doctored regression"
   CHECK(bad.code == 2);
 }
 
-TEST_CASE("report renders a stored verdict again", "[accept]") {
+TEST_CASE("report renders a stored verdict again", "[cli][accept]") {
   if (std::string why = LiveSkipReason(); !why.empty()) {
     WARN("skipped: " << why);
     return;
@@ -322,7 +322,7 @@ TEST_CASE("report renders a stored verdict again", "[accept]") {
 // the rtagent that started it.
 
 TEST_CASE("accept stopped by Ctrl-C writes its verdict marked interrupted and leaves no measuring process",
-          "[accept][host]") {
+          "[cli][accept][host]") {
   if (std::string why = LiveSkipReason(); !why.empty()) {
     WARN("skipped: " << why);
     return;
@@ -351,7 +351,7 @@ TEST_CASE("accept stopped by Ctrl-C writes its verdict marked interrupted and le
   CHECK(j["cpus"][0]["histogram"]["samples"].get<uint64_t>() > 0);  // what it measured is kept
 }
 
-TEST_CASE("the measuring process ends when the rtagent that started it is killed", "[accept][host]") {
+TEST_CASE("the measuring process ends when the rtagent that started it is killed", "[cli][accept][host]") {
   if (std::string why = LiveSkipReason(); !why.empty()) {
     WARN("skipped: " << why);
     return;

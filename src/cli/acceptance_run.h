@@ -1,6 +1,8 @@
-// The loaded latency acceptance test as a step: `rtagent accept` runs it alone, `commission`
-// runs it after apply and verify with verify's answers as the pre-flight checks. Input is
-// checked whole before anything runs (Prepare), then the run writes the verdict (Run).
+// The loaded latency acceptance test as a step of a command: `rtagent accept` runs it alone,
+// `commission` runs it after apply and verify with verify's answers as the pre-flight checks.
+// This layer checks the command's input whole before anything runs (PrepareAcceptance), then
+// runs the test (latency/acceptance.h), has the verdict judged (report/acceptance_verdict.h),
+// writes and prints it and picks the exit code (RunAcceptance).
 #pragma once
 
 #include <memory>
@@ -11,6 +13,7 @@
 #include "base/result.h"
 #include "cli/profile_arg.h"
 #include "cli/verdict_files.h"
+#include "latency/acceptance.h"
 #include "report/verdict.h"
 
 namespace rtagent {
@@ -28,15 +31,13 @@ struct AcceptanceRequest {
   bool color = false;
 };
 
-/// Why a latency run cannot happen here, or "" when it can: a fixture root (there is no clock
-/// to measure under --root) or no root privileges (SCHED_FIFO, mlockall). Exit code 3.
-std::string AcceptanceCannotRunReason(const SysRoot& root, int priority);
-
 /// A run whose input was checked: duration, sampler configuration, loads (an external program
 /// missing from PATH is found here), outputs and baseline.
 class PreparedAcceptance;
 
 /// Checks the request against the profile; every error is bad input (exit 2) and nothing ran.
+/// The profile's acceptance.duration becomes the run's (--duration), so the checks that judge
+/// it (lint.acceptance_short, commission's verify) judge the run that will happen.
 Result<std::shared_ptr<PreparedAcceptance>> PrepareAcceptance(LoadedProfile& lp, const AcceptanceRequest& request);
 
 /// What a run gives back besides its exit code.

@@ -5,13 +5,14 @@
 // phase after it ran, writes the files and picks the exit code.
 #include <unistd.h>
 
-#include <ctime>
 #include <iostream>
 #include <sstream>
 
 #include "base/exit_codes.h"
 #include "base/kernel_paths.h"
 #include "base/kernel_text.h"
+#include "base/text_table.h"
+#include "base/time_text.h"
 #include "bench/bench_compare.h"
 #include "bench/bench_json.h"
 #include "bench/bench_markdown.h"
@@ -21,11 +22,10 @@
 #include "bench/runner.h"
 #include "bench/timer_health.h"
 #include "cli/commands.h"
-#include "cli/host_facts.h"
 #include "cli/profile_arg.h"
 #include "cli/stop_signal.h"
 #include "cli/verdict_files.h"
-#include "inspect/text_table.h"
+#include "latency/run_facts.h"
 #include "profile/loader.h"
 #include "report/format.h"
 
@@ -34,16 +34,6 @@ namespace {
 
 using bench::Phase;
 using bench::TestResult;
-
-// Replaced by base/time_text.h's IsoTime(UnixNow()) once accept's helpers are on main.
-std::string NowIso8601Utc() {
-  const std::time_t t = std::time(nullptr);
-  std::tm tm{};
-  ::gmtime_r(&t, &tm);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
-  return buf;
-}
 
 std::string LiveOnly(const SysRoot& root) {
   return "it measures the live machine only; --root " + root.Dir() + " is a fixture tree (run it without --root)";
@@ -162,8 +152,8 @@ int CmdBench(const GlobalOptions& g, const BenchOptions& o) {
 
   bench::BenchRun run;
   run.tool_version = o.version;
-  run.started_at = NowIso8601Utc();
-  run.host = CollectHostFacts(root);
+  run.started_at = IsoTime(UnixNow());
+  run.host = ReadHostFacts(root);
   run.rr_timeslice_ms = static_cast<int>(root.ReadInt(kpath::Sysctl("kernel.sched_rr_timeslice_ms")).value_or(0));
   // Printing goes to stdout; with --json - the JSON lines own it and the table goes to stderr.
   std::ostream& out = o.json == "-" ? std::cerr : std::cout;
@@ -236,7 +226,7 @@ int CmdBenchPi(const GlobalOptions& g, const BenchPiOptions& o) {
     return kExitCannotRun;
   }
   const bench::PiJudgement j = bench::JudgePi(*r);
-  const bool vm = CollectHostFacts(root).virtual_machine;
+  const bool vm = ReadHostFacts(root).virtual_machine;
   std::cout << (o.json ? bench::RenderPiJson(*r, j, vm) : bench::RenderPiText(*r, j, vm));
   switch (j.verdict) {
     case bench::PiJudgement::Verdict::kPass: return kExitOk;

@@ -14,20 +14,20 @@
 #include <unistd.h>
 
 #include <cerrno>
-#include <ctime>
 #include <filesystem>
 #include <iostream>
 
 #include "base/exit_codes.h"
+#include "base/time_text.h"
+#include "check/preflight.h"
 #include "check/runner.h"
 #include "cli/acceptance_run.h"
-#include "cli/apply_step.h"
 #include "cli/commands.h"
-#include "cli/preflight.h"
 #include "cli/profile_arg.h"
 #include "cli/stop_signal.h"
 #include "inspect/inspect_text.h"
 #include "inspect/system_state.h"
+#include "tune/apply_profile.h"
 #include "tune/plan_render.h"
 #include "tune/tuner.h"
 
@@ -43,14 +43,7 @@ std::string Step(bool color, int n, const std::string& title) {
 }
 
 /// The default output directory: ./rtagent-commission-<UTC time>, one per run.
-std::string DefaultOutDir() {
-  const std::time_t t = std::time(nullptr);
-  std::tm tm{};
-  ::gmtime_r(&t, &tm);
-  char buf[64];
-  std::strftime(buf, sizeof buf, "rtagent-commission-%Y%m%dT%H%M%SZ", &tm);
-  return buf;
-}
+std::string DefaultOutDir() { return "rtagent-commission-" + IsoTimeBasic(UnixNow()); }
 
 /// Refuses an output directory that cannot be made or written, before anything changes.
 /// An existing directory is used as it is (its verdict files are replaced whole).
@@ -297,7 +290,7 @@ int CmdCommission(const GlobalOptions& g, const CommissionOptions& o) {
            {".json", "json"}, {".junit.xml", "junit"}, {".md", "md"}, {".svg", "svg"}, {".hist", "hist"}}) {
     req.outputs.push_back({base + ext, format});
   }
-  AcceptanceOutcome outcome = RunAcceptance(**prep, req, PreflightFromSuite(checks));
+  AcceptanceOutcome outcome = RunAcceptance(**prep, req, check::PreflightFromSuite(checks));
 
   // 7. the verdict
   if (outcome.verdict) {

@@ -239,7 +239,7 @@ struct HostCase {
 
 }  // namespace
 
-TEST_CASE("commission --revert-after on this machine runs the whole loop and puts everything back", "[host][commission]") {
+TEST_CASE("commission --revert-after on this machine runs the whole loop and puts everything back", "[cli][host][commission]") {
   auto live = OpenRoot("/");
   REQUIRE(live.ok());
   if (std::string why = HostSkipReason(**live); !why.empty()) {
@@ -279,7 +279,7 @@ TEST_CASE("commission --revert-after on this machine runs the whole loop and put
   for (const char* f : {"verdict.junit.xml", "verdict.svg", "verdict.hist"}) CHECK(fs::exists(t.dir() + "/out/" + f));
 }
 
-TEST_CASE("commission --revert-after puts everything back after a FAIL", "[host][commission]") {
+TEST_CASE("commission --revert-after puts everything back after a FAIL", "[cli][host][commission]") {
   auto live = OpenRoot("/");
   REQUIRE(live.ok());
   if (std::string why = HostSkipReason(**live); !why.empty()) {
@@ -302,7 +302,7 @@ TEST_CASE("commission --revert-after puts everything back after a FAIL", "[host]
 }
 
 TEST_CASE("commission --revert-after puts everything back after Ctrl-C and marks the verdict interrupted",
-          "[host][commission]") {
+          "[cli][host][commission]") {
   auto live = OpenRoot("/");
   REQUIRE(live.ok());
   if (std::string why = HostSkipReason(**live); !why.empty()) {

@@ -53,26 +53,6 @@ bool HasLine(const std::string& out, const std::vector<std::string>& parts) {
   return false;
 }
 
-/// A file made immutable (chattr +i: even root's open for writing fails with EPERM), made
-/// mutable again when this ends, so the scratch tree can be removed.
-class Immutable {
- public:
-  explicit Immutable(std::string path) : path_(std::move(path)) {
-    ok_ = std::system(("chattr +i '" + path_ + "' 2>/dev/null").c_str()) == 0;
-  }
-  ~Immutable() {
-    if (ok_) (void)std::system(("chattr -i '" + path_ + "' 2>/dev/null").c_str());
-  }
-  Immutable(const Immutable&) = delete;
-  Immutable& operator=(const Immutable&) = delete;
-  /// False when the file system or the caller cannot set the flag (tmpfs, no CAP_LINUX_IMMUTABLE).
-  bool ok() const { return ok_; }
-
- private:
-  std::string path_;
-  bool ok_ = false;
-};
-
 struct Interrupted {
   bool sent = false;    ///< the heading was seen and SIGINT sent
   int code = -1;        ///< exit status; -1 when it died by the signal
@@ -157,7 +137,7 @@ TEST_CASE("commission: a write refused mid-apply rolls back, exits 4, says why, 
     INFO("options:" << revert_after);
     TempTree t(kFixture);
     TempTree cwd;
-    Immutable refuses(t.dir() + "/" + kGovernor);
+    rtagent::test::Immutable refuses(t.dir() + "/" + kGovernor);
     if (!refuses.ok()) {
       WARN("skipped: chattr +i does not work under " << t.dir() << " (needs root and ext4/xfs/btrfs)");
       return;

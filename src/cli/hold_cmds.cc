@@ -3,11 +3,11 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <ctime>
 #include <filesystem>
 #include <iostream>
 
 #include "base/exit_codes.h"
+#include "base/time_text.h"
 #include "cli/commands.h"
 #include "cli/profile_arg.h"
 #include "cli/verdict_files.h"
@@ -67,22 +67,23 @@ int CmdHold(const GlobalOptions& g, const HoldOptions& o) {
   }
   auto notifier = service::MakeSystemdNotifier();
   SysRoot& root = *lp->root;
-  service::HoldDaemon daemon(root, std::move(lp->profile), std::move(ho), *notifier, service::MakeQosDevice(root));
-  rc = daemon.Start();
-  if (rc != kExitOk) {
+  service::HoldDaemon daemon(root, std::move(lp->profile), std::move(ho), *notifier, MakeQosDevice(root));
+  const service::StartResult started = daemon.Start();
+  if (started != service::StartResult::kHolding) {
     ::close(*sigfd);
-    return rc;
+    return started == service::StartResult::kRolledBack ? kExitRolledBack : kExitCannotRun;
   }
+  bool verify_failed = false;
+  bool reverted_all = true;
   if (o.once) {
-    std::cout << service::RenderStatusText(daemon.state(), true, static_cast<int64_t>(std::time(nullptr)));
-    bool failed = daemon.state().last_verify.result == "FAIL";
-    int stop = daemon.Stop("--once");
-    ::close(*sigfd);
-    return stop != kExitOk ? stop : failed ? kExitFail : kExitOk;
+    std::cout << service::RenderStatusText(daemon.state(), true, UnixNow());
+    verify_failed = daemon.state().last_verify.result == "FAIL";
+    reverted_all = daemon.Stop("--once");
+  } else {
+    reverted_all = daemon.Run(*sigfd);
   }
-  rc = daemon.Run(*sigfd);
   ::close(*sigfd);
-  return rc;
+  return !reverted_all || verify_failed ? kExitFail : kExitOk;
 }
 
 int CmdStatus(const GlobalOptions& g, const StatusOptions& o) {
@@ -91,13 +92,13 @@ int CmdStatus(const GlobalOptions& g, const StatusOptions& o) {
     std::cerr << "rtagent status: " << root.error().message << "\n";
     return kExitBadInput;
   }
-  const std::string where = (*root)->Dir() + ((*root)->Dir() == "/" ? "" : "/") + service::StatePath();
-  auto text = (*root)->Read(service::StatePath());
-  if (!text) {
-    if (text.error().err != ENOENT) {
-      std::cerr << "rtagent status: " << text.error().message << "\n";
-      return kExitBadInput;
-    }
+  const std::string where = service::StateFileOnHost(**root);
+  auto read = service::ReadHoldState(**root);
+  if (!read) {
+    std::cerr << "rtagent status: " << read.error().message << "\n";
+    return kExitBadInput;
+  }
+  if (!*read) {
     if (o.json) {
       std::cout << nlohmann::json{{"running", false}, {"state_file", where}, {"reason", "no state file"}}.dump(2) << "\n";
     } else {
@@ -105,23 +106,19 @@ int CmdStatus(const GlobalOptions& g, const StatusOptions& o) {
     }
     return kExitCannotRun;
   }
-  auto state = service::ParseHoldState(*text);
-  if (!state) {
-    std::cerr << "rtagent status: " << where << ": " << state.error().message << "\n";
-    return kExitBadInput;
-  }
-  const bool live_state = state->state == "holding" || state->state == "starting";
-  const bool running = live_state && PidAlive(state->pid);
+  const service::HoldState& state = **read;
+  const bool live_state = state.state == "holding" || state.state == "starting";
+  const bool running = live_state && PidAlive(state.pid);
   if (o.json) {
-    auto j = service::ToJson(*state);
+    auto j = service::ToJson(state);
     j["running"] = running;
     j["state_file"] = where;
     std::cout << j.dump(2) << "\n";
   } else {
-    std::cout << service::RenderStatusText(*state, running, static_cast<int64_t>(std::time(nullptr)));
+    std::cout << service::RenderStatusText(state, running, UnixNow());
   }
   if (!running) return kExitCannotRun;
-  return state->last_verify.result == "FAIL" ? kExitFail : kExitOk;
+  return state.last_verify.result == "FAIL" ? kExitFail : kExitOk;
 }
 
 }  // namespace rtagent

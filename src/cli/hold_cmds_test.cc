@@ -102,7 +102,7 @@ struct Daemon {
 
 }  // namespace
 
-TEST_CASE("status without a state file: not running, exit 3", "[service]") {
+TEST_CASE("status without a state file: not running, exit 3", "[cli][service]") {
   Board b;
   std::string out;
   CHECK(Rt("status " + b.Root(), &out) == 3);
@@ -113,7 +113,7 @@ TEST_CASE("status without a state file: not running, exit 3", "[service]") {
   CHECK(j["running"] == false);
 }
 
-TEST_CASE("hold --once applies, verifies, prints what it holds and keeps the state", "[service]") {
+TEST_CASE("hold --once applies, verifies, prints what it holds and keeps the state", "[cli][service]") {
   Board b;
   b.files.Put("p.yaml", Profile());
   std::string out;
@@ -140,7 +140,7 @@ TEST_CASE("hold --once applies, verifies, prints what it holds and keeps the sta
   CHECK(s["profile"] == b.profile);
 }
 
-TEST_CASE("hold --once with on_stop: revert leaves the board as it found it", "[service]") {
+TEST_CASE("hold --once with on_stop: revert leaves the board as it found it", "[cli][service]") {
   Board b;
   const std::string irq = b.tree.Get(kIrq), stat = b.tree.Get(kStat);
   b.files.Put("p.yaml", Profile("  on_stop: revert\n"));
@@ -153,7 +153,7 @@ TEST_CASE("hold --once with on_stop: revert leaves the board as it found it", "[
   CHECK_FALSE(FsRoot(b.tree.dir()).Exists(kpath::kRunDir + "/journal.json"));
 }
 
-TEST_CASE("status of a daemon that is running, failing, gone, or a corrupt file", "[service]") {
+TEST_CASE("status of a daemon that is running, failing, gone, or a corrupt file", "[cli][service]") {
   Board b;
   service::HoldState s;
   s.pid = static_cast<int>(::getpid());  // this test: alive
@@ -192,7 +192,7 @@ TEST_CASE("status of a daemon that is running, failing, gone, or a corrupt file"
   CHECK_THAT(out, Catch::Contains("state.json: not a JSON object"));
 }
 
-TEST_CASE("hold refuses bad input with exit 2 and changes nothing", "[service]") {
+TEST_CASE("hold refuses bad input with exit 2 and changes nothing", "[cli][service]") {
   Board b;
   const std::string irq = b.tree.Get(kIrq);
   b.files.Put("p.yaml", Profile() + "nonsense: 1\n");
@@ -206,7 +206,7 @@ TEST_CASE("hold refuses bad input with exit 2 and changes nothing", "[service]")
   CHECK(Rt("hold --once --root /nonexistent-rtagent-root " + b.profile, &out) == 2);
 }
 
-TEST_CASE("hold start failures give their exit codes: device 3, journal 3", "[service]") {
+TEST_CASE("hold start failures give their exit codes: device 3, journal 3", "[cli][service]") {
   Board b;
   b.files.Put("p.yaml", Profile());
   SECTION("no PM QoS device in the tree") {
@@ -221,7 +221,25 @@ TEST_CASE("hold start failures give their exit codes: device 3, journal 3", "[se
   CHECK_THAT(out, Catch::StartsWith("rtagent hold: not running (failed at "));
 }
 
-TEST_CASE("the daemon: drift re-asserted, SIGHUP good and bad, SIGTERM keeps", "[service]") {
+TEST_CASE("hold whose write is refused rolls back what it wrote, exits 4 and says why", "[cli][service]") {
+  Board b;
+  b.files.Put("p.yaml", Profile());
+  const std::string workqueue = b.tree.Get(kpath::kWorkqueueCpumask);
+  rtagent::test::Immutable refuses(b.tree.dir() + "/" + kStat);
+  if (!refuses.ok()) {
+    WARN("skipped: chattr +i does not work under " << b.tree.dir() << " (needs root and ext4/xfs/btrfs)");
+    return;
+  }
+  std::string out;
+  CHECK(Rt("hold --once " + b.Root() + " " + b.profile, &out) == 4);
+  INFO(out);
+  CHECK_THAT(out, Catch::Contains("vm.stat_interval"));
+  CHECK(b.State()["state"] == "failed");
+  CHECK_THAT(b.State()["stop_reason"].get<std::string>(), Catch::StartsWith("a write failed; this run's changes were rolled back"));
+  CHECK(b.tree.Get(kpath::kWorkqueueCpumask) == workqueue);  // written before the refusal, and put back
+}
+
+TEST_CASE("the daemon: drift re-asserted, SIGHUP good and bad, SIGTERM keeps", "[cli][service]") {
   Board b;
   b.files.Put("p.yaml", Profile());
   Daemon d(b, b.profile);
@@ -254,7 +272,7 @@ TEST_CASE("the daemon: drift re-asserted, SIGHUP good and bad, SIGTERM keeps", "
   CHECK(b.State()["state"] == "stopped");
 }
 
-TEST_CASE("the daemon: SIGINT with on_stop: revert puts everything back", "[service]") {
+TEST_CASE("the daemon: SIGINT with on_stop: revert puts everything back", "[cli][service]") {
   Board b;
   const std::string irq = b.tree.Get(kIrq), stat = b.tree.Get(kStat);
   b.files.Put("p.yaml", Profile("  on_stop: revert\n"));
@@ -269,7 +287,7 @@ TEST_CASE("the daemon: SIGINT with on_stop: revert puts everything back", "[serv
   CHECK_THAT(b.State()["stop_reason"].get<std::string>(), Catch::StartsWith("SIGINT: state reverted"));
 }
 
-TEST_CASE("hold --verdict reports the last latency verdict; an unreadable one is a warning", "[service]") {
+TEST_CASE("hold --verdict reports the last latency verdict; an unreadable one is a warning", "[cli][service]") {
   Board b;
   b.files.Put("p.yaml", Profile());
   const std::string verdict = std::string(RTAGENT_SOURCE_DIR) + "/tests/expected/verdict.json";

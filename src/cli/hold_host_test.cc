@@ -83,7 +83,7 @@ struct Restore {
 
 }  // namespace
 
-TEST_CASE("hold on this machine: PM QoS note held, IRQ drift re-asserted, all restored", "[host][hold]") {
+TEST_CASE("hold on this machine: PM QoS note held, IRQ drift re-asserted, all restored", "[cli][host][hold]") {
   auto opened = OpenRoot("/");
   REQUIRE(opened.ok());
   SysRoot& live = **opened;
@@ -197,7 +197,7 @@ TEST_CASE("hold on this machine: PM QoS note held, IRQ drift re-asserted, all re
   CHECK_FALSE(live.Exists(Journal::Path()));
 }
 
-TEST_CASE("giving start-up pages back lowers this process's resident memory, and it runs on", "[host][hold]") {
+TEST_CASE("giving start-up pages back lowers this process's resident memory, and it runs on", "[cli][host][hold]") {
   // Needs no root: the process's own mappings. The test binary has run its code since it
   // started, so much of its text is resident; the drop is measured by the kernel's own sum.
   FsRoot live("/");

@@ -4,28 +4,17 @@
 #include <iostream>
 
 #include "base/exit_codes.h"
-#include "cli/apply_step.h"
 #include "check/render.h"
 #include "check/runner.h"
 #include "cli/commands.h"
 #include "cli/profile_arg.h"
 #include "cli/stop_signal.h"
 #include "cli/verdict_files.h"
+#include "tune/apply_profile.h"
 #include "tune/plan_render.h"
 #include "tune/tuner.h"
 
 namespace rtagent {
-
-namespace {
-
-// An Executor with every tuner's actuators registered.
-std::unique_ptr<Executor> MakeExecutor(SysRoot& root, Journal& journal) {
-  auto ex = std::make_unique<Executor>(root, journal);
-  for (const auto& t : AllTuners()) t->AddActuators(*ex, root);
-  return ex;
-}
-
-}  // namespace
 
 int CmdPlan(const GlobalOptions& g, const PlanOptions& o) {
   int rc = kExitOk;
@@ -54,7 +43,7 @@ int CmdApply(const GlobalOptions& g, const PlanOptions& o) {
   auto lp = LoadForCommand("apply", g, o.profile, &rc);
   if (!lp) return rc;
   if (!CanWrite("apply", *lp->root)) return kExitCannotRun;
-  auto applied = ApplyProfile(lp->profile, *lp->root);  // cli/apply_step.h, shared with commission
+  auto applied = ApplyProfile(lp->profile, *lp->root);  // tune/apply_profile.h, shared with commission
   if (!applied) {
     std::cerr << "rtagent apply: " << applied.error().message << "; nothing was changed\n";
     return kExitCannotRun;
@@ -138,13 +127,12 @@ int CmdRevert(const GlobalOptions& g, const RevertOptions& o) {
     return kExitBadInput;
   }
   if (!CanWrite("revert", **root)) return kExitCannotRun;
-  Journal journal(**root);
-  if (auto r = journal.Load(); !r) {
-    std::cerr << "rtagent revert: " << r.error().message << "\n";
+  auto reverted = RevertJournal(**root);  // tune/apply_profile.h, shared with commission
+  if (!reverted) {
+    std::cerr << "rtagent revert: " << reverted.error().message << "\n";
     return kExitCannotRun;
   }
-  auto ex = MakeExecutor(**root, journal);
-  RevertReport report = ex->Revert();
+  const RevertReport& report = *reverted;
   if (o.json) {
     nlohmann::json items = nlohmann::json::array();
     for (const auto& r : report.results) {

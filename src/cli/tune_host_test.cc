@@ -46,7 +46,7 @@ std::string Chosen(const std::string& text) {
 
 }  // namespace
 
-TEST_CASE("apply, verify and revert on this machine's kernel", "[host][apply]") {
+TEST_CASE("apply, verify and revert on this machine's kernel", "[cli][host][apply]") {
   auto opened = OpenRoot("/");
   REQUIRE(opened.ok());
   SysRoot& live = **opened;

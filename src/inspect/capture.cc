@@ -4,10 +4,10 @@
 #include <sys/stat.h>
 
 #include <cerrno>
-#include <ctime>
 #include <fstream>
 
 #include "base/recording_root.h"
+#include "base/time_text.h"
 #include "inspect/system_state.h"
 
 namespace rtagent {
@@ -44,15 +44,6 @@ Result<void> MakeDirs(const std::string& dir) {
   return Ok();
 }
 
-std::string UtcNow() {
-  std::time_t t = std::time(nullptr);
-  std::tm tm{};
-  ::gmtime_r(&t, &tm);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
-  return buf;
-}
-
 }  // namespace
 
 Result<CaptureResult> Capture(const SysRoot& source, const std::string& out_dir, bool force, const std::string& command) {
@@ -79,7 +70,7 @@ Result<CaptureResult> Capture(const SysRoot& source, const std::string& out_dir,
   std::ofstream m(out_dir + "/MANIFEST");
   m << "# rtagent capture: a copy of every file `rtagent inspect` reads. Use it with\n"
     << "# `rtagent --root DIR inspect`. Nothing was written to the source system.\n";
-  m << "captured_at: " << UtcNow() << "\n";
+  m << "captured_at: " << IsoTime(UnixNow()) << "\n";
   m << "source: " << source.Dir() << (source.IsLive() ? " (live system)" : " (a system tree)") << "\n";
   if (state.kernel) {
     m << "kernel_release: " << state.kernel->release.value_or("absent") << "\n";

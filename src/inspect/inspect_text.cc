@@ -7,7 +7,7 @@
 #include <tuple>
 
 #include "base/kernel_paths.h"
-#include "inspect/text_table.h"
+#include "base/text_table.h"
 
 namespace rtagent {
 namespace {

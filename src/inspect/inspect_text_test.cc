@@ -4,16 +4,8 @@
 #include <cstdio>
 
 #include "base/kernel_text.h"
-#include "inspect/text_table.h"
 
 using namespace rtagent;
-
-TEST_CASE("text tables align and right-align numbers", "[inspect]") {
-  TextTable t({"NAME", ">COUNT"});
-  t.Row({"eth0", "7"});
-  t.Row({"arch_timer", "12345"});
-  CHECK(t.Render(0) == "NAME        COUNT\neth0            7\narch_timer  12345\n");
-}
 
 TEST_CASE("a 256-CPU, 4096-IRQ system stays narrow and grouped", "[inspect]") {
   SystemState s;

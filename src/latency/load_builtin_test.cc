@@ -91,7 +91,7 @@ bool TakesODirect(const std::string& dir) {
 
 }  // namespace
 
-TEST_CASE("LastLevelCacheBytes takes the highest data or unified level from sysfs", "[load]") {
+TEST_CASE("LastLevelCacheBytes takes the highest data or unified level from sysfs", "[latency][load]") {
   TempTree t;
   auto put = [&](int i, const char* level, const char* type, const char* size) {
     std::string d = "sys/devices/system/cpu/cpu2/cache/index" + std::to_string(i) + "/";
@@ -114,7 +114,7 @@ TEST_CASE("LastLevelCacheBytes takes the highest data or unified level from sysf
   CHECK(missing.error().err == ENOENT);
 }
 
-TEST_CASE("MakeBuiltinLoad refuses unknown names and impossible options", "[load]") {
+TEST_CASE("MakeBuiltinLoad refuses unknown names and impossible options", "[latency][load]") {
   FsRoot live("/");
   auto unknown = MakeBuiltinLoad("hackbench", {}, live);
   REQUIRE_FALSE(unknown.ok());
@@ -137,7 +137,7 @@ TEST_CASE("MakeBuiltinLoad refuses unknown names and impossible options", "[load
   CHECK(BuiltinLoadNames().size() == 5);
 }
 
-TEST_CASE("cache load thrashes a buffer on CPU 0 and stops at once", "[load]") {
+TEST_CASE("cache load thrashes a buffer on CPU 0 and stops at once", "[latency][load]") {
   Run run = RunOnCpu0("cache", SmallOptions());
   CheckRan(run, "cache");
   CHECK(run.report.ops_unit == "cache lines");
@@ -145,7 +145,7 @@ TEST_CASE("cache load thrashes a buffer on CPU 0 and stops at once", "[load]") {
   CHECK_THAT(run.report.detail, Catch::Contains("buffer 16 MiB (as configured)"));
 }
 
-TEST_CASE("cache load sizes its buffer from the last-level cache within the memory limit", "[load]") {
+TEST_CASE("cache load sizes its buffer from the last-level cache within the memory limit", "[latency][load]") {
   FsRoot live("/");
   BuiltinLoadOptions o;
   o.memory_limit_bytes = 32 << 20;
@@ -164,7 +164,7 @@ TEST_CASE("cache load sizes its buffer from the last-level cache within the memo
   }
 }
 
-TEST_CASE("messaging load passes hackbench's 100-byte messages on CPU 0", "[load]") {
+TEST_CASE("messaging load passes hackbench's 100-byte messages on CPU 0", "[latency][load]") {
   SECTION("socketpairs") {
     Run run = RunOnCpu0("messaging", SmallOptions());
     CheckRan(run, "messaging");
@@ -184,7 +184,7 @@ TEST_CASE("messaging load passes hackbench's 100-byte messages on CPU 0", "[load
   }
 }
 
-TEST_CASE("disk load writes blocks on CPU 0 with O_DIRECT where the filesystem takes it", "[load]") {
+TEST_CASE("disk load writes blocks on CPU 0 with O_DIRECT where the filesystem takes it", "[latency][load]") {
   BuiltinLoadOptions o = SmallOptions();
   o.disk_dir = "/var/tmp";
   Run run = RunOnCpu0("disk", o);
@@ -198,7 +198,7 @@ TEST_CASE("disk load writes blocks on CPU 0 with O_DIRECT where the filesystem t
   }
 }
 
-TEST_CASE("disk load on tmpfs says which write mode the kernel gave it", "[load]") {
+TEST_CASE("disk load on tmpfs says which write mode the kernel gave it", "[latency][load]") {
   // tmpfs refused O_DIRECT (EINVAL) until Linux 6.6 and takes it since: the report must
   // agree with the kernel either way.
   BuiltinLoadOptions o = SmallOptions();
@@ -217,7 +217,7 @@ TEST_CASE("disk load on tmpfs says which write mode the kernel gave it", "[load]
 // on kernels before 6.6 (the Debian 6.1 kernels of tests/qemu); tests never mount anything
 // on the machine they run on.
 
-TEST_CASE("network load moves loopback traffic on CPU 0", "[load]") {
+TEST_CASE("network load moves loopback traffic on CPU 0", "[latency][load]") {
   SECTION("tcp") {
     Run run = RunOnCpu0("network", SmallOptions());
     CheckRan(run, "network");
@@ -235,7 +235,7 @@ TEST_CASE("network load moves loopback traffic on CPU 0", "[load]") {
   }
 }
 
-TEST_CASE("memory load faults, fragments and unmaps regions on CPU 0", "[load]") {
+TEST_CASE("memory load faults, fragments and unmaps regions on CPU 0", "[latency][load]") {
   Run run = RunOnCpu0("memory", SmallOptions());
   CheckRan(run, "memory");
   CHECK(run.report.ops_unit == "pages");

@@ -51,7 +51,7 @@ ExternalLoadSpec Sh(const TempTree& t, const std::string& script, std::chrono::m
 
 }  // namespace
 
-TEST_CASE("FindProgram searches PATH like execvp and names what it cannot find", "[load]") {
+TEST_CASE("FindProgram searches PATH like execvp and names what it cannot find", "[latency][load]") {
   auto sh = FindProgram("sh");
   REQUIRE(sh.ok());
   CHECK(::access(sh->c_str(), X_OK) == 0);
@@ -62,7 +62,7 @@ TEST_CASE("FindProgram searches PATH like execvp and names what it cannot find",
   CHECK_THAT(missing.error().message, Catch::Contains("'rtagent-no-such-program' not found in PATH"));
 }
 
-TEST_CASE("an external load that does not exist is an error naming it", "[load]") {
+TEST_CASE("an external load that does not exist is an error naming it", "[latency][load]") {
   FsRoot live("/");
   TempTree t;
   ExternalLoadSpec s;
@@ -79,7 +79,7 @@ TEST_CASE("an external load that does not exist is an error naming it", "[load]"
   CHECK_FALSE(MakeExternalLoad(s, live).ok());
 }
 
-TEST_CASE("an external load whose program vanished before Start fails Start with its name", "[load]") {
+TEST_CASE("an external load whose program vanished before Start fails Start with its name", "[latency][load]") {
   FsRoot live("/");
   TempTree t;
   t.Put("tool.sh", "#!/bin/sh\nexec sleep 30\n");
@@ -100,7 +100,7 @@ TEST_CASE("an external load whose program vanished before Start fails Start with
   CHECK(load_test::MyChildren() == before);
 }
 
-TEST_CASE("an external load logs its output and is stopped with its whole process group", "[load]") {
+TEST_CASE("an external load logs its output and is stopped with its whole process group", "[latency][load]") {
   FsRoot live("/");
   TempTree t;
   // A child in the background, then the shell becomes a busy loop: both must go.
@@ -134,7 +134,7 @@ TEST_CASE("an external load logs its output and is stopped with its whole proces
   CHECK(set.Problems().empty());
 }
 
-TEST_CASE("an external load that ignores SIGTERM is killed after its grace period", "[load]") {
+TEST_CASE("an external load that ignores SIGTERM is killed after its grace period", "[latency][load]") {
   FsRoot live("/");
   TempTree t;
   auto load = MakeExternalLoad(Sh(t, "trap '' TERM; sleep 30 & echo child=$!; while :; do sleep 0.05; done", 300ms), live);
@@ -151,7 +151,7 @@ TEST_CASE("an external load that ignores SIGTERM is killed after its grace perio
   CHECK(load_test::Survivors(pids).empty());
 }
 
-TEST_CASE("an external load's child that left the process group is still stopped", "[load]") {
+TEST_CASE("an external load's child that left the process group is still stopped", "[latency][load]") {
   FsRoot live("/");
   TempTree t;
   // setsid(1) puts the child in a session and group of its own: kill(-group) misses it;
@@ -166,7 +166,7 @@ TEST_CASE("an external load's child that left the process group is still stopped
   CHECK(load_test::Gone(escaped));
 }
 
-TEST_CASE("an external load that exits early is reported with its status", "[load]") {
+TEST_CASE("an external load that exits early is reported with its status", "[latency][load]") {
   FsRoot live("/");
   TempTree t;
   auto load = MakeExternalLoad(Sh(t, "echo bye; exit 3"), live);
@@ -187,7 +187,7 @@ TEST_CASE("an external load that exits early is reported with its status", "[loa
   CHECK_THAT(problems.back(), Catch::Contains("exited 3"));
 }
 
-TEST_CASE("stress-ng runs as an external load when installed", "[load]") {
+TEST_CASE("stress-ng runs as an external load when installed", "[latency][load]") {
   if (::access("/usr/bin/stress-ng", X_OK) != 0) {
     WARN("skipped: /usr/bin/stress-ng is not installed");
     return;

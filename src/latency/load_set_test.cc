@@ -28,7 +28,7 @@ std::unique_ptr<Load> SmallCache(const SysRoot& root) {
 
 }  // namespace
 
-TEST_CASE("LoadSet refuses to put loads on measured CPUs or on a fixture root", "[load]") {
+TEST_CASE("LoadSet refuses to put loads on measured CPUs or on a fixture root", "[latency][load]") {
   FsRoot live("/");
   LoadSet set(live);
   set.Add(SmallCache(live));
@@ -53,7 +53,7 @@ TEST_CASE("LoadSet refuses to put loads on measured CPUs or on a fixture root", 
   CHECK_THAT(refused.error().message, Catch::Contains("live system"));
 }
 
-TEST_CASE("LoadSet runs several loads and stops them all, even on an exception", "[load]") {
+TEST_CASE("LoadSet runs several loads and stops them all, even on an exception", "[latency][load]") {
   FsRoot live("/");
   std::vector<int> pids;
   try {
@@ -82,7 +82,7 @@ TEST_CASE("LoadSet runs several loads and stops them all, even on an exception",
   CHECK(load_test::Survivors(pids).empty());
 }
 
-TEST_CASE("LoadSet stops the loads it started when a later one fails to start", "[load]") {
+TEST_CASE("LoadSet stops the loads it started when a later one fails to start", "[latency][load]") {
   FsRoot live("/");
   TempTree t;
   t.Put("gone.sh", "#!/bin/sh\nexec sleep 30\n");
@@ -106,7 +106,7 @@ TEST_CASE("LoadSet stops the loads it started when a later one fails to start", 
   CHECK(load_test::MyChildren() == before);
 }
 
-TEST_CASE("loads die with an agent that crashes without stopping them", "[load]") {
+TEST_CASE("loads die with an agent that crashes without stopping them", "[latency][load]") {
   // An "agent" child starts a load and _exits without Stop(). PR_SET_PDEATHSIG must take
   // the load down. We are the subreaper for the test's length, so the orphaned processes
   // come to us to be reaped (this machine's PID 1 never reaps).
@@ -147,7 +147,7 @@ TEST_CASE("loads die with an agent that crashes without stopping them", "[load]"
   CHECK(load_test::Survivors(pids).empty());
 }
 
-TEST_CASE("LoadSet runs a load on its own CPUs when the profile places it", "[load]") {
+TEST_CASE("LoadSet runs a load on its own CPUs when the profile places it", "[latency][load]") {
   if (std::thread::hardware_concurrency() < 2) {
     WARN("skipped: needs 2 CPUs");
     return;
@@ -165,7 +165,7 @@ TEST_CASE("LoadSet runs a load on its own CPUs when the profile places it", "[lo
   CHECK(set.Problems().empty());
 }
 
-TEST_CASE("a load asked to run on a CPU the machine lacks fails to start, naming it", "[load]") {
+TEST_CASE("a load asked to run on a CPU the machine lacks fails to start, naming it", "[latency][load]") {
   FsRoot live("/");
   auto load = SmallCache(live);
   std::vector<int> before = load_test::MyChildren();

@@ -79,48 +79,6 @@ class TimerSlackLease {
 
 }  // namespace
 
-// ---- PM QoS ----
-
-std::string HostPathUnder(const SysRoot& root, const std::string& path) {
-  std::string dir = root.Dir();
-  while (!dir.empty() && dir.back() == '/') dir.pop_back();
-  return dir + "/" + path;
-}
-
-Result<PmQosLease> PmQosLease::Take(const SysRoot& root, SamplerSyscalls& sys, int32_t max_exit_us) {
-  if (!root.IsLive()) {
-    return MakeError("not holding a PM QoS note under the fixture root " + root.Dir() +
-                         ": it would reach the live system's power manager",
-                     EPERM);
-  }
-  if (max_exit_us < 0) return MakeError("a PM QoS note must be >= 0 µs, got " + std::to_string(max_exit_us), EINVAL);
-  auto fd = sys.OpenPmQos(HostPathUnder(root, kpath::kCpuDmaLatency), max_exit_us);
-  if (!fd) return fd.error();
-  return PmQosLease(&sys, *fd, max_exit_us);
-}
-
-PmQosLease::PmQosLease(PmQosLease&& other) noexcept : sys_(other.sys_), fd_(other.fd_), value_us_(other.value_us_) {
-  other.fd_ = -1;
-}
-
-PmQosLease& PmQosLease::operator=(PmQosLease&& other) noexcept {
-  if (this != &other) {
-    Release();
-    sys_ = other.sys_;
-    fd_ = other.fd_;
-    value_us_ = other.value_us_;
-    other.fd_ = -1;
-  }
-  return *this;
-}
-
-PmQosLease::~PmQosLease() { Release(); }
-
-void PmQosLease::Release() {
-  if (fd_ >= 0) sys_->ClosePmQos(fd_);
-  fd_ = -1;
-}
-
 // ---- Sampler ----
 
 struct Sampler::Worker {
@@ -238,11 +196,11 @@ Result<void> Sampler::Start() {
       notes_.push_back("PM QoS note of " + std::to_string(*config_.hold_pm_qos_us) +
                        " µs not held: the root is a fixture, not the live system");
     } else {
-      auto lease = PmQosLease::Take(root_, sys_, *config_.hold_pm_qos_us);
-      if (!lease) {
-        setup_error = Wrap("cannot hold the PM QoS note: ", lease.error());
+      PmQosLease lease(sys_.PmQosDevice(root_));
+      if (auto held = lease.Acquire(*config_.hold_pm_qos_us); !held) {
+        setup_error = held.error();
       } else {
-        pm_qos_.emplace(std::move(*lease));
+        pm_qos_.emplace(std::move(lease));
       }
     }
   }

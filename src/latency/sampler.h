@@ -84,30 +84,6 @@ struct SamplerResult {
   std::vector<std::string> notes;
 };
 
-/// Holds a PM QoS note on /dev/cpu_dma_latency (through the SysRoot's directory) for its
-/// lifetime: the kernel drops the request when the fd is closed.
-class PmQosLease {
- public:
-  /// Takes the note. Refused (EPERM) under a fixture root: it must never reach the live
-  /// system's power manager when the root is not live.
-  static Result<PmQosLease> Take(const SysRoot& root, SamplerSyscalls& sys, int32_t max_exit_us);
-  PmQosLease(PmQosLease&& other) noexcept;
-  PmQosLease& operator=(PmQosLease&& other) noexcept;
-  PmQosLease(const PmQosLease&) = delete;
-  PmQosLease& operator=(const PmQosLease&) = delete;
-  ~PmQosLease();
-
-  int32_t value_us() const { return value_us_; }
-  /// Gives the note back now (idempotent).
-  void Release();
-
- private:
-  PmQosLease(SamplerSyscalls* sys, int fd, int32_t value_us) : sys_(sys), fd_(fd), value_us_(value_us) {}
-  SamplerSyscalls* sys_;
-  int fd_;
-  int32_t value_us_;
-};
-
 /// The sampler's next deadline after a wake-up at `now_ns` for the deadline `next_ns`.
 struct NextDeadline {
   int64_t next_ns = 0;   ///< the first deadline still ahead of now_ns
@@ -126,9 +102,6 @@ inline NextDeadline AdvanceDeadline(int64_t next_ns, int64_t now_ns, int64_t int
   }
   return d;
 }
-
-/// The host path of a root-relative kernel path under `root` ("/" + path when live).
-std::string HostPathUnder(const SysRoot& root, const std::string& path);
 
 /// Measures wake-up latency the way cyclictest does, with nothing in the loop but the clock.
 ///

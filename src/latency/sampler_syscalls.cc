@@ -77,25 +77,8 @@ Result<void> LinuxSamplerSyscalls::SetTimerSlack(uint64_t ns) {
   return Ok();
 }
 
-Result<int> LinuxSamplerSyscalls::OpenPmQos(const std::string& host_path, int32_t max_exit_us) {
-  int fd = ::open(host_path.c_str(), O_RDWR | O_CLOEXEC);
-  if (fd < 0) return MakeError("cannot open " + host_path, errno);
-  // The misc device takes the value as a binary s32 (an ASCII hex string works too); one
-  // write, and the request lives exactly as long as this fd (kernel/power/qos.c).
-  ssize_t n;
-  do {
-    n = ::write(fd, &max_exit_us, sizeof max_exit_us);
-  } while (n < 0 && errno == EINTR);
-  if (n != static_cast<ssize_t>(sizeof max_exit_us)) {
-    int e = n < 0 ? errno : EIO;
-    ::close(fd);
-    return MakeError("cannot write " + std::to_string(max_exit_us) + " µs to " + host_path, e);
-  }
-  return fd;
-}
-
-void LinuxSamplerSyscalls::ClosePmQos(int fd) {
-  if (fd >= 0) ::close(fd);
+std::unique_ptr<QosDevice> LinuxSamplerSyscalls::PmQosDevice(const SysRoot& root) {
+  return MakeKernelQosDevice(root);
 }
 
 SamplerSyscalls& RealSamplerSyscalls() {

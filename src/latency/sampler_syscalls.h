@@ -3,9 +3,11 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 
 #include "base/cpuset.h"
+#include "base/pm_qos.h"
 #include "base/result.h"
 
 namespace rtagent {
@@ -45,12 +47,9 @@ class SamplerSyscalls {
   /// Sets the calling thread's timer slack in ns (prctl PR_SET_TIMERSLACK; 0 means "default").
   virtual Result<void> SetTimerSlack(uint64_t ns) = 0;
 
-  /// Opens the PM QoS file at `host_path` (/dev/cpu_dma_latency under the live root), writes
-  /// `max_exit_us` as a binary s32 (Documentation/power/pm_qos_interface.rst) and returns the
-  /// open fd: the note holds until the fd is closed.
-  virtual Result<int> OpenPmQos(const std::string& host_path, int32_t max_exit_us) = 0;
-  /// Closes the fd, taking the note back.
-  virtual void ClosePmQos(int fd) = 0;
+  /// The PM QoS device of `root` (/dev/cpu_dma_latency) the sampler's own note is held on
+  /// (base/pm_qos.h: the note lives while the device stays open).
+  virtual std::unique_ptr<QosDevice> PmQosDevice(const SysRoot& root) = 0;
 };
 
 /// The real syscalls.
@@ -64,8 +63,7 @@ class LinuxSamplerSyscalls : public SamplerSyscalls {
   Result<void> SetScheduler(const SchedState& state) override;
   Result<uint64_t> GetTimerSlack() override;
   Result<void> SetTimerSlack(uint64_t ns) override;
-  Result<int> OpenPmQos(const std::string& host_path, int32_t max_exit_us) override;
-  void ClosePmQos(int fd) override;
+  std::unique_ptr<QosDevice> PmQosDevice(const SysRoot& root) override;
 };
 
 /// The process-wide real syscalls.

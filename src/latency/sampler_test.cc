@@ -6,7 +6,6 @@
 
 #include <catch2/catch.hpp>
 #include <chrono>
-#include <cstring>
 #include <fstream>
 #include <mutex>
 #include <sstream>
@@ -63,11 +62,31 @@ class FakeSyscalls : public SamplerSyscalls {
     Log("SetTimerSlack " + std::to_string(ns));
     return Ok();
   }
-  Result<int> OpenPmQos(const std::string& host_path, int32_t us) override {
-    Log("OpenPmQos " + host_path + " " + std::to_string(us));
-    return 42;
+  // A device that records its opening (with the host path the kernel one would open) and
+  // closing, as "fd 42".
+  std::unique_ptr<QosDevice> PmQosDevice(const SysRoot& root) override {
+    class Recorder : public QosDevice {
+     public:
+      Recorder(FakeSyscalls& sys, std::string where) : sys_(sys), where_(std::move(where)) {}
+      Result<void> Open(int32_t us) override {
+        sys_.Log("OpenPmQos " + where_ + " " + std::to_string(us));
+        open_ = true;
+        return Ok();
+      }
+      void Close() override {
+        if (open_) sys_.Log("ClosePmQos 42");
+        open_ = false;
+      }
+      bool IsOpen() const override { return open_; }
+      std::string Where() const override { return where_; }
+
+     private:
+      FakeSyscalls& sys_;
+      std::string where_;
+      bool open_ = false;
+    };
+    return std::make_unique<Recorder>(*this, MakeKernelQosDevice(root)->Where());
   }
-  void ClosePmQos(int fd) override { Log("ClosePmQos " + std::to_string(fd)); }
 
   std::vector<std::string> calls() {
     std::lock_guard<std::mutex> lock(mu_);
@@ -303,28 +322,6 @@ TEST_CASE("the sampler's own PM QoS note is taken only when asked and never unde
     CHECK(sys.IndexOf("ClosePmQos 42") < sys.IndexOf("UnlockMemory"));
     CHECK(sys.Count("ClosePmQos") == 1);
   }
-  CHECK_FALSE(PmQosLease::Take(FaultRoot(t.dir()), RealSamplerSyscalls(), 0));
-}
-
-TEST_CASE("the PM QoS note is written as a binary s32 and held on an open fd", "[latency]") {
-  TempTree t;
-  t.Put("dev/cpu_dma_latency", "");
-  LiveLikeRoot root(t.dir());
-  {
-    auto lease = PmQosLease::Take(root, RealSamplerSyscalls(), 100);
-    REQUIRE(lease);
-    CHECK(lease->value_us() == 100);
-    std::string bytes = t.Get("dev/cpu_dma_latency");
-    REQUIRE(bytes.size() == 4);
-    int32_t v = 0;
-    std::memcpy(&v, bytes.data(), 4);
-    CHECK(v == 100);
-  }
-  TempTree empty;
-  auto missing = PmQosLease::Take(LiveLikeRoot(empty.dir()), RealSamplerSyscalls(), 0);
-  REQUIRE_FALSE(missing);
-  CHECK(missing.error().err == ENOENT);
-  CHECK_THAT(missing.error().message, Catch::Contains("cpu_dma_latency"));
 }
 
 TEST_CASE("RequestStop ends the run early and marks it interrupted", "[latency]") {

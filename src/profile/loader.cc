@@ -930,6 +930,7 @@ std::string ProfileBuilder::FormatDurationOf(Duration v) {
 Result<Profile> Finish(Profile p, const std::optional<YamlNode>& tree, Diagnostics* diags,
                        const Diagnostics* caller_diags) {
   if (tree) {
+    p.document = CanonicalJson(*tree);
     ProfileBuilder(&p, diags).Build(*tree);
     // Cross-section checks run even after errors, so one run reports every problem; values
     // that could not be read keep their defaults, which are consistent.

@@ -303,6 +303,9 @@ struct ServiceConfig {
 struct Profile {
   std::string path;                ///< the file given (or "default.yaml (built-in)")
   std::vector<std::string> files;  ///< every file read, the profile first then its includes
+  /// The profile as read, its includes merged, as canonical JSON (yaml_tree.h CanonicalJson):
+  /// the same for the same values however they are split, ordered or commented.
+  std::string document;
   SystemCpus system;
   Marked<std::string> name;
   Marked<std::string> description;

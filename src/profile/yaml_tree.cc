@@ -2,6 +2,8 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include <nlohmann/json.hpp>
+
 namespace rtagent::profile {
 namespace {
 
@@ -140,5 +142,29 @@ void MergeYaml(YamlNode* base, const YamlNode& over) {
     MergeYaml(&base->items[static_cast<size_t>(j)], over.items[i]);
   }
 }
+
+namespace {
+
+nlohmann::json ToCanonical(const YamlNode& n) {
+  switch (n.kind) {
+    case YamlNode::Kind::kNull: return nullptr;
+    case YamlNode::Kind::kScalar: return n.scalar;
+    case YamlNode::Kind::kSequence: {
+      nlohmann::json list = nlohmann::json::array();
+      for (const YamlNode& item : n.items) list.push_back(ToCanonical(item));
+      return list;
+    }
+    case YamlNode::Kind::kMap: {
+      nlohmann::json map = nlohmann::json::object();  // keys sorted: a mapping has no order
+      for (size_t i = 0; i < n.keys.size(); ++i) map[n.keys[i]] = ToCanonical(n.items[i]);
+      return map;
+    }
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+std::string CanonicalJson(const YamlNode& node) { return ToCanonical(node).dump(); }
 
 }  // namespace rtagent::profile

@@ -46,4 +46,9 @@ YamlNode ParseYaml(const std::string& text, const std::string& file, Diagnostics
 /// default). Keys new in `over` are appended in their order.
 void MergeYaml(YamlNode* base, const YamlNode& over);
 
+/// The document's content as compact JSON, the same for the same values however they were
+/// written: mapping keys sorted, every scalar as its text, comments, quoting, layout and the
+/// files it came from gone. What a profile's digest covers.
+std::string CanonicalJson(const YamlNode& node);
+
 }  // namespace rtagent::profile

@@ -56,17 +56,8 @@ std::string ValueText(const std::optional<double>& us, bool beyond) {
   return FormatFixed(*us, 1);
 }
 
-}  // namespace
-
-VerdictDiff DiffVerdicts(const Verdict& before, const Verdict& after, const DiffTolerance& tol) {
-  VerdictDiff d;
-  d.before_profile = before.profile_name;
-  d.after_profile = after.profile_name;
-  d.before_pass = before.pass;
-  d.after_pass = after.pass;
-  d.tolerance = tol;
-
-  // CPUs, matched by number.
+// CPUs, matched by number: max, p99 and p99.9, overflows and skipped periods.
+void DiffCpus(const Verdict& before, const Verdict& after, const DiffTolerance& tol, VerdictDiff& d) {
   std::set<int> cpus;
   for (const CpuResult& c : before.cpus) cpus.insert(c.cpu);
   for (const CpuResult& c : after.cpus) cpus.insert(c.cpu);
@@ -96,25 +87,34 @@ VerdictDiff DiffVerdicts(const Verdict& before, const Verdict& after, const Diff
     for (const MetricChange& m : r.metrics) r.regression = r.regression || m.regression;
     d.roles.push_back(std::move(r));
   }
+}
 
-  // Loads, matched by name.
+const LoadResult* FindLoad(const Verdict& v, const std::string& name) {
+  for (const LoadResult& l : v.loads) {
+    if (l.name == name) return &l;
+  }
+  return nullptr;
+}
+
+std::string Ended(const LoadResult& l) {
+  return l.exit_code ? "exit " + std::to_string(*l.exit_code)
+         : l.signal  ? "signal " + std::to_string(*l.signal)
+                     : std::string("running");
+}
+
+// Loads, matched by name: where they ran, whether their placement held, how they ended.
+void DiffLoads(const Verdict& before, const Verdict& after, VerdictDiff& d) {
   std::vector<std::string> load_names;
   for (const LoadResult& l : before.loads) load_names.push_back(l.name);
   for (const LoadResult& l : after.loads) {
     if (std::find(load_names.begin(), load_names.end(), l.name) == load_names.end()) load_names.push_back(l.name);
   }
-  auto find_load = [](const Verdict& v, const std::string& name) -> const LoadResult* {
-    for (const LoadResult& l : v.loads) {
-      if (l.name == name) return &l;
-    }
-    return nullptr;
-  };
   for (const std::string& name : load_names) {
     RoleDiff r;
     r.kind = "load";
     r.role = "load " + name;
-    const LoadResult* b = find_load(before, name);
-    const LoadResult* a = find_load(after, name);
+    const LoadResult* b = FindLoad(before, name);
+    const LoadResult* a = FindLoad(after, name);
     r.only_before = a == nullptr;
     r.only_after = b == nullptr;
     if (a && b) {
@@ -126,21 +126,16 @@ VerdictDiff DiffVerdicts(const Verdict& before, const Verdict& after, const Diff
         r.notes.push_back("placement broken: ran outside CPUs " + a->cpus_asked.ToList());
         r.regression = true;
       }
-      if (a->exit_code != b->exit_code || a->signal != b->signal) {
-        auto ended = [](const LoadResult& l) {
-          return l.exit_code ? "exit " + std::to_string(*l.exit_code)
-                 : l.signal  ? "signal " + std::to_string(*l.signal)
-                             : std::string("running");
-        };
-        r.notes.push_back("ended " + ended(*b) + " -> " + ended(*a));
-      }
+      if (a->exit_code != b->exit_code || a->signal != b->signal) r.notes.push_back("ended " + Ended(*b) + " -> " + Ended(*a));
     } else {
       r.notes.push_back(a ? "run in AFTER only" : "run in BEFORE only");
     }
     d.roles.push_back(std::move(r));
   }
+}
 
-  // Criteria, matched by (name, CPU).
+// Criteria, matched by (name, CPU): only those whose verdict changed, appeared or went.
+void DiffCriteria(const Verdict& before, const Verdict& after, VerdictDiff& d) {
   std::vector<std::string> keys;
   std::map<std::string, const Criterion*> bk, ak;
   for (const Criterion& k : before.criteria) {
@@ -171,19 +166,35 @@ VerdictDiff DiffVerdicts(const Verdict& before, const Verdict& after, const Diff
     }
     d.roles.push_back(std::move(r));
   }
+}
 
-  // Trust warnings that appeared or went away.
+// Trust warnings that appeared or went away (by code).
+void DiffWarnings(const Verdict& before, const Verdict& after, VerdictDiff& d) {
+  auto has_code = [](const Verdict& v, const std::string& code) {
+    return std::any_of(v.warnings.begin(), v.warnings.end(), [&](const TrustWarning& x) { return x.code == code; });
+  };
   for (const TrustWarning& w : after.warnings) {
-    if (std::find(before.warnings.begin(), before.warnings.end(), w) == before.warnings.end()) {
-      bool same_code = std::any_of(before.warnings.begin(), before.warnings.end(), [&](const TrustWarning& x) { return x.code == w.code; });
-      if (!same_code) d.notes.push_back("AFTER only: " + w.text);
-    }
+    const bool same = std::find(before.warnings.begin(), before.warnings.end(), w) != before.warnings.end();
+    if (!same && !has_code(before, w.code)) d.notes.push_back("AFTER only: " + w.text);
   }
   for (const TrustWarning& w : before.warnings) {
-    bool same_code = std::any_of(after.warnings.begin(), after.warnings.end(), [&](const TrustWarning& x) { return x.code == w.code; });
-    if (!same_code) d.notes.push_back("BEFORE only: " + w.text);
+    if (!has_code(after, w.code)) d.notes.push_back("BEFORE only: " + w.text);
   }
+}
 
+}  // namespace
+
+VerdictDiff DiffVerdicts(const Verdict& before, const Verdict& after, const DiffTolerance& tol) {
+  VerdictDiff d;
+  d.before_profile = before.profile_name;
+  d.after_profile = after.profile_name;
+  d.before_pass = before.pass;
+  d.after_pass = after.pass;
+  d.tolerance = tol;
+  DiffCpus(before, after, tol, d);
+  DiffLoads(before, after, d);
+  DiffCriteria(before, after, d);
+  DiffWarnings(before, after, d);
   d.regression = before.pass && !after.pass;
   for (const RoleDiff& r : d.roles) d.regression = d.regression || r.regression;
   return d;

@@ -70,24 +70,23 @@ json HostFactsJson(const HostFacts& h) {
               {"clock_read_cost_ns", h.clock_read_cost_ns}};
 }
 
-HostFacts ParseHostFactsJson(const json& j) {
-  HostFacts h;
-  h.hostname = j.value("hostname", "");
-  h.kernel_release = j.value("kernel_release", "");
-  h.kernel_version = j.value("kernel_version", "");
-  h.preempt_rt = j.at("preempt_rt").get<bool>();
-  h.clocksource = j.value("clocksource", "");
-  h.virtual_machine = j.at("virtual_machine").get<bool>();
-  h.hypervisor = j.value("hypervisor", "");
-  h.coarse_clock = j.at("coarse_clock").get<bool>();
-  h.clock_reasons = j.value("clock_reasons", std::vector<std::string>{});
-  h.clock_resolution_ns = j.value("clock_resolution_ns", int64_t{0});
-  h.clock_read_cost_ns = j.value("clock_read_cost_ns", int64_t{0});
-  return h;
+HostFacts ParseHostFactsJson(const json& h) {
+  HostFacts host;
+  host.hostname = h.value("hostname", "");
+  host.kernel_release = h.value("kernel_release", "");
+  host.kernel_version = h.value("kernel_version", "");
+  host.preempt_rt = h.at("preempt_rt").get<bool>();
+  host.clocksource = h.value("clocksource", "");
+  host.virtual_machine = h.at("virtual_machine").get<bool>();
+  host.hypervisor = h.value("hypervisor", "");
+  host.coarse_clock = h.at("coarse_clock").get<bool>();
+  host.clock_reasons = h.value("clock_reasons", std::vector<std::string>{});
+  host.clock_resolution_ns = h.value("clock_resolution_ns", int64_t{0});
+  host.clock_read_cost_ns = h.value("clock_read_cost_ns", int64_t{0});
+  return host;
 }
 
 std::string RenderJson(const Verdict& v) {
-  const json host = HostFactsJson(v.host);
   json config{{"cpus", v.config.cpus.ToList()},
               {"interval_us", v.config.interval_us},
               {"priority", v.config.priority},
@@ -145,7 +144,7 @@ std::string RenderJson(const Verdict& v) {
   out["tool_version"] = v.tool_version;
   out["started_at"] = v.started_at;
   out["profile"] = json{{"name", v.profile_name}, {"digest", v.profile_digest}};
-  out["host"] = host;
+  out["host"] = HostFactsJson(v.host);
   out["config"] = config;
   out["criteria"] = criteria;
   out["cpus"] = cpus;
@@ -174,6 +173,94 @@ Result<CpuSet> ParseCpus(const json& j, const char* key) {
   return r;
 }
 
+
+Result<RunConfig> ParseConfig(const json& c) {
+  RunConfig config;
+  auto cpus = ParseCpus(c, "cpus");
+  if (!cpus) return cpus.error();
+  config.cpus = *cpus;
+  config.interval_us = c.at("interval_us").get<int64_t>();
+  config.priority = c.at("priority").get<int>();
+  config.policy = c.value("policy", "");
+  config.duration_asked_ns = c.at("duration_asked_ns").get<int64_t>();
+  config.duration_actual_ns = c.at("duration_actual_ns").get<int64_t>();
+  config.histogram_limit_us = c.at("histogram_limit_us").get<uint32_t>();
+  config.memory_locked = c.at("memory_locked").get<bool>();
+  const std::string holder = c.at("pm_qos").at("holder").get<std::string>();
+  auto parsed_holder = ParsePmQosHolder(holder);
+  if (!parsed_holder) return MakeError("config.pm_qos.holder: unknown holder \"" + holder + "\"", EINVAL);
+  config.pm_qos.holder = *parsed_holder;
+  config.pm_qos.value_us = GetOptional<int32_t>(c.at("pm_qos"), "value_us");
+  config.pm_qos_device_us = GetOptional<int32_t>(c.at("pm_qos"), "device_us");
+  config.pm_qos_hold_us = GetOptional<int32_t>(c.at("pm_qos"), "hold_us");
+  config.notes = c.value("notes", std::vector<std::string>{});
+  return config;
+}
+
+Criterion ParseCriterion(const json& k) {
+  Criterion cr;
+  cr.name = k.at("name").get<std::string>();
+  cr.cpu = GetOptional<int>(k, "cpu");
+  cr.unit = k.value("unit", "");
+  cr.limit = k.at("limit").get<double>();
+  cr.measured = GetOptional<double>(k, "measured");
+  cr.measured_text = k.value("measured_text", "");
+  cr.pass = k.at("pass").get<bool>();
+  cr.evidence = k.value("evidence", "");
+  return cr;
+}
+
+Result<CpuResult> ParseCpu(const json& cj) {
+  const int cpu = cj.at("cpu").get<int>();
+  const json& hj = cj.at("histogram");
+  HistogramParts p;
+  p.limit_us = hj.at("limit_us").get<uint32_t>();
+  if (p.limit_us == 0 || p.limit_us > 10000000) {
+    return MakeError("cpus[" + std::to_string(cpu) + "].histogram.limit_us out of range", EINVAL);
+  }
+  p.bins.assign(p.limit_us, 0);
+  for (const json& b : hj.at("bins")) {
+    const uint64_t bin = b.at(0).get<uint64_t>();
+    if (bin >= p.limit_us) {
+      return MakeError("CPU " + std::to_string(cpu) + ": bin " + std::to_string(bin) + " is past the limit of " +
+                           std::to_string(p.limit_us) + " µs",
+                       EINVAL);
+    }
+    p.bins[bin] = b.at(1).get<uint64_t>();
+  }
+  p.samples = hj.at("samples").get<uint64_t>();
+  p.min_ns = hj.at("min_ns").get<int64_t>();
+  p.max_ns = hj.at("max_ns").get<int64_t>();
+  p.sum_ns = hj.at("sum_ns").get<int64_t>();
+  p.overflows = hj.at("overflows").get<uint64_t>();
+  p.overflow_max_ns = hj.at("overflow_max_ns").get<int64_t>();
+  p.skipped_periods = hj.at("skipped_periods").get<uint64_t>();
+  for (const json& e : hj.at("first_overflows")) p.first_overflows.push_back(ParseEvent(e));
+  for (const json& e : hj.at("worst_overflows")) p.worst_overflows.push_back(ParseEvent(e));
+  auto hist = Histogram::Restore(std::move(p));
+  if (!hist) return MakeError("CPU " + std::to_string(cpu) + ": " + hist.error().message, EINVAL);
+  std::vector<double> extra;
+  if (cj.contains("stats")) {
+    for (const json& pj : cj.at("stats").at("percentiles")) extra.push_back(pj.at("quantile").get<double>());
+  }
+  return MakeCpuResult(cpu, std::move(*hist), extra);
+}
+
+Result<LoadResult> ParseLoad(const json& lj) {
+  LoadResult l;
+  l.name = lj.at("name").get<std::string>();
+  auto asked = ParseCpus(lj, "cpus_asked");
+  if (!asked) return asked.error();
+  auto ran = ParseCpus(lj, "cpus_ran");
+  if (!ran) return ran.error();
+  l.cpus_asked = *asked;
+  l.cpus_ran = *ran;
+  l.log_path = lj.value("log_path", "");
+  l.exit_code = GetOptional<int>(lj, "exit_code");
+  l.signal = GetOptional<int>(lj, "signal");
+  return l;
+}
+
 Result<Verdict> ParseUnchecked(const json& root) {
   const std::string schema = root.at("schema").get<std::string>();
   if (schema != kVerdictSchema) {
@@ -192,91 +279,20 @@ Result<Verdict> ParseUnchecked(const json& root) {
   v.started_at = root.value("started_at", "");
   v.profile_name = root.at("profile").at("name").get<std::string>();
   v.profile_digest = root.at("profile").value("digest", "");
-
   v.host = ParseHostFactsJson(root.at("host"));
-
-  const json& c = root.at("config");
-  auto cpus = ParseCpus(c, "cpus");
-  if (!cpus) return cpus.error();
-  v.config.cpus = *cpus;
-  v.config.interval_us = c.at("interval_us").get<int64_t>();
-  v.config.priority = c.at("priority").get<int>();
-  v.config.policy = c.value("policy", "");
-  v.config.duration_asked_ns = c.at("duration_asked_ns").get<int64_t>();
-  v.config.duration_actual_ns = c.at("duration_actual_ns").get<int64_t>();
-  v.config.histogram_limit_us = c.at("histogram_limit_us").get<uint32_t>();
-  v.config.memory_locked = c.at("memory_locked").get<bool>();
-  const std::string holder = c.at("pm_qos").at("holder").get<std::string>();
-  auto parsed_holder = ParsePmQosHolder(holder);
-  if (!parsed_holder) return MakeError("config.pm_qos.holder: unknown holder \"" + holder + "\"", EINVAL);
-  v.config.pm_qos.holder = *parsed_holder;
-  v.config.pm_qos.value_us = GetOptional<int32_t>(c.at("pm_qos"), "value_us");
-  v.config.pm_qos_device_us = GetOptional<int32_t>(c.at("pm_qos"), "device_us");
-  v.config.pm_qos_hold_us = GetOptional<int32_t>(c.at("pm_qos"), "hold_us");
-  v.config.notes = c.value("notes", std::vector<std::string>{});
-
-  for (const json& k : root.at("criteria")) {
-    Criterion cr;
-    cr.name = k.at("name").get<std::string>();
-    cr.cpu = GetOptional<int>(k, "cpu");
-    cr.unit = k.value("unit", "");
-    cr.limit = k.at("limit").get<double>();
-    cr.measured = GetOptional<double>(k, "measured");
-    cr.measured_text = k.value("measured_text", "");
-    cr.pass = k.at("pass").get<bool>();
-    cr.evidence = k.value("evidence", "");
-    v.criteria.push_back(std::move(cr));
-  }
-
+  auto config = ParseConfig(root.at("config"));
+  if (!config) return config.error();
+  v.config = std::move(*config);
+  for (const json& k : root.at("criteria")) v.criteria.push_back(ParseCriterion(k));
   for (const json& cj : root.at("cpus")) {
-    const int cpu = cj.at("cpu").get<int>();
-    const json& hj = cj.at("histogram");
-    HistogramParts p;
-    p.limit_us = hj.at("limit_us").get<uint32_t>();
-    if (p.limit_us == 0 || p.limit_us > 10000000) {
-      return MakeError("cpus[" + std::to_string(cpu) + "].histogram.limit_us out of range", EINVAL);
-    }
-    p.bins.assign(p.limit_us, 0);
-    for (const json& b : hj.at("bins")) {
-      const uint64_t bin = b.at(0).get<uint64_t>();
-      if (bin >= p.limit_us) {
-        return MakeError("CPU " + std::to_string(cpu) + ": bin " + std::to_string(bin) + " is past the limit of " +
-                             std::to_string(p.limit_us) + " µs",
-                         EINVAL);
-      }
-      p.bins[bin] = b.at(1).get<uint64_t>();
-    }
-    p.samples = hj.at("samples").get<uint64_t>();
-    p.min_ns = hj.at("min_ns").get<int64_t>();
-    p.max_ns = hj.at("max_ns").get<int64_t>();
-    p.sum_ns = hj.at("sum_ns").get<int64_t>();
-    p.overflows = hj.at("overflows").get<uint64_t>();
-    p.overflow_max_ns = hj.at("overflow_max_ns").get<int64_t>();
-    p.skipped_periods = hj.at("skipped_periods").get<uint64_t>();
-    for (const json& e : hj.at("first_overflows")) p.first_overflows.push_back(ParseEvent(e));
-    for (const json& e : hj.at("worst_overflows")) p.worst_overflows.push_back(ParseEvent(e));
-    auto hist = Histogram::Restore(std::move(p));
-    if (!hist) return MakeError("CPU " + std::to_string(cpu) + ": " + hist.error().message, EINVAL);
-    std::vector<double> extra;
-    if (cj.contains("stats")) {
-      for (const json& pj : cj.at("stats").at("percentiles")) extra.push_back(pj.at("quantile").get<double>());
-    }
-    v.cpus.push_back(MakeCpuResult(cpu, std::move(*hist), extra));
+    auto cpu = ParseCpu(cj);
+    if (!cpu) return cpu.error();
+    v.cpus.push_back(std::move(*cpu));
   }
-
   for (const json& lj : root.at("loads")) {
-    LoadResult l;
-    l.name = lj.at("name").get<std::string>();
-    auto asked = ParseCpus(lj, "cpus_asked");
-    if (!asked) return asked.error();
-    auto ran = ParseCpus(lj, "cpus_ran");
-    if (!ran) return ran.error();
-    l.cpus_asked = *asked;
-    l.cpus_ran = *ran;
-    l.log_path = lj.value("log_path", "");
-    l.exit_code = GetOptional<int>(lj, "exit_code");
-    l.signal = GetOptional<int>(lj, "signal");
-    v.loads.push_back(std::move(l));
+    auto load = ParseLoad(lj);
+    if (!load) return load.error();
+    v.loads.push_back(std::move(*load));
   }
   for (const json& ij : root.at("interrupts")) {
     v.interrupts.push_back({ij.at("name").get<std::string>(), ij.at("count").get<uint64_t>()});

@@ -1,7 +1,6 @@
 #include "report/junit.h"
 
-#include <sstream>
-
+#include "base/junit_xml.h"
 #include "report/format.h"
 
 namespace rtagent {
@@ -26,81 +25,44 @@ std::string ClassName(const Criterion& k) {
 
 }  // namespace
 
-std::string XmlEscape(const std::string& s) {
-  std::string out;
-  out.reserve(s.size());
-  for (char c : s) {
-    switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      case '\'': out += "&apos;"; break;
-      default: out += c;
-    }
-  }
-  return out;
-}
-
 std::string RenderJUnit(const Verdict& v) {
-  int failures = 0;
-  for (const Criterion& k : v.criteria) failures += k.pass ? 0 : 1;
-  if (v.interrupted) ++failures;
-  const size_t tests = v.criteria.size() + 1;
-  const std::string secs = FormatFixed(static_cast<double>(v.config.duration_actual_ns) / 1e9, 3);
-  const std::string suite = "rtagent accept: " + v.profile_name;
-
-  std::ostringstream o;
-  o << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
-  o << "<testsuites name=\"rtagent accept\" tests=\"" << tests << "\" failures=\"" << failures << "\" errors=\"0\" time=\""
-    << secs << "\">\n";
-  o << "  <testsuite name=\"" << XmlEscape(suite) << "\" tests=\"" << tests << "\" failures=\"" << failures
-    << "\" errors=\"0\" skipped=\"0\" time=\"" << secs << "\"";
-  if (!v.started_at.empty()) o << " timestamp=\"" << XmlEscape(v.started_at) << "\"";
-  if (!v.host.hostname.empty()) o << " hostname=\"" << XmlEscape(v.host.hostname) << "\"";
-  o << ">\n";
-  o << "    <properties>\n";
-  auto prop = [&](const std::string& name, const std::string& value) {
-    o << "      <property name=\"" << XmlEscape(name) << "\" value=\"" << XmlEscape(value) << "\"/>\n";
-  };
-  prop("result", v.pass ? "PASS" : "FAIL");
-  prop("profile", v.profile_name);
-  if (!v.profile_digest.empty()) prop("profile_digest", v.profile_digest);
-  prop("kernel", v.host.kernel_release);
-  prop("preempt_rt", v.host.preempt_rt ? "yes" : "no");
-  prop("virtual_machine", v.host.virtual_machine ? "yes" : "no");
-  prop("coarse_clock", v.host.coarse_clock ? "yes" : "no");
-  prop("cpus", v.config.cpus.ToList());
-  prop("interval_us", std::to_string(v.config.interval_us));
-  for (const TrustWarning& w : v.warnings) prop("warning." + w.code, w.text);
-  o << "    </properties>\n";
+  JUnitReport r;
+  r.name = "rtagent accept";
+  r.suite_name = "rtagent accept: " + v.profile_name;
+  r.time = FormatFixed(static_cast<double>(v.config.duration_actual_ns) / 1e9, 3);
+  r.timestamp = v.started_at;
+  r.hostname = v.host.hostname;
+  r.properties = {{"result", v.pass ? "PASS" : "FAIL"}, {"profile", v.profile_name}};
+  if (!v.profile_digest.empty()) r.properties.push_back({"profile_digest", v.profile_digest});
+  r.properties.insert(r.properties.end(), {{"kernel", v.host.kernel_release},
+                                           {"preempt_rt", v.host.preempt_rt ? "yes" : "no"},
+                                           {"virtual_machine", v.host.virtual_machine ? "yes" : "no"},
+                                           {"coarse_clock", v.host.coarse_clock ? "yes" : "no"},
+                                           {"cpus", v.config.cpus.ToList()},
+                                           {"interval_us", std::to_string(v.config.interval_us)}});
+  for (const TrustWarning& w : v.warnings) r.properties.push_back({"warning." + w.code, w.text});
 
   for (const Criterion& k : v.criteria) {
-    o << "    <testcase classname=\"" << ClassName(k) << "\" name=\"" << XmlEscape(CaseName(k)) << "\" time=\"0\"";
-    if (k.pass) {
-      o << "/>\n";
-      continue;
+    JUnitCase c{ClassName(k), CaseName(k), "0", std::nullopt, std::nullopt, std::nullopt};
+    if (!k.pass) {
+      const std::string limit = Limit(k);
+      c.failure = JUnitFailure{k.Role() + ": " + k.name + " " + (k.measured_text.empty() ? "failed" : k.measured_text) +
+                                   (limit.empty() ? "" : ", limit " + limit),
+                               k.name.substr(0, k.name.find(' ')), k.evidence};
     }
-    std::string limit = Limit(k);
-    std::string message = k.Role() + ": " + k.name + " " + (k.measured_text.empty() ? "failed" : k.measured_text) +
-                          (limit.empty() ? "" : ", limit " + limit);
-    o << ">\n      <failure message=\"" << XmlEscape(message) << "\" type=\"" << XmlEscape(k.name.substr(0, k.name.find(' ')))
-      << "\">" << XmlEscape(k.evidence) << "</failure>\n    </testcase>\n";
+    r.cases.push_back(std::move(c));
   }
-  o << "    <testcase classname=\"rtagent.accept.run\" name=\"completed\" time=\"" << secs << "\"";
+  JUnitCase completed{"rtagent.accept.run", "completed", *r.time, std::nullopt, std::nullopt, std::nullopt};
   if (v.interrupted) {
-    o << ">\n      <failure message=\"the run was interrupted\" type=\"interrupted\">measured for "
-      << XmlEscape(FormatDuration(v.config.duration_actual_ns)) << " of "
-      << XmlEscape(FormatDuration(v.config.duration_asked_ns)) << "</failure>\n    </testcase>\n";
-  } else {
-    o << "/>\n";
+    completed.failure = JUnitFailure{"the run was interrupted", "interrupted",
+                                     "measured for " + FormatDuration(v.config.duration_actual_ns) + " of " +
+                                         FormatDuration(v.config.duration_asked_ns)};
   }
-  o << "    <system-out>";
+  r.cases.push_back(std::move(completed));
   std::string out = "result " + std::string(v.pass ? "PASS" : "FAIL") + "\n";
   for (const TrustWarning& w : v.warnings) out += "warning: " + w.text + "\n";
-  o << XmlEscape(out) << "</system-out>\n";
-  o << "  </testsuite>\n</testsuites>\n";
-  return o.str();
+  r.system_out = out;
+  return RenderJUnitXml(r);
 }
 
 }  // namespace rtagent

@@ -13,7 +13,4 @@ namespace rtagent {
 /// interrupted, and the trust warnings in <system-out> and as properties.
 std::string RenderJUnit(const Verdict& v);
 
-/// `s` escaped for XML text and attribute values (&, <, >, ", ').
-std::string XmlEscape(const std::string& s);
-
 }  // namespace rtagent

@@ -4,8 +4,8 @@
 #include <cmath>
 #include <sstream>
 
+#include "base/xml.h"
 #include "report/format.h"
-#include "report/junit.h"
 #include "report/log_axis.h"
 
 namespace rtagent {

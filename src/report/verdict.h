@@ -10,25 +10,11 @@
 
 #include "base/cpuset.h"
 #include "latency/histogram.h"
+#include "latency/run_facts.h"
 #include "latency/sampler.h"
 #include "latency/statistics.h"
 
 namespace rtagent {
-
-/// Facts about the machine that qualify the figures.
-struct HostFacts {
-  std::string hostname;
-  std::string kernel_release;  ///< uname -r
-  std::string kernel_version;  ///< uname -v (says PREEMPT_RT on a real-time kernel)
-  bool preempt_rt = false;
-  std::string clocksource;     ///< current_clocksource
-  bool virtual_machine = false;
-  std::string hypervisor;      ///< "kvm", "xen", ... ("" when unknown or none)
-  bool coarse_clock = false;
-  std::vector<std::string> clock_reasons;  ///< JudgeClock's reasons (clock_info.h)
-  int64_t clock_resolution_ns = 0;
-  int64_t clock_read_cost_ns = 0;
-};
 
 /// Who held the PM QoS note (/dev/cpu_dma_latency) that was in force during the run.
 enum class PmQosHolder {
@@ -88,12 +74,6 @@ struct LoadResult {
   bool PlacementHeld() const { return cpus_ran.IsSubsetOf(cpus_asked); }
 };
 
-/// How many times one interrupt line (/proc/interrupts name) fired on the measured CPUs.
-struct InterruptDelta {
-  std::string name;
-  uint64_t count = 0;
-};
-
 /// A pre-flight check run before the test (verify's checks), passed or not.
 struct PreflightCheck {
   std::string name;
@@ -129,7 +109,7 @@ struct Verdict {
   std::string tool_version;
   std::string started_at;      ///< ISO 8601 UTC
   std::string profile_name;
-  std::string profile_digest;  ///< sha256 of the resolved profile
+  std::string profile_digest;  ///< "sha256:" of the profile's canonical document (ProfileDigest)
   HostFacts host;
   RunConfig config;
   std::vector<CpuResult> cpus;  ///< in CPU order

@@ -12,11 +12,11 @@
 #include <spdlog/sinks/stdout_sinks.h>
 #include <spdlog/spdlog.h>
 
-#include "base/exit_codes.h"
 #include "check/runner.h"
 #include "profile/duration.h"
 #include "profile/loader.h"
 #include "service/memory_trim.h"
+#include "tune/apply_profile.h"
 #include "tune/tuner.h"
 
 namespace rtagent::service {
@@ -85,9 +85,8 @@ HoldDaemon::HoldDaemon(SysRoot& root, profile::Profile profile, HoldOptions opti
       log_(options_.log ? options_.log : MakeStderrLogger()),
       self_(options_.self ? options_.self : root.IsLive() ? &RealSelfCalls() : nullptr),
       journal_(root),
+      executor_(MakeTuningExecutor(root_, journal_)),
       lease_(std::move(qos)) {
-  executor_ = std::make_unique<Executor>(root_, journal_);
-  for (const auto& t : AllTuners()) t->AddActuators(*executor_, root_);
   state_.pid = static_cast<int>(::getpid());
   state_.state = "starting";
   state_.profile = profile_.path;
@@ -200,16 +199,16 @@ int HoldDaemon::ApplyEach(const std::vector<Change>& changes, bool as_drift, std
   return written;
 }
 
-int HoldDaemon::FailStart(const std::string& log_line, const std::string& reason) {
+StartResult HoldDaemon::FailStart(const std::string& log_line, const std::string& reason) {
   log_->error("{}", log_line);
   state_.state = "failed";
   state_.stop_reason = reason;
   WriteState();
   Notify("STATUS=failed: " + OneLine(reason));
-  return kExitCannotRun;
+  return StartResult::kRefused;
 }
 
-int HoldDaemon::Start() {
+StartResult HoldDaemon::Start() {
   state_.since = Now();
   state_.on_stop = profile::ToString(*profile_.service.on_stop);
   state_.watch_interval = profile::FormatDuration(*profile_.service.watch_interval);
@@ -261,7 +260,7 @@ int HoldDaemon::Start() {
     log_->error("{}", state_.stop_reason);
     WriteState();
     Notify("STATUS=failed: " + state_.stop_reason);
-    return kExitRolledBack;
+    return StartResult::kRolledBack;
   }
 
   state_.state = "holding";
@@ -272,7 +271,7 @@ int HoldDaemon::Start() {
   Notify("READY=1\nSTATUS=" + StatusLine());
   // From here on only the watch runs: the parse, apply and verify code need not stay resident.
   GiveBackStartupMemory(/*again_after_tick=*/true);
-  return kExitOk;
+  return StartResult::kHolding;
 }
 
 VerifyResult HoldDaemon::Verify() {
@@ -430,10 +429,10 @@ bool HoldDaemon::Reload() {
   return true;
 }
 
-int HoldDaemon::Stop(const std::string& why) {
-  if (stopped_) return kExitOk;
+bool HoldDaemon::Stop(const std::string& why) {
+  if (stopped_) return true;
   stopped_ = true;
-  int rc = kExitOk;
+  bool complete = true;
   Notify("STOPPING=1\nSTATUS=stopping: " + why);
   if (started_ && *profile_.service.on_stop == profile::OnStop::kRevert) {
     RevertReport r = executor_->Revert();
@@ -442,7 +441,7 @@ int HoldDaemon::Stop(const std::string& why) {
       if (res.outcome == Outcome::kApplied) ++back;
       else if (res.outcome == Outcome::kFailed) log_->error("revert: {} ({}): {}", res.change.what, res.change.key, res.detail);
     }
-    if (!r.complete) rc = kExitFail;
+    complete = r.complete;
     state_.stop_reason = why + ": state reverted (" + std::to_string(back) + " values put back" +
                          (r.complete ? "" : ", some left behind: see the log") + ")";
   } else if (started_) {
@@ -455,7 +454,7 @@ int HoldDaemon::Stop(const std::string& why) {
   log_->info("stopped: {}{}", state_.stop_reason,
              state_.pm_qos_us ? "; PM QoS note given back" : "");
   WriteState();
-  return rc;
+  return complete;
 }
 
 void HoldDaemon::PingWatchdog() { Notify("WATCHDOG=1"); }
@@ -475,7 +474,7 @@ void HoldDaemon::WriteState() {
   }
 }
 
-int HoldDaemon::Run(int signal_fd) {
+bool HoldDaemon::Run(int signal_fd) {
   using Clock = std::chrono::steady_clock;
   auto interval = std::chrono::duration_cast<Clock::duration>(*profile_.service.watch_interval);
   auto next_tick = Clock::now() + interval;

@@ -13,13 +13,13 @@
 #include <optional>
 #include <string>
 
+#include "base/pm_qos.h"
 #include "base/result.h"
 #include "base/sysroot.h"
 #include "profile/model.h"
 #include "service/hold_state.h"
 #include "service/memory_trim.h"
 #include "service/notifier.h"
-#include "service/pm_qos.h"
 #include "service/self_calls.h"
 #include "tune/executor.h"
 #include "tune/journal.h"
@@ -48,6 +48,13 @@ struct HoldOptions {
   bool give_back_memory = true;
 };
 
+/// How Start() ended. cli turns it into an exit code (0, 3, 4).
+enum class StartResult {
+  kHolding,     ///< the state is applied, verified and held
+  kRefused,     ///< could not start (cannot pin, device, journal, plan): nothing was changed
+  kRolledBack,  ///< a write failed: this run's changes were rolled back
+};
+
 /// The daemon's state machine. Run() drives it from signals and timers; tests call Start,
 /// Tick, Reload and Stop directly, so drift is re-asserted "on the next tick" without sleeping.
 class HoldDaemon {
@@ -59,10 +66,9 @@ class HoldDaemon {
 
   /// Pins itself to service.cpus with SCHED_OTHER (live root only), takes the PM QoS note,
   /// applies the runtime state through the executor and journal, verifies, writes the state
-  /// file, sends READY=1 and gives back the pages only start-up touched. Returns an exit code:
-  /// 0, 3 (cannot run: cannot pin, device, journal, plan), 4 (a write failed; this run's
-  /// changes were rolled back). On failure nothing is held and nothing was changed.
-  int Start();
+  /// file, sends READY=1 and gives back the pages only start-up touched. On failure nothing is
+  /// held and nothing was changed (StartResult says why).
+  StartResult Start();
   /// One watch tick: plans again; every item that drifted is re-asserted (one change at a
   /// time, so one failure does not undo the others) with one log line each. Returns the
   /// number of drift events. The first tick after start or a reload gives memory back again.
@@ -72,16 +78,16 @@ class HoldDaemon {
   bool Reload();
   /// SIGTERM/SIGINT (or the end of --once): keeps the state (on_stop: keep) or reverts it
   /// through the journal (on_stop: revert), releases the PM QoS note, writes the final state.
-  /// Returns 0, or 1 when a revert left values behind (named in the log). Idempotent.
-  int Stop(const std::string& why);
+  /// Returns false when a revert left values behind (named in the log). Idempotent.
+  bool Stop(const std::string& why);
   /// Plans again (conformance) and runs the check suite; stores and returns the result.
   VerifyResult Verify();
   /// Sends WATCHDOG=1.
   void PingWatchdog();
 
   /// The loop: waits on `signal_fd` (OpenSignalFd) and the next tick or watchdog ping.
-  /// Returns Stop()'s exit code after SIGTERM/SIGINT.
-  int Run(int signal_fd);
+  /// Returns Stop()'s answer after SIGTERM/SIGINT.
+  bool Run(int signal_fd);
 
   const HoldState& state() const { return state_; }
   const profile::Profile& profile() const { return profile_; }
@@ -105,8 +111,8 @@ class HoldDaemon {
   void WriteState();
   void Notify(const std::string& msg);
   /// Start() failed before changing anything: logs `log_line`, records `reason` as the
-  /// stop reason in the state file and STATUS=, and returns exit 3.
-  int FailStart(const std::string& log_line, const std::string& reason);
+  /// stop reason in the state file and STATUS=, and returns kRefused.
+  StartResult FailStart(const std::string& log_line, const std::string& reason);
 
   SysRoot& root_;
   profile::Profile profile_;

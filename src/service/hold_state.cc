@@ -1,10 +1,12 @@
 #include "service/hold_state.h"
 
-#include <ctime>
+#include <cerrno>
 #include <map>
 #include <sstream>
 
 #include "base/kernel_paths.h"
+#include "base/pm_qos.h"
+#include "base/time_text.h"
 
 namespace rtagent::service {
 
@@ -18,17 +20,14 @@ void HoldState::AddDrift(DriftEvent e) {
 
 std::string StatePath() { return kpath::kRunDir + "/state.json"; }
 
-std::string IsoTime(int64_t t) {
-  if (t <= 0) return "never";
-  std::time_t tt = static_cast<std::time_t>(t);
-  std::tm tm{};
-  gmtime_r(&tt, &tm);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
-  return buf;
+std::string StateFileOnHost(const SysRoot& root) {
+  return root.Dir() + (root.Dir() == "/" ? "" : "/") + StatePath();
 }
 
 namespace {
+
+// A time stamp of the state file, "never" for one that has not happened (0).
+std::string At(int64_t t) { return t <= 0 ? "never" : IsoTime(t); }
 
 template <typename T>
 json Opt(const std::optional<T>& v) {
@@ -44,7 +43,7 @@ std::string Ago(int64_t now, int64_t then) {
   else if (d >= 3600) o << d / 3600 << "h " << (d % 3600) / 60 << "m";
   else if (d >= 60) o << d / 60 << "m " << d % 60 << "s";
   else o << d << "s";
-  return IsoTime(then) + " (" + o.str() + " ago)";
+  return At(then) + " (" + o.str() + " ago)";
 }
 
 // Label values escape \, " and newline (exposition format).
@@ -67,7 +66,7 @@ json ToJson(const HoldState& s) {
   json drift = json::array();
   for (const auto& e : s.drift) {
     drift.push_back({{"time", e.time},
-                     {"at", IsoTime(e.time)},
+                     {"at", At(e.time)},
                      {"section", e.section},
                      {"what", e.what},
                      {"key", e.key},
@@ -82,7 +81,7 @@ json ToJson(const HoldState& s) {
       {"profile", s.profile},
       {"root", s.root},
       {"since", s.since},
-      {"since_at", IsoTime(s.since)},
+      {"since_at", At(s.since)},
       {"updated", s.updated},
       {"on_stop", s.on_stop},
       {"watch_interval", s.watch_interval},
@@ -171,16 +170,35 @@ Result<HoldState> ParseHoldState(const std::string& text) {
   }
 }
 
+Result<std::optional<HoldState>> ReadHoldState(const SysRoot& root) {
+  auto text = root.Read(StatePath());
+  if (!text) {
+    if (text.error().err == ENOENT) return std::optional<HoldState>();
+    return text.error();
+  }
+  auto state = ParseHoldState(*text);
+  if (!state) return MakeError(StateFileOnHost(root) + ": " + state.error().message);
+  return std::optional<HoldState>(std::move(*state));
+}
+
+std::optional<int32_t> HeldPmQosNote(const SysRoot& root) {
+  auto state = ReadHoldState(root);
+  if (!state || !*state || !(*state)->pm_qos_us) return std::nullopt;
+  const int us = *(*state)->pm_qos_us;
+  if (us < 0 || us > kPmQosNoLimitUs) return std::nullopt;
+  return us;
+}
+
 std::string RenderStatusText(const HoldState& s, bool running, int64_t now) {
   std::ostringstream o;
   if (running) {
     o << "rtagent hold: running (pid " << s.pid << "), " << s.state << " " << s.profile << "\n";
   } else if (s.state == "stopped" || s.state == "failed") {
-    o << "rtagent hold: not running (" << s.state << " at " << IsoTime(s.updated)
+    o << "rtagent hold: not running (" << s.state << " at " << At(s.updated)
       << (s.stop_reason.empty() ? "" : ": " + s.stop_reason) << ")\n";
   } else {
     o << "rtagent hold: not running (pid " << s.pid << " is gone; it was " << s.state << " " << s.profile
-      << ", last seen " << IsoTime(s.updated) << ")\n";
+      << ", last seen " << At(s.updated) << ")\n";
   }
   o << "  profile:        " << s.profile << (s.root.empty() || s.root == "/" ? "" : " on root " + s.root) << "\n";
   o << "  since:          " << Ago(now, s.since) << "\n";
@@ -198,11 +216,11 @@ std::string RenderStatusText(const HoldState& s, bool running, int64_t now) {
   o << "  on stop:        " << s.on_stop << "\n";
   const VerifyResult& v = s.last_verify;
   if (v.time > 0) {
-    o << "  last verify:    " << v.result << " at " << IsoTime(v.time) << ": " << v.summary << "\n";
+    o << "  last verify:    " << v.result << " at " << At(v.time) << ": " << v.summary << "\n";
   } else {
     o << "  last verify:    never\n";
   }
-  if (!s.last_reload.empty()) o << "  last reload:    " << s.last_reload << " at " << IsoTime(s.last_reload_time) << "\n";
+  if (!s.last_reload.empty()) o << "  last reload:    " << s.last_reload << " at " << At(s.last_reload_time) << "\n";
   if (s.verdict) {
     o << "  latency verdict: " << (s.verdict->pass ? "PASS" : "FAIL") << " (" << s.verdict->started_at;
     if (s.verdict->worst_us) o << ", worst " << *s.verdict->worst_us << " us";
@@ -211,7 +229,7 @@ std::string RenderStatusText(const HoldState& s, bool running, int64_t now) {
   if (!s.drift.empty()) {
     o << "\nrecent drift (newest last, " << s.drift.size() << " of " << s.drift_total << "):\n";
     for (const auto& e : s.drift) {
-      o << "  " << IsoTime(e.time) << "  " << e.what << ": " << e.old_value << " -> " << e.new_value << "  "
+      o << "  " << At(e.time) << "  " << e.what << ": " << e.old_value << " -> " << e.new_value << "  "
         << e.outcome << "\n";
     }
   }

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "base/result.h"
+#include "base/sysroot.h"
 
 namespace rtagent::service {
 
@@ -74,18 +75,25 @@ struct HoldState {
 
 /// Root-relative path of the state file: run/rtagent/state.json.
 std::string StatePath();
+/// The state file's path on this machine, for messages: StatePath() under the root's directory.
+std::string StateFileOnHost(const SysRoot& root);
 
 nlohmann::json ToJson(const HoldState& s);
 /// Parses a state file; the error names what is wrong.
 Result<HoldState> ParseHoldState(const std::string& text);
+/// The state `rtagent hold` last wrote under `root`: nullopt when there is no state file (hold
+/// never ran, or /run was emptied by a reboot); an error, naming the file, when it cannot be
+/// read or parsed. Whether that hold still runs is the caller's question (its pid).
+Result<std::optional<HoldState>> ReadHoldState(const SysRoot& root);
+/// The PM QoS note `rtagent hold` says it holds (its state file's pm_qos_us), for a latency
+/// run to tell whose note was in force; nullopt when there is no state file, it cannot be read,
+/// or it names no note (or none that makes sense).
+std::optional<int32_t> HeldPmQosNote(const SysRoot& root);
 
 /// `rtagent status` for a person. `running` says whether the pid is still alive.
 std::string RenderStatusText(const HoldState& s, bool running, int64_t now);
 
 /// node_exporter textfile collector format (text exposition format 0.0.4).
 std::string RenderPrometheus(const HoldState& s, bool up);
-
-/// "2026-11-30T03:40:00Z".
-std::string IsoTime(int64_t unix_seconds);
 
 }  // namespace rtagent::service

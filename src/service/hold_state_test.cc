@@ -2,6 +2,9 @@
 #include "service/hold_state.h"
 
 #include <catch2/catch.hpp>
+#include <cerrno>
+
+#include "base/fault_root.h"
 
 using namespace rtagent::service;
 
@@ -84,4 +87,49 @@ TEST_CASE("Prometheus label values are escaped", "[service]") {
   HoldState s = Sample();
   s.profile = "a\"b\\c";
   CHECK_THAT(RenderPrometheus(s, true), Catch::Contains("rtagent_hold_up{profile=\"a\\\"b\\\\c\"} 1\n"));
+}
+
+TEST_CASE("ReadHoldState: no file is no state, a bad file an error naming it, a good one its state",
+          "[service]") {
+  rtagent::TempTree t;
+  rtagent::FaultRoot root(t.dir());
+  auto none = ReadHoldState(root);
+  REQUIRE(none);
+  CHECK_FALSE(none->has_value());
+
+  t.Put(StatePath(), "{not json");
+  auto bad = ReadHoldState(root);
+  REQUIRE_FALSE(bad);
+  CHECK_THAT(bad.error().message, Catch::StartsWith(t.dir() + "/run/rtagent/state.json: "));
+
+  t.Put(StatePath(), ToJson(Sample()).dump(2));
+  auto good = ReadHoldState(root);
+  REQUIRE(good);
+  REQUIRE(good->has_value());
+  CHECK((*good)->pid == 4242);
+  CHECK((*good)->state == "holding");
+
+  root.FailReads(StatePath(), EACCES);
+  auto unreadable = ReadHoldState(root);
+  REQUIRE_FALSE(unreadable);
+  CHECK(unreadable.error().err == EACCES);
+}
+
+TEST_CASE("HeldPmQosNote: the note a state file names, and none for anything else", "[service][pm_qos]") {
+  rtagent::TempTree t;
+  rtagent::FaultRoot root(t.dir());
+  CHECK_FALSE(HeldPmQosNote(root).has_value());  // no hold ran here
+
+  t.Put(StatePath(), R"({"pid": 42, "state": "holding", "pm_qos_us": 20})");
+  CHECK(HeldPmQosNote(root) == 20);
+  t.Put(StatePath(), R"({"pid": 42, "state": "holding", "pm_qos_us": null})");
+  CHECK_FALSE(HeldPmQosNote(root).has_value());
+  t.Put(StatePath(), R"({"pid": 42, "state": "holding", "pm_qos_us": -5})");
+  CHECK_FALSE(HeldPmQosNote(root).has_value());
+  t.Put(StatePath(), "{not json");
+  CHECK_FALSE(HeldPmQosNote(root).has_value());
+  // A file without the state hold always writes is not hold's: no note (the reader `accept`
+  // had of its own took the note from it anyway; the service's reader is the one kept).
+  t.Put(StatePath(), R"({"pid": 42, "pm_qos_us": 20})");
+  CHECK_FALSE(HeldPmQosNote(root).has_value());
 }

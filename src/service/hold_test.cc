@@ -132,7 +132,7 @@ size_t Count(const std::string& hay, const std::string& needle) {
 TEST_CASE("hold applies the profile, holds the note and says READY", "[service]") {
   Rig r(ProfileText());
   HoldDaemon& d = r.Make();
-  REQUIRE(d.Start() == 0);
+  REQUIRE(d.Start() == StartResult::kHolding);
   CHECK(r.tree.Get(kIrq) == "0\n");
   CHECK(r.tree.Get(kStat) == "10\n");
   CHECK(r.tree.Get(kpath::kCpuDmaLatency) == "0\n");
@@ -154,7 +154,7 @@ TEST_CASE("hold applies the profile, holds the note and says READY", "[service]"
 TEST_CASE("drift injected into the tree is re-asserted on the next tick, one log line each", "[service]") {
   Rig r(ProfileText());
   HoldDaemon& d = r.Make();
-  REQUIRE(d.Start() == 0);
+  REQUIRE(d.Start() == StartResult::kHolding);
   r.tree.Put(kIrq, "0-3\n");   // irqbalance moved eno1 back
   r.tree.Put(kStat, "1\n");    // a vendor script reset the sysctl
   CHECK(d.Tick() == 2);
@@ -180,7 +180,7 @@ TEST_CASE("drift injected into the tree is re-asserted on the next tick, one log
 TEST_CASE("a new IRQ appearing after start is moved on the next tick", "[service]") {
   Rig r(ProfileText());
   HoldDaemon& d = r.Make();
-  REQUIRE(d.Start() == 0);
+  REQUIRE(d.Start() == StartResult::kHolding);
   // A USB network adapter is plugged in: IRQ 140 appears, spread over every CPU.
   std::string interrupts = r.tree.Get(kpath::kInterrupts);
   interrupts += "140:          0          0          0          0  IR-PCI-MSI 2097152-edge      usb0\n";
@@ -197,7 +197,7 @@ TEST_CASE("a new IRQ appearing after start is moved on the next tick", "[service
 TEST_CASE("a drift the kernel refuses is logged once, not on every tick", "[service]") {
   Rig r(ProfileText());
   HoldDaemon& d = r.Make();
-  REQUIRE(d.Start() == 0);
+  REQUIRE(d.Start() == StartResult::kHolding);
   r.tree.Put(kIrq, "0-3\n");
   r.root.FailWrites(kIrq, EIO);  // the IRQ became managed / per-CPU
   CHECK(d.Tick() == 1);
@@ -211,7 +211,7 @@ TEST_CASE("a drift the kernel refuses is logged once, not on every tick", "[serv
 TEST_CASE("a re-assert that fails is a drift event with the error, and the others still go through", "[service]") {
   Rig r(ProfileText());
   HoldDaemon& d = r.Make();
-  REQUIRE(d.Start() == 0);
+  REQUIRE(d.Start() == StartResult::kHolding);
   r.tree.Put(kIrq, "0-3\n");
   r.tree.Put(kStat, "1\n");
   r.root.FailWrites(kIrq, EACCES);
@@ -228,7 +228,7 @@ TEST_CASE("a re-assert that fails is a drift event with the error, and the other
 TEST_CASE("SIGHUP with a good profile applies it and changes the note in place", "[service]") {
   Rig r(ProfileText());
   HoldDaemon& d = r.Make();
-  REQUIRE(d.Start() == 0);
+  REQUIRE(d.Start() == StartResult::kHolding);
   r.WriteProfile(ProfileText("", /*note=*/20, /*stat_interval=*/5));
   CHECK(d.Reload());
   CHECK(r.tree.Get(kStat) == "5\n");
@@ -243,14 +243,14 @@ TEST_CASE("SIGHUP with a good profile applies it and changes the note in place",
   CHECK(d.Tick() == 1);
   CHECK(r.tree.Get(kStat) == "5\n");
   // The journal still holds the value from before the first start.
-  CHECK(d.Stop("test") == 0);
+  CHECK(d.Stop("test"));
   CHECK(r.tree.Get(kpath::kCpuDmaLatency) == kNoteOff);
 }
 
 TEST_CASE("SIGHUP with a bad profile keeps the old state and logs why", "[service]") {
   Rig r(ProfileText());
   HoldDaemon& d = r.Make();
-  REQUIRE(d.Start() == 0);
+  REQUIRE(d.Start() == StartResult::kHolding);
   SECTION("invalid YAML key") { r.WriteProfile(ProfileText() + "bogus_section: 1\n"); }
   SECTION("a CPU the board does not have") { r.WriteProfile("version: 1\ncores:\n  housekeeping: 0\n  isolated: 1-9\n"); }
   SECTION("the file is gone") { std::remove(r.profile_path.c_str()); }
@@ -279,7 +279,7 @@ TEST_CASE("SIGHUP with a bad profile keeps the old state and logs why", "[servic
 TEST_CASE("a reload whose new note cannot be written keeps the old profile and note", "[service]") {
   Rig r(ProfileText());
   HoldDaemon& d = r.Make();
-  REQUIRE(d.Start() == 0);
+  REQUIRE(d.Start() == StartResult::kHolding);
   r.WriteProfile(ProfileText("", 30, 5));
   r.root.FailWrites(kpath::kCpuDmaLatency, EACCES);
   CHECK_FALSE(d.Reload());
@@ -291,7 +291,7 @@ TEST_CASE("a reload whose new note cannot be written keeps the old profile and n
 TEST_CASE("a reload whose write fails is rolled back and keeps the old profile", "[service]") {
   Rig r(ProfileText());
   HoldDaemon& d = r.Make();
-  REQUIRE(d.Start() == 0);
+  REQUIRE(d.Start() == StartResult::kHolding);
   r.WriteProfile(ProfileText("", 0, 5));
   r.root.FailWrites(kStat, EACCES);
   CHECK_FALSE(d.Reload());
@@ -304,8 +304,8 @@ TEST_CASE("a reload whose write fails is rolled back and keeps the old profile",
 TEST_CASE("SIGTERM keeps the state by default and gives the note back", "[service]") {
   Rig r(ProfileText());
   HoldDaemon& d = r.Make();
-  REQUIRE(d.Start() == 0);
-  CHECK(d.Stop("SIGTERM") == 0);
+  REQUIRE(d.Start() == StartResult::kHolding);
+  CHECK(d.Stop("SIGTERM"));
   CHECK(r.tree.Get(kIrq) == "0\n");
   CHECK(r.tree.Get(kStat) == "10\n");
   CHECK(r.tree.Get(kpath::kCpuDmaLatency) == kNoteOff);
@@ -315,7 +315,7 @@ TEST_CASE("SIGTERM keeps the state by default and gives the note back", "[servic
   CHECK(j["state"] == "stopped");
   CHECK_THAT(j["stop_reason"].get<std::string>(), Catch::Contains("SIGTERM: state kept"));
   CHECK(r.notifier.Sent("STOPPING=1"));
-  CHECK(d.Stop("again") == 0);  // idempotent
+  CHECK(d.Stop("again"));  // idempotent
   CHECK(d.Tick() == 0);         // a stopped daemon does nothing
 }
 
@@ -323,10 +323,10 @@ TEST_CASE("SIGTERM with on_stop: revert puts every value back", "[service]") {
   Rig r(ProfileText("  on_stop: revert\n"));
   const std::string irq_before = r.tree.Get(kIrq), stat_before = r.tree.Get(kStat);
   HoldDaemon& d = r.Make();
-  REQUIRE(d.Start() == 0);
+  REQUIRE(d.Start() == StartResult::kHolding);
   r.tree.Put(kIrq, "2\n");
   CHECK(d.Tick() == 1);  // a drift re-asserted is still reverted to the original value
-  CHECK(d.Stop("SIGTERM") == 0);
+  CHECK(d.Stop("SIGTERM"));
   CHECK(r.tree.Get(kIrq) == irq_before);
   CHECK(r.tree.Get(kStat) == stat_before);
   CHECK(r.tree.Get(kpath::kCpuDmaLatency) == kNoteOff);
@@ -334,12 +334,12 @@ TEST_CASE("SIGTERM with on_stop: revert puts every value back", "[service]") {
   CHECK_THAT(r.StateFile()["stop_reason"].get<std::string>(), Catch::Contains("state reverted"));
 }
 
-TEST_CASE("a revert that cannot put a value back exits 1 and names it", "[service]") {
+TEST_CASE("a revert that cannot put a value back says so and names it", "[service]") {
   Rig r(ProfileText("  on_stop: revert\n"));
   HoldDaemon& d = r.Make();
-  REQUIRE(d.Start() == 0);
+  REQUIRE(d.Start() == StartResult::kHolding);
   r.root.FailWrites(kStat, EACCES);
-  CHECK(d.Stop("SIGTERM") == 1);
+  CHECK_FALSE(d.Stop("SIGTERM"));
   CHECK_THAT(r.Log(), Catch::Contains("revert: ") && Catch::Contains("stat_interval"));
   CHECK(r.tree.Get(kpath::kCpuDmaLatency) == kNoteOff);
 }
@@ -347,18 +347,18 @@ TEST_CASE("a revert that cannot put a value back exits 1 and names it", "[servic
 TEST_CASE("start fails cleanly: nothing held, nothing changed, no READY", "[service]") {
   Rig r(ProfileText());
   const std::string irq_before = r.tree.Get(kIrq);
-  int want = 0;
+  StartResult want = StartResult::kHolding;
   SECTION("the PM QoS device refuses") {
     r.root.FailWrites(kpath::kCpuDmaLatency, EACCES);
-    want = 3;
+    want = StartResult::kRefused;
   }
   SECTION("a corrupt journal") {
     r.tree.Put(Journal::Path(), "{not json");
-    want = 3;
+    want = StartResult::kRefused;
   }
   SECTION("a write fails: this run is rolled back") {
     r.root.FailWrites(kStat, EACCES);
-    want = 4;
+    want = StartResult::kRolledBack;
   }
   HoldDaemon& d = r.Make();
   CHECK(d.Start() == want);
@@ -370,7 +370,7 @@ TEST_CASE("start fails cleanly: nothing held, nothing changed, no READY", "[serv
   CHECK(r.StateFile()["state"] == "failed");
   CHECK(d.Tick() == 0);
   CHECK_FALSE(d.Reload());
-  CHECK(d.Stop("SIGTERM") == 0);
+  CHECK(d.Stop("SIGTERM"));
   CHECK(r.StateFile()["state"] == "failed");
 }
 
@@ -378,7 +378,7 @@ TEST_CASE("the note is given back when the daemon is destroyed without Stop", "[
   Rig r(ProfileText());
   {
     HoldDaemon& d = r.Make();
-    REQUIRE(d.Start() == 0);
+    REQUIRE(d.Start() == StartResult::kHolding);
     CHECK(r.tree.Get(kpath::kCpuDmaLatency) == "0\n");
     r.daemon.reset();  // an exception or early return unwinding past it
   }
@@ -396,7 +396,7 @@ TEST_CASE("the Prometheus textfile holds state, drift counts, verify status and 
     v.worst_us = 42.5;
     return std::optional<VerdictSummary>(v);
   });
-  REQUIRE(d.Start() == 0);
+  REQUIRE(d.Start() == StartResult::kHolding);
   r.tree.Put(kIrq, "0-3\n");
   REQUIRE(d.Tick() == 1);
   std::ifstream in(r.Prom());
@@ -420,7 +420,7 @@ TEST_CASE("the Prometheus textfile holds state, drift counts, verify status and 
     CHECK(l.find(' ') != std::string::npos);
     CHECK(l.rfind("rtagent_", 0) == 0);
   }
-  CHECK(d.Stop("SIGTERM") == 0);
+  CHECK(d.Stop("SIGTERM"));
   std::ifstream again(r.Prom());
   std::stringstream s2;
   s2 << again.rdbuf();
@@ -430,7 +430,7 @@ TEST_CASE("the Prometheus textfile holds state, drift counts, verify status and 
 TEST_CASE("a Prometheus directory that does not exist is a warning, not a stop", "[service]") {
   Rig r(ProfileText("  prometheus_textfile: /nonexistent-rtagent-dir/rtagent.prom\n"));
   HoldDaemon& d = r.Make();
-  CHECK(d.Start() == 0);
+  CHECK(d.Start() == StartResult::kHolding);
   CHECK_THAT(r.Log(), Catch::Contains("cannot write the Prometheus textfile"));
 }
 
@@ -438,14 +438,14 @@ TEST_CASE("Run: signals from a signalfd reload, stop, and the watchdog is pinged
   Rig r(ProfileText());
   r.notifier.watchdog = std::chrono::seconds(20);
   HoldDaemon& d = r.Make();
-  REQUIRE(d.Start() == 0);
+  REQUIRE(d.Start() == StartResult::kHolding);
   auto fd = OpenSignalFd();
   REQUIRE(fd.ok());
   r.WriteProfile(ProfileText("", 0, 7));
   // Both stay pending on the blocked set; the kernel hands out the lower number (SIGHUP) first.
   ::kill(::getpid(), SIGHUP);
   ::kill(::getpid(), SIGTERM);
-  int rc = d.Run(*fd);
+  const bool stopped_clean = d.Run(*fd);
   ::close(*fd);
   sigset_t set;
   sigemptyset(&set);
@@ -453,7 +453,7 @@ TEST_CASE("Run: signals from a signalfd reload, stop, and the watchdog is pinged
   sigaddset(&set, SIGTERM);
   sigaddset(&set, SIGINT);
   ::sigprocmask(SIG_UNBLOCK, &set, nullptr);
-  CHECK(rc == 0);
+  CHECK(stopped_clean);
   CHECK(r.notifier.Sent("WATCHDOG=1"));
   CHECK(r.tree.Get(kStat) == "7\n");
   CHECK(r.StateFile()["state"] == "stopped");
@@ -474,7 +474,7 @@ TEST_CASE("an irq/* thread re-created by a driver reload is ranked again on the 
     return w;
   };
   HoldDaemon& d = r.Make();
-  REQUIRE(d.Start() == 0);
+  REQUIRE(d.Start() == StartResult::kHolding);
   CHECK(field(r.tree.Get(kpath::TaskStat(152, 152)), 40) == "60");
   // rmmod + modprobe: the thread is gone and a new one, at the kernel's FIFO 50, takes its name.
   std::filesystem::remove_all(r.tree.dir() + "/" + kpath::Pid(152));
@@ -487,7 +487,7 @@ TEST_CASE("an irq/* thread re-created by a driver reload is ranked again on the 
   CHECK(d.Tick() == 0);
 }
 
-TEST_CASE("a system that cannot be planned: start exits 3, a tick or a verify says why", "[service]") {
+TEST_CASE("a system that cannot be planned: start is refused, a tick or a verify says why", "[service]") {
   const std::string grub = "etc/default/grub.d/90-rtagent.cfg";
   const std::string boot = "  bootloader:\n    type: grub\n    path: /" + grub + "\n";
   std::string text = ProfileText();
@@ -497,7 +497,7 @@ TEST_CASE("a system that cannot be planned: start exits 3, a tick or a verify sa
   SECTION("at start") {
     r.root.FailReads(grub, EACCES);
     HoldDaemon& d = r.Make();
-    CHECK(d.Start() == 3);
+    CHECK(d.Start() == StartResult::kRefused);
     CHECK_FALSE(d.HoldsPmQos());
     CHECK(r.tree.Get(kIrq) == irq_before);
     CHECK_THAT(r.Log(), Catch::Contains("cannot plan"));
@@ -505,7 +505,7 @@ TEST_CASE("a system that cannot be planned: start exits 3, a tick or a verify sa
   }
   SECTION("later") {
     HoldDaemon& d = r.Make();
-    REQUIRE(d.Start() == 0);
+    REQUIRE(d.Start() == StartResult::kHolding);
     r.root.FailReads(grub, EACCES);
     CHECK(d.Tick() == 0);
     CHECK_THAT(r.Log(), Catch::Contains("watch: cannot plan"));
@@ -521,7 +521,7 @@ TEST_CASE("hold pins itself to service.cpus and gives start-up memory back once 
   FakeSelf self;
   self.notifier = &r.notifier;
   HoldDaemon& d = r.Make({}, &self);
-  REQUIRE(d.Start() == 0);
+  REQUIRE(d.Start() == StartResult::kHolding);
   CHECK(self.pinned == std::vector<std::string>{"0"});
   CHECK(r.StateFile()["cpus"] == "0");
   REQUIRE(self.trimmed_after.size() == 1);
@@ -562,28 +562,28 @@ TEST_CASE("hold pins itself to service.cpus and gives start-up memory back once 
     CHECK_THAT(r.StateFile()["last_reload"].get<std::string>(),
                Catch::Contains("cannot pin itself to CPUs 1 (service.cpus)") && Catch::Contains("Invalid argument"));
   }
-  CHECK(d.Stop("test") == 0);
+  CHECK(d.Stop("test"));
 }
 
 TEST_CASE("hold --once gives no memory back: it stops right away", "[service]") {
   Rig r(ProfileText("  cpus: 0\n"));
   FakeSelf self;
   HoldDaemon& d = r.Make({}, &self, /*give_back_memory=*/false);
-  REQUIRE(d.Start() == 0);
+  REQUIRE(d.Start() == StartResult::kHolding);
   CHECK(d.Tick() == 0);
   CHECK(self.pinned == std::vector<std::string>{"0"});
   CHECK(self.trimmed_after.empty());
   CHECK(self.drops == 0);
-  CHECK(d.Stop("--once") == 0);
+  CHECK(d.Stop("--once"));
 }
 
-TEST_CASE("hold that cannot pin itself to service.cpus exits 3, says why and changes nothing", "[service]") {
+TEST_CASE("hold that cannot pin itself to service.cpus refuses to start, says why and changes nothing", "[service]") {
   Rig r(ProfileText("  cpus: 0\n"));
   const std::string irq_before = r.tree.Get(kIrq), stat_before = r.tree.Get(kStat);
   FakeSelf self;
   self.affinity_errno = EINVAL;  // e.g. CPU 0 is outside the unit's cpuset
   HoldDaemon& d = r.Make({}, &self);
-  CHECK(d.Start() == 3);
+  CHECK(d.Start() == StartResult::kRefused);
   CHECK_THAT(r.Log(), Catch::Contains("error: cannot pin itself to CPUs 0 (service.cpus): sched_setaffinity(0): "
                                       "Invalid argument; nothing was changed"));
   CHECK_FALSE(d.HoldsPmQos());
@@ -597,7 +597,7 @@ TEST_CASE("hold that cannot pin itself to service.cpus exits 3, says why and cha
   CHECK(j["state"] == "failed");
   CHECK_THAT(j["stop_reason"].get<std::string>(), Catch::StartsWith("cannot pin itself to CPUs 0"));
   CHECK(self.trimmed_after.empty());
-  CHECK(d.Stop("SIGTERM") == 0);
+  CHECK(d.Stop("SIGTERM"));
 }
 
 TEST_CASE("a signalfd that cannot be opened is an error naming the errno, and the signal mask is as it was", "[service]") {

@@ -72,182 +72,192 @@ struct Found {
   std::string before;
 };
 
+// What a rollback puts back, in the order it changed: an item written in this run
+// (`result`), or a side effect found just before such a write (`result` kNone).
+struct Undo {
+  size_t result = kNone;
+  Found side;
+};
+
+}  // namespace
+
 // A change of the current batch that differs from the system and will be written.
-struct ToWrite {
+struct Executor::ToWrite {
   size_t index = 0;          // into the report's results
   std::string before;        // the value this run found
   size_t record = kNone;     // its entry in the batch's journal records, when made now
   std::vector<Found> sides;  // side effects found before it is written
 };
 
-}  // namespace
+// One Apply call: its report, what a rollback would put back, and how many journal entries it
+// added (they are the journal's tail).
+struct Executor::ApplyRun {
+  ApplyReport report;
+  std::vector<Undo> undo;
+  size_t journaled = 0;
+};
+
+// One batch: the journal records it makes (each actuator + key once) and the changes to write.
+struct Executor::Batch {
+  std::vector<JournalEntry> records;
+  std::unordered_set<std::string> recorded;  // actuator + '\n' + key of `records`
+  std::vector<ToWrite> writes;
+  size_t journal_base = 0;  // the journal's size before the batch's records were added
+
+  // Adds `e` unless the journal or this batch already keeps a "before" for its key; returns
+  // its position in `records`, or kNone.
+  size_t Record(const Journal& journal, JournalEntry e) {
+    if (journal.Has(e.actuator, e.key) || !recorded.insert(e.actuator + '\n' + e.key).second) return kNone;
+    records.push_back(std::move(e));
+    return records.size() - 1;
+  }
+};
 
 ApplyReport Executor::Apply(const std::vector<Change>& changes) {
-  ApplyReport report;
-  for (const auto& c : changes) report.results.push_back({c, Outcome::kNotRun, ""});
-  // What a rollback puts back, in the order it changed: an item written in this run
-  // (`result`), or a side effect found just before such a write (`result` kNone).
-  struct Undo {
-    size_t result = kNone;
-    Found side;
-  };
-  std::vector<Undo> undo;
-  size_t journaled = 0;  // entries this run added to the journal (they are its tail)
-
-  auto fail = [&](size_t i, std::string detail) {
-    report.results[i].outcome = Outcome::kFailed;
-    report.results[i].detail = std::move(detail);
-    // Roll back this run, newest first, then forget it in the journal.
-    for (auto it = undo.rbegin(); it != undo.rend(); ++it) {
-      if (it->result != kNone) {
-        ChangeResult& done = report.results[it->result];
-        Actuator* a = Find(done.change.actuator);
-        auto w = a->Write(done.change.key, done.change.before);
-        if (w) {
-          done.outcome = Outcome::kRolledBack;
-        } else {
-          report.rollback_errors += done.change.what + " (" + done.change.key + "): " + w.error().message + "\n";
-        }
-        continue;
-      }
-      // A side effect: put back only what the kernel changed, and skip what has gone.
-      const SideEffect& s = it->side.side;
-      Actuator* a = Find(s.actuator);
-      auto now = a->Read(s.key);
-      if (!now) {
-        if (now.error().err == ESRCH || now.error().err == ENOENT) continue;
-        report.rollback_errors += s.what + " (" + s.key + "): " + now.error().message + "\n";
-        continue;
-      }
-      if (SameValue(s.compare, *now, it->side.before)) continue;
-      if (auto w = a->Write(s.key, it->side.before); !w) {
-        report.rollback_errors += s.what + " (" + s.key + "): " + w.error().message + "\n";
-      }
-    }
-    report.rolled_back = true;
-    if (report.rollback_errors.empty()) {
-      auto d = journal_.DropLast(journaled);
-      if (!d) report.rollback_errors += "journal: " + d.error().message + "\n";
-    }
-    // With rollback errors the journal keeps its entries, so `rtagent revert` can retry.
-  };
-
-  bool stopped = false;
-  for (size_t begin = 0; begin < changes.size() && !stopped;) {
+  ApplyRun run;
+  for (const auto& c : changes) run.report.results.push_back({c, Outcome::kNotRun, ""});
+  for (size_t begin = 0; begin < changes.size();) {
     const size_t end = BatchEnd(changes, begin);
-    std::vector<JournalEntry> records;
-    std::unordered_set<std::string> recorded;  // actuator + '\n' + key of `records`
-    std::vector<ToWrite> writes;
-    auto record = [&](JournalEntry e) -> size_t {
-      if (journal_.Has(e.actuator, e.key) || !recorded.insert(e.actuator + '\n' + e.key).second) return kNone;
-      records.push_back(std::move(e));
-      return records.size() - 1;
-    };
-
+    Batch batch;
     // 1. Read the whole batch: what each item is now, and what its write will disturb.
-    for (size_t i = begin; i < end && !stopped; ++i) {
-      const Change& c = changes[i];
-      ChangeResult& res = report.results[i];
-      if (c.reboot) {
-        res.outcome = Outcome::kRebootRequired;
-        continue;
-      }
-      Actuator* a = Find(c.actuator);
-      if (!a) {
-        fail(i, "no actuator \"" + c.actuator + "\" for " + c.key);
-        stopped = true;
-        break;
-      }
-      auto now = a->Read(c.key);
-      if (!now) {
-        // A thread that exited since the plan (ESRCH) is a known refusal, not a failure.
-        if (const KnownRefusal* known = FindRefusal(c, now.error().err)) {
-          res.outcome = Outcome::kUnchangeable;
-          res.detail = known->reason;
-          continue;
-        }
-        fail(i, now.error().message);
-        stopped = true;
-        break;
-      }
-      if (SameValue(c.compare, *now, c.after)) {
-        res.outcome = Outcome::kAlreadySet;
-        continue;
-      }
-      ToWrite w;
-      w.index = i;
-      w.before = WritableValue(c.compare, *now);
-      auto sides = a->SideEffects(c.key, c.after);
-      if (!sides) {
-        fail(i, "cannot tell what else writing it changes: " + sides.error().message);
-        stopped = true;
-        break;
-      }
-      for (SideEffect& s : *sides) {
-        Actuator* sa = Find(s.actuator);
-        if (!sa) {
-          fail(i, "no actuator \"" + s.actuator + "\" to keep " + s.what);
-          stopped = true;
-          break;
-        }
-        auto value = sa->Read(s.key);
-        if (!value) {
-          if (value.error().err == ESRCH || value.error().err == ENOENT) continue;  // gone: nothing to keep
-          fail(i, "cannot read " + s.what + " before writing: " + value.error().message);
-          stopped = true;
-          break;
-        }
-        std::string before = WritableValue(s.compare, *value);
-        record({c.section, s.what, s.actuator, s.key, before, before, s.compare, c.key});
-        w.sides.push_back({std::move(s), std::move(before)});
-      }
-      if (stopped) break;
-      // The journal keeps the first "before" of a key (an older apply's, or a side effect's).
-      w.record = record({c.section, c.what, c.actuator, c.key, w.before, c.after, c.compare, ""});
-      writes.push_back(std::move(w));
-    }
-    if (stopped) break;
-
-    // 2. Journal the batch in one durable rewrite: a crash after this line leaves a record of
-    //    every value the batch may change, written or not (revert finds the unwritten ones
-    //    already back).
-    const size_t base = journal_.entries().size();
-    if (auto j = journal_.RecordAll(records); !j) {
-      fail(writes.front().index, "cannot journal before writing: " + j.error().message);
-      break;
-    }
-    journaled += records.size();
-
+    if (!ReadBatch(run, changes, begin, end, batch)) break;
+    // 2. Journal the batch in one durable rewrite: a crash after this leaves a record of every
+    //    value the batch may change, written or not (revert finds the unwritten ones already back).
+    if (!JournalBatch(run, batch)) break;
     // 3. Write the batch in order.
-    std::vector<size_t> unneeded;  // journal positions of items the kernel refused
-    for (ToWrite& w : writes) {
-      const Change& c = changes[w.index];
-      ChangeResult& res = report.results[w.index];
-      for (Found& f : w.sides) undo.push_back({kNone, std::move(f)});
-      auto written = Find(c.actuator)->Write(c.key, c.after);
-      if (written) {
-        res.outcome = Outcome::kApplied;
-        // The journal keeps the first "before"; the rollback restores what this run found.
-        res.change.before = w.before;
-        undo.push_back({w.index, {}});
-        continue;
-      }
-      if (const KnownRefusal* known = FindRefusal(c, written.error().err)) {
-        res.outcome = Outcome::kUnchangeable;
-        res.detail = known->reason;
-        // Nothing was written: the journal entry made for it is not needed.
-        if (w.record != kNone) unneeded.push_back(base + w.record);
-        continue;
-      }
-      fail(w.index, written.error().message);
-      stopped = true;
-      break;
-    }
-    if (stopped) break;
-    if (!unneeded.empty() && journal_.Drop(unneeded)) journaled -= unneeded.size();
+    if (!WriteBatch(run, changes, batch)) break;
     begin = end;
   }
-  return report;
+  return std::move(run.report);
+}
+
+bool Executor::ReadBatch(ApplyRun& run, const std::vector<Change>& changes, size_t begin, size_t end, Batch& batch) {
+  for (size_t i = begin; i < end; ++i) {
+    const Change& c = changes[i];
+    ChangeResult& res = run.report.results[i];
+    if (c.reboot) {
+      res.outcome = Outcome::kRebootRequired;
+      continue;
+    }
+    Actuator* a = Find(c.actuator);
+    if (!a) return Fail(run, i, "no actuator \"" + c.actuator + "\" for " + c.key);
+    auto now = a->Read(c.key);
+    if (!now) {
+      // A thread that exited since the plan (ESRCH) is a known refusal, not a failure.
+      const KnownRefusal* known = FindRefusal(c, now.error().err);
+      if (!known) return Fail(run, i, now.error().message);
+      res.outcome = Outcome::kUnchangeable;
+      res.detail = known->reason;
+      continue;
+    }
+    if (SameValue(c.compare, *now, c.after)) {
+      res.outcome = Outcome::kAlreadySet;
+      continue;
+    }
+    ToWrite w;
+    w.index = i;
+    w.before = WritableValue(c.compare, *now);
+    if (!ReadSideEffects(run, c, *a, batch, w)) return false;
+    // The journal keeps the first "before" of a key (an older apply's, or a side effect's).
+    w.record = batch.Record(journal_, {c.section, c.what, c.actuator, c.key, w.before, c.after, c.compare, ""});
+    batch.writes.push_back(std::move(w));
+  }
+  return true;
+}
+
+bool Executor::ReadSideEffects(ApplyRun& run, const Change& c, Actuator& a, Batch& batch, ToWrite& w) {
+  auto sides = a.SideEffects(c.key, c.after);
+  if (!sides) return Fail(run, w.index, "cannot tell what else writing it changes: " + sides.error().message);
+  for (SideEffect& s : *sides) {
+    Actuator* sa = Find(s.actuator);
+    if (!sa) return Fail(run, w.index, "no actuator \"" + s.actuator + "\" to keep " + s.what);
+    auto value = sa->Read(s.key);
+    if (!value) {
+      if (value.error().err == ESRCH || value.error().err == ENOENT) continue;  // gone: nothing to keep
+      return Fail(run, w.index, "cannot read " + s.what + " before writing: " + value.error().message);
+    }
+    std::string before = WritableValue(s.compare, *value);
+    batch.Record(journal_, {c.section, s.what, s.actuator, s.key, before, before, s.compare, c.key});
+    w.sides.push_back({std::move(s), std::move(before)});
+  }
+  return true;
+}
+
+bool Executor::JournalBatch(ApplyRun& run, Batch& batch) {
+  batch.journal_base = journal_.entries().size();
+  if (auto j = journal_.RecordAll(batch.records); !j) {
+    return Fail(run, batch.writes.front().index, "cannot journal before writing: " + j.error().message);
+  }
+  run.journaled += batch.records.size();
+  return true;
+}
+
+bool Executor::WriteBatch(ApplyRun& run, const std::vector<Change>& changes, Batch& batch) {
+  std::vector<size_t> unneeded;  // journal positions of items the kernel refused
+  for (ToWrite& w : batch.writes) {
+    const Change& c = changes[w.index];
+    ChangeResult& res = run.report.results[w.index];
+    for (Found& f : w.sides) run.undo.push_back({kNone, std::move(f)});
+    auto written = Find(c.actuator)->Write(c.key, c.after);
+    if (written) {
+      res.outcome = Outcome::kApplied;
+      // The journal keeps the first "before"; the rollback restores what this run found.
+      res.change.before = w.before;
+      run.undo.push_back({w.index, {}});
+      continue;
+    }
+    const KnownRefusal* known = FindRefusal(c, written.error().err);
+    if (!known) return Fail(run, w.index, written.error().message);
+    res.outcome = Outcome::kUnchangeable;
+    res.detail = known->reason;
+    // Nothing was written: the journal entry made for it is not needed.
+    if (w.record != kNone) unneeded.push_back(batch.journal_base + w.record);
+  }
+  if (!unneeded.empty() && journal_.Drop(unneeded)) run.journaled -= unneeded.size();
+  return true;
+}
+
+bool Executor::Fail(ApplyRun& run, size_t index, std::string detail) {
+  run.report.results[index].outcome = Outcome::kFailed;
+  run.report.results[index].detail = std::move(detail);
+  Rollback(run);
+  return false;
+}
+
+void Executor::Rollback(ApplyRun& run) {
+  ApplyReport& report = run.report;
+  // Newest first, then forget this run in the journal.
+  for (auto it = run.undo.rbegin(); it != run.undo.rend(); ++it) {
+    if (it->result != kNone) {
+      ChangeResult& done = report.results[it->result];
+      auto w = Find(done.change.actuator)->Write(done.change.key, done.change.before);
+      if (w) {
+        done.outcome = Outcome::kRolledBack;
+      } else {
+        report.rollback_errors += done.change.what + " (" + done.change.key + "): " + w.error().message + "\n";
+      }
+      continue;
+    }
+    // A side effect: put back only what the kernel changed, and skip what has gone.
+    const SideEffect& s = it->side.side;
+    Actuator* a = Find(s.actuator);
+    auto now = a->Read(s.key);
+    if (!now) {
+      if (now.error().err == ESRCH || now.error().err == ENOENT) continue;
+      report.rollback_errors += s.what + " (" + s.key + "): " + now.error().message + "\n";
+      continue;
+    }
+    if (SameValue(s.compare, *now, it->side.before)) continue;
+    if (auto w = a->Write(s.key, it->side.before); !w) {
+      report.rollback_errors += s.what + " (" + s.key + "): " + w.error().message + "\n";
+    }
+  }
+  report.rolled_back = true;
+  // With rollback errors the journal keeps its entries, so `rtagent revert` can retry.
+  if (report.rollback_errors.empty()) {
+    auto d = journal_.DropLast(run.journaled);
+    if (!d) report.rollback_errors += "journal: " + d.error().message + "\n";
+  }
 }
 
 RevertReport Executor::Revert() {

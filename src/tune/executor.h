@@ -104,9 +104,23 @@ class Executor {
   RevertReport Revert();
 
  private:
+  struct ApplyRun;
+  struct Batch;
+  struct ToWrite;
+
   Actuator* Find(const std::string& name);
   /// The first change after `begin` that is not in the batch starting at `begin`.
   size_t BatchEnd(const std::vector<Change>& changes, size_t begin);
+  /// Apply's steps, each false when a change failed (the run is then rolled back): reads the
+  /// batch's items and their side effects, journals them in one rewrite, writes them.
+  bool ReadBatch(ApplyRun& run, const std::vector<Change>& changes, size_t begin, size_t end, Batch& batch);
+  bool ReadSideEffects(ApplyRun& run, const Change& c, Actuator& a, Batch& batch, ToWrite& w);
+  bool JournalBatch(ApplyRun& run, Batch& batch);
+  bool WriteBatch(ApplyRun& run, const std::vector<Change>& changes, Batch& batch);
+  /// Marks result `index` failed with `detail`, rolls the run back; returns false.
+  bool Fail(ApplyRun& run, size_t index, std::string detail);
+  /// Puts back everything this run changed, newest first, and drops its journal entries.
+  void Rollback(ApplyRun& run);
   SysRoot& root_;
   Journal& journal_;
   std::map<std::string, std::unique_ptr<Actuator>> actuators_;

@@ -518,3 +518,31 @@ TEST_CASE("side effects that cannot be listed fail the item", "[tune]") {
   CHECK_THAT(rep.results[0].detail, Catch::Contains("cannot list the tasks"));
   CHECK(root.writes().empty());
 }
+
+TEST_CASE("a change that has no actuator or cannot be read again fails, rolling back the batches before it",
+          "[tune]") {
+  Board b;
+  FaultRoot root(b.tree.dir());
+  Journal journal(root);
+  Executor ex(root, journal);
+  Change second = FileChange("proc/sys/kernel/timer_migration", "0", Compare::kInteger);
+  second.section = "memory";  // a batch of its own, after the IRQ's
+  std::string detail;
+  SECTION("no actuator") {
+    second.actuator = "nowhere";
+    detail = "no actuator \"nowhere\" for proc/sys/kernel/timer_migration";
+  }
+  SECTION("unreadable") {
+    root.FailReads("proc/sys/kernel/timer_migration", EACCES);
+    detail = "cannot read " + b.tree.dir() + "/proc/sys/kernel/timer_migration: Permission denied";
+  }
+  ApplyReport rep = ex.Apply({FileChange("proc/irq/24/smp_affinity_list", "0-1", Compare::kCpuList), second,
+                              FileChange("proc/irq/25/smp_affinity_list", "0-1", Compare::kCpuList)});
+  CHECK(rep.rolled_back);
+  CHECK(rep.results[0].outcome == Outcome::kRolledBack);
+  CHECK(rep.results[1].outcome == Outcome::kFailed);
+  CHECK(rep.results[1].detail == detail);
+  CHECK(rep.results[2].outcome == Outcome::kNotRun);
+  CHECK(b.tree.Get("proc/irq/24/smp_affinity_list") == "0-3\n");
+  CHECK_FALSE(root.Exists(Journal::Path()));
+}

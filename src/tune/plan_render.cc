@@ -1,6 +1,6 @@
 #include "tune/plan_render.h"
 
-#include "inspect/text_table.h"
+#include "base/text_table.h"
 
 namespace rtagent {
 
@@ -69,21 +69,6 @@ Counts Count(const FullPlan& plan) {
 }
 
 }  // namespace
-
-std::string ShortValue(const std::string& value, size_t width) {
-  std::string v = value;
-  size_t nl = v.find('\n');
-  bool more = nl != std::string::npos && nl + 1 < v.size();
-  if (nl != std::string::npos) v.resize(nl);
-  if (v.empty() && !more) return "\"\"";
-  if (v.size() > width) {
-    v.resize(width - 3);
-    v += "...";
-  } else if (more) {
-    v += " ...";
-  }
-  return v;
-}
 
 std::string RenderPlanText(const FullPlan& plan, bool color) {
   std::string out;

@@ -10,9 +10,6 @@
 
 namespace rtagent {
 
-/// Shortens a value for a table cell: the first line, at most `width` characters.
-std::string ShortValue(const std::string& value, size_t width = 48);
-
 /// `rtagent plan`: every pending change as before -> after, grouped by section, the boot
 /// items that need a reboot, then the findings.
 std::string RenderPlanText(const FullPlan& plan, bool color);

@@ -9,6 +9,7 @@
 #include "base/fault_root.h"
 #include "base/kernel_paths.h"
 #include "profile/loader.h"
+#include "tune/apply_profile.h"
 #include "tune/cores_tuner.h"
 #include "tune/tuner.h"
 
@@ -36,12 +37,6 @@ const Change* Find(const FullPlan& plan, const std::string& key) {
     }
   }
   return nullptr;
-}
-
-std::unique_ptr<Executor> MakeExecutor(SysRoot& root, Journal& j) {
-  auto ex = std::make_unique<Executor>(root, j);
-  for (const auto& t : AllTuners()) t->AddActuators(*ex, root);
-  return ex;
 }
 
 const char* kBoard = R"(
@@ -127,7 +122,7 @@ TEST_CASE("apply, then plan again: nothing left; revert puts the board back", "[
   REQUIRE(pending > 5);
 
   Journal journal(root);
-  auto ex = MakeExecutor(root, journal);
+  auto ex = MakeTuningExecutor(root, journal);
   ApplyReport rep = ex->Apply(plan->PendingChanges());
   CHECK_FALSE(rep.rolled_back);
   CHECK(rep.Count(Outcome::kFailed) == 0);
@@ -142,7 +137,7 @@ TEST_CASE("apply, then plan again: nothing left; revert puts the board back", "[
 
   Journal reload(root);
   REQUIRE(reload.Load().ok());
-  auto ex2 = MakeExecutor(root, reload);
+  auto ex2 = MakeTuningExecutor(root, reload);
   RevertReport rev = ex2->Revert();
   CHECK(rev.complete);
   CHECK(t.Get(kpath::ProcIrq(85) + "/smp_affinity_list") == irq85);
@@ -159,7 +154,7 @@ TEST_CASE("an IRQ the kernel refuses to move is unchangeable, and apply goes on"
   auto plan = PlanAll(p, root);
   REQUIRE(plan.ok());
   Journal journal(root);
-  auto ex = MakeExecutor(root, journal);
+  auto ex = MakeTuningExecutor(root, journal);
   ApplyReport rep = ex->Apply(plan->PendingChanges());
   CHECK_FALSE(rep.rolled_back);
   bool found = false;
@@ -182,7 +177,7 @@ TEST_CASE("an IRQ whose domain answers EPERM to root is unchangeable too, and ap
   auto plan = PlanAll(p, root);
   REQUIRE(plan.ok());
   Journal journal(root);
-  auto ex = MakeExecutor(root, journal);
+  auto ex = MakeTuningExecutor(root, journal);
   ApplyReport rep = ex->Apply(plan->PendingChanges());
   CHECK_FALSE(rep.rolled_back);
   int unchangeable = 0, failed = 0;
@@ -221,7 +216,7 @@ irqs:
   auto plan = PlanAll(p, root);
   REQUIRE(plan.ok());
   Journal journal(root);
-  auto ex = MakeExecutor(root, journal);
+  auto ex = MakeTuningExecutor(root, journal);
   ApplyReport rep = ex->Apply(plan->PendingChanges());
   CHECK(rep.rolled_back);
   CHECK(rep.Count(Outcome::kRolledBack) >= 2);
@@ -253,12 +248,12 @@ cores:
   CHECK_FALSE(plan->RebootRequired().empty());
 
   Journal journal(root);
-  auto ex = MakeExecutor(root, journal);
+  auto ex = MakeTuningExecutor(root, journal);
   ApplyReport rep = ex->Apply(plan->PendingChanges());
   CHECK(rep.Count(Outcome::kRebootRequired) > 0);
   CHECK_THAT(t.Get("etc/default/grub.d/90-rtagent.cfg"), Catch::Contains("GRUB_CMDLINE_LINUX="));
   // Reverting removes the drop-in rtagent created.
-  auto ex2 = MakeExecutor(root, journal);
+  auto ex2 = MakeTuningExecutor(root, journal);
   CHECK(ex2->Revert().complete);
   CHECK_FALSE(root.Exists("etc/default/grub.d/90-rtagent.cfg"));
 }

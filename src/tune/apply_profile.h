@@ -1,5 +1,6 @@
-// Applying a profile and putting it back, shared by `rtagent apply` and `commission`: an
-// executor with every tuner's actuators, the journal in /run/rtagent, and the reports.
+// Applying a profile and putting it back, shared by `rtagent apply`, `revert`, `commission`
+// and `hold`: the one place an executor is built (every tuner's actuators, the journal in
+// /run/rtagent), and the reports.
 #pragma once
 
 #include <memory>
@@ -13,7 +14,8 @@
 
 namespace rtagent {
 
-/// An Executor with every tuner's actuators registered (twins under a fixture root).
+/// An Executor with every tuner's actuators registered (twins under a fixture root), writing
+/// through `journal`. `journal` must outlive it.
 std::unique_ptr<Executor> MakeTuningExecutor(SysRoot& root, Journal& journal);
 
 /// What one apply did: the plan it applied and what happened to each change.

@@ -1,4 +1,4 @@
-#include "cli/apply_step.h"
+#include "tune/apply_profile.h"
 
 namespace rtagent {
 

@@ -1,11 +1,11 @@
-#include "check/interrupt_counts.h"
+#include "inspect/interrupt_counts.h"
 
 #include <cerrno>
 
 #include "base/kernel_paths.h"
 #include "inspect/irqs.h"
 
-namespace rtagent::check {
+namespace rtagent {
 namespace {
 
 std::string JoinActions(const std::vector<std::string>& actions) {
@@ -89,4 +89,14 @@ std::vector<CounterMove> Moves(const CounterSnapshot& before, const CounterSnaps
   return out;
 }
 
-}  // namespace rtagent::check
+std::vector<RowGrowth> Growth(const CounterSnapshot& before, const CounterSnapshot& after, const CpuSet& cpus) {
+  std::vector<RowGrowth> out;
+  for (const CounterMove& m : Moves(before, after, cpus, std::chrono::nanoseconds(0))) {
+    // Moves come row by row, so a row's CPUs are next to each other.
+    if (out.empty() || out.back().row != m.row) out.push_back({m.row, 0});
+    out.back().delta += m.delta;
+  }
+  return out;
+}
+
+}  // namespace rtagent

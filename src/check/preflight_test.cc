@@ -1,13 +1,12 @@
-// The pre-flight checks in the verdict (verify's answers, one per check) and the PM QoS note
-// in force, on fixtures: no live machine, no latency figure.
+// The pre-flight checks in the verdict (verify's answers, one per check): no live machine, no
+// latency figure.
 #include <catch2/catch.hpp>
 
-#include "base/fault_root.h"
-#include "base/sysroot.h"
-#include "cli/preflight.h"
+#include "check/preflight.h"
 #include "report/judge.h"
 
 using namespace rtagent;
+using rtagent::check::PreflightFromSuite;
 
 namespace {
 
@@ -42,7 +41,7 @@ AcceptanceLimits Limits() {
 
 }  // namespace
 
-TEST_CASE("pre-flight: one entry per check; a FAIL fails it, WARN and SKIP pass and are counted", "[cli][preflight]") {
+TEST_CASE("pre-flight: one entry per check; a FAIL fails it, WARN and SKIP pass and are counted", "[check][preflight]") {
   check::SuiteReport s;
   s.suite = "boot";
   s.results = {Answer("kernel", "kernel.preempt_rt", check::Status::kWarn, "not PREEMPT_RT"),
@@ -71,7 +70,7 @@ TEST_CASE("pre-flight: one entry per check; a FAIL fails it, WARN and SKIP pass 
   }
 }
 
-TEST_CASE("a failed pre-flight check makes an otherwise passing verdict FAIL", "[cli][preflight]") {
+TEST_CASE("a failed pre-flight check makes an otherwise passing verdict FAIL", "[check][preflight]") {
   Verdict v = PassingVerdict();
   check::SuiteReport s;
   s.suite = "boot";
@@ -93,40 +92,4 @@ TEST_CASE("a failed pre-flight check makes an otherwise passing verdict FAIL", "
     CHECK(k.evidence == "FAIL conformance.irqs: 2 of 14 irqs settings differ");
   }
   CHECK(found);
-}
-
-TEST_CASE("the PM QoS note in force: nobody's, hold's, or another program's", "[cli][pm_qos]") {
-  CHECK(JudgePmQos(kPmQosNoLimitUs, std::nullopt).holder == PmQosHolder::kNone);
-  CHECK(JudgePmQos(kPmQosNoLimitUs, 20).holder == PmQosHolder::kNone);  // hold says 20 but the device shows none
-  const PmQosNote held = JudgePmQos(20, 20);
-  CHECK(held.holder == PmQosHolder::kProfile);
-  CHECK(held.value_us == 20);
-  const PmQosNote stricter = JudgePmQos(0, 20);  // someone else holds 0 over hold's 20
-  CHECK(stricter.holder == PmQosHolder::kUnknown);
-  CHECK(stricter.value_us == 0);
-  CHECK(JudgePmQos(50, std::nullopt).holder == PmQosHolder::kUnknown);
-  CHECK(JudgePmQos(std::nullopt, 20).holder == PmQosHolder::kProfile);
-  CHECK(JudgePmQos(std::nullopt, std::nullopt).holder == PmQosHolder::kUnknown);
-}
-
-TEST_CASE("the PM QoS figures are read through the root: the device and hold's state file", "[cli][pm_qos]") {
-  TempTree t(std::string(RTAGENT_SOURCE_DIR) + "/tests/sysroots/arm64-rt-8cpu");
-  auto root = OpenRoot(t.dir());
-  REQUIRE(root.ok());
-  CHECK_FALSE(ReadHoldPmQos(**root).has_value());  // no hold running
-
-  t.Put("run/rtagent/state.json", R"({"pid": 42, "pm_qos_us": 20})");
-  CHECK(ReadHoldPmQos(**root) == 20);
-  t.Put("run/rtagent/state.json", R"({"pid": 42, "pm_qos_us": null})");
-  CHECK_FALSE(ReadHoldPmQos(**root).has_value());
-  t.Put("run/rtagent/state.json", "{not json");
-  CHECK_FALSE(ReadHoldPmQos(**root).has_value());
-
-  // The device holds a binary s32; fixtures may hold it as text.
-  t.Put("dev/cpu_dma_latency", std::string("\x14\0\0\0", 4));
-  CHECK(ReadPmQosDevice(**root) == 20);
-  t.Put("dev/cpu_dma_latency", "2000000000\n");
-  CHECK(ReadPmQosDevice(**root) == kPmQosNoLimitUs);
-  t.Put("dev/cpu_dma_latency", "");
-  CHECK_FALSE(ReadPmQosDevice(**root).has_value());
 }

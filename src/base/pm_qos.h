@@ -1,6 +1,7 @@
 // The PM QoS note on /dev/cpu_dma_latency as a lease: the kernel keeps a process's CPU latency
 // request only while the file it wrote stays open (Documentation/power/pm_qos_interface.rst),
-// so `hold` owns the fd for its whole life and gives it back on every exit path.
+// so its holder (`hold` for its whole life, the sampler for a run) owns the fd and gives it
+// back on every exit path.
 #pragma once
 
 #include <cstdint>
@@ -10,7 +11,11 @@
 #include "base/result.h"
 #include "base/sysroot.h"
 
-namespace rtagent::service {
+namespace rtagent {
+
+/// The default value of the CPU latency PM QoS class (no limit): PM_QOS_CPU_LATENCY_DEFAULT_VALUE
+/// in include/linux/pm_qos.h, 2000 s. /dev/cpu_dma_latency reads it when nobody holds a note.
+inline constexpr int32_t kPmQosNoLimitUs = 2000 * 1000 * 1000;
 
 /// The seam between the lease and the device. The kernel one opens the real file; the
 /// fixture one writes the note into the fixture tree and puts the old contents back, and
@@ -69,4 +74,4 @@ class PmQosLease {
   int32_t value_us_ = 0;
 };
 
-}  // namespace rtagent::service
+}  // namespace rtagent

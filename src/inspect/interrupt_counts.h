@@ -1,7 +1,7 @@
 // Interrupt counters read twice: /proc/interrupts (through inspect's parser) and
 // /proc/softirqs as per-CPU counts, and what moved between two readings on chosen CPUs.
 // The interrupts check (Real-Time Linux, Chapter 6: "/proc/interrupts read twice") judges
-// the moves; accept's before/after reading can reuse the same pair.
+// the moves per CPU; the acceptance run counts each line's growth on the measured CPUs.
 #pragma once
 
 #include <chrono>
@@ -14,7 +14,7 @@
 #include "base/result.h"
 #include "base/sysroot.h"
 
-namespace rtagent::check {
+namespace rtagent {
 
 /// Which file a counter row comes from.
 enum class CounterSource { kInterrupts, kSoftirqs };
@@ -61,4 +61,14 @@ struct CounterMove {
 std::vector<CounterMove> Moves(const CounterSnapshot& before, const CounterSnapshot& after, const CpuSet& cpus,
                                std::chrono::nanoseconds window);
 
-}  // namespace rtagent::check
+/// A row whose count grew on the chosen CPUs, summed over them.
+struct RowGrowth {
+  const CounterRow* row = nullptr;  ///< into the later snapshot
+  unsigned long long delta = 0;
+};
+
+/// Every row's growth on `cpus` from `before` to `after`: the sum of its Moves, in the later
+/// snapshot's row order; rows that did not grow are left out.
+std::vector<RowGrowth> Growth(const CounterSnapshot& before, const CounterSnapshot& after, const CpuSet& cpus);
+
+}  // namespace rtagent

@@ -1,4 +1,4 @@
-#include "service/pm_qos.h"
+#include "base/pm_qos.h"
 
 #include <fcntl.h>
 #include <unistd.h>
@@ -7,7 +7,7 @@
 
 #include "base/kernel_paths.h"
 
-namespace rtagent::service {
+namespace rtagent {
 
 namespace {
 
@@ -109,4 +109,4 @@ void PmQosLease::Release() {
   if (device_) device_->Close();
 }
 
-}  // namespace rtagent::service
+}  // namespace rtagent

@@ -1,0 +1,26 @@
+#include "base/time_text.h"
+
+#include <ctime>
+
+namespace rtagent {
+
+namespace {
+
+std::string FormatUtc(int64_t unix_seconds, const char* format) {
+  const std::time_t t = static_cast<std::time_t>(unix_seconds);
+  std::tm tm{};
+  ::gmtime_r(&t, &tm);
+  char buf[32];
+  const size_t n = std::strftime(buf, sizeof buf, format, &tm);
+  return std::string(buf, n);
+}
+
+}  // namespace
+
+int64_t UnixNow() { return static_cast<int64_t>(std::time(nullptr)); }
+
+std::string IsoTime(int64_t unix_seconds) { return FormatUtc(unix_seconds, "%Y-%m-%dT%H:%M:%SZ"); }
+
+std::string IsoTimeBasic(int64_t unix_seconds) { return FormatUtc(unix_seconds, "%Y%m%dT%H%M%SZ"); }
+
+}  // namespace rtagent

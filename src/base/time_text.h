@@ -1,0 +1,18 @@
+// Time stamps as text: one ISO 8601 (UTC) formatter for verdicts, state files and captures.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+namespace rtagent {
+
+/// The current time in whole seconds since the epoch (time(2)).
+int64_t UnixNow();
+
+/// `unix_seconds` as ISO 8601 extended UTC: "2026-11-30T03:40:00Z".
+std::string IsoTime(int64_t unix_seconds);
+
+/// `unix_seconds` as ISO 8601 basic UTC, fit for a file name: "20261130T034000Z".
+std::string IsoTimeBasic(int64_t unix_seconds);
+
+}  // namespace rtagent
