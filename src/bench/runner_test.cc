@@ -5,7 +5,7 @@
 using namespace rtagent;
 using namespace rtagent::bench;
 
-TEST_CASE("--quick budgets are smaller than the default's in every respect", "[bench]") {
+TEST_CASE("the --quick budgets are smaller than the default's in every respect", "[bench]") {
   const RunBudgets q = BudgetsFor(true), d = BudgetsFor(false);
   CHECK(q.test.max_ns < d.test.max_ns);
   CHECK(q.test.max_samples < d.test.max_samples);
@@ -15,7 +15,7 @@ TEST_CASE("--quick budgets are smaller than the default's in every respect", "[b
   CHECK(d.equal.min_samples >= 1);
 }
 
-TEST_CASE("--only selects groups in catalog order; --quick's equal phase runs only the marked tests", "[bench]") {
+TEST_CASE("the --only option selects groups in catalog order; --quick's equal phase runs only the marked tests", "[bench]") {
   const auto timers = SelectTests({Group::kTimer});
   REQUIRE(timers.size() == 4);
   for (const Primitive& p : timers) CHECK(p.group == Group::kTimer);
