@@ -143,6 +143,36 @@ int main(int argc, char** argv) {
   auto* st = app.add_subcommand("status", "Show what `rtagent hold` holds; exit 3 when it is not running");
   st->add_flag("--json", status.json, "Print JSON");
 
+  BenchOptions bench;
+  bench.version = RTAGENT_VERSION;
+  auto* be = app.add_subcommand("bench",
+                                "Measure the kernel primitives (calls, switches, messages, mutexes, timers, signals, "
+                                "threads) in three load phases");
+  be->add_option("profile", bench.profile, "Profile YAML: its acceptance CPU and rank (default: the built-in default)");
+  be->add_flag("--quick", bench.quick, "A few seconds: few samples per test (for CI and tests)");
+  be->add_option("--only", bench.only, "Only these groups: kernel, switch, message, notify, sync, timer, signal, thread")
+      ->option_text("GROUP[,GROUP]");
+  be->add_option("--cpu", bench.cpu, "Measure on this CPU (default: the first of acceptance.cpus)")->option_text("N");
+  be->add_option("--priority", bench.priority, "SCHED_FIFO rank of the measuring thread, 2..98 (default: acceptance.priority)")
+      ->option_text("N");
+  be->add_option("--json", bench.json, "Write the JSON lines to FILE (\"-\": stdout)")->option_text("FILE");
+  be->add_option("--md", bench.md, "Write the Markdown tables to FILE")->option_text("FILE");
+  be->add_option("--svg", bench.svg, "Write the SVG chart to FILE")->option_text("FILE");
+  be->add_option("--compare", bench.compare, "Show two runs (bench --json files) side by side; runs nothing")
+      ->expected(2)
+      ->option_text("A.json B.json");
+  BenchPiOptions bench_pi;
+  auto* bp = be->add_subcommand("pi", "The priority-inversion experiment: a plain mutex against PTHREAD_PRIO_INHERIT");
+  bp->add_option("profile", bench_pi.profile, "Profile YAML: its acceptance CPU and rank (default: the built-in default)");
+  bp->add_option("--cpu", bench_pi.cpu, "Run the three threads on this CPU (default: the first of acceptance.cpus)")
+      ->option_text("N");
+  bp->add_option("--priority", bench_pi.priority, "SCHED_FIFO rank of the high thread, 3..99 (default: acceptance.priority)")
+      ->option_text("N");
+  bp->add_option("--periods", bench_pi.periods, "Periods of 25 ms per protocol (default 10)")
+      ->option_text("N")
+      ->check(CLI::PositiveNumber);
+  bp->add_flag("--json", bench_pi.json, "Print JSON");
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -165,5 +195,7 @@ int main(int argc, char** argv) {
   if (*rp) return CmdReport(g, report);
   if (*ho) return CmdHold(g, hold);
   if (*st) return CmdStatus(g, status);
+  if (*bp) return CmdBenchPi(g, bench_pi);
+  if (*be) return CmdBench(g, bench);
   return kExitBadInput;
 }

@@ -200,6 +200,9 @@ inline const std::string kTimerlatPeriodUs = "osnoise/timerlat_period_us";      
 inline std::string TraceEventEnable(const std::string& system, const std::string& event) {
   return "events/" + system + "/" + event + "/enable";
 }
+/// The scheduler event a PI boost writes (include/trace/events/sched.h, TRACE_EVENT(sched_pi_setprio)):
+/// "comm=... pid=... oldprio=... newprio=...", kernel priorities (99 - rt_priority for SCHED_FIFO).
+inline const std::string kEventSchedPiSetprioEnable = TraceEventEnable("sched", "sched_pi_setprio");
 
 // --- kernel log (Documentation/ABI/testing/dev-kmsg) ---
 /// Records "prio,seq,usec,flags;text"; blocking at the end on a live system, so rtagent reads

@@ -17,6 +17,7 @@ inline const std::string kChapter5 = "Chapter 5 (Measuring the worst case)";
 inline const std::string kChapter6 = "Chapter 6 (A core of its own)";
 inline const std::string kChapter7 = "Chapter 7 (Saving power costs time)";
 inline const std::string kChapter8 = "Chapter 8 (Your own program's habits)";
+inline const std::string kChapter9 = "Chapter 9 (Sharing data safely)";
 inline const std::string kChapter10 = "Chapter 10 (When Linux is not enough)";
 inline const std::string kChapter11 = "Chapter 11 (Field Guide)";
 

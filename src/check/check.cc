@@ -49,6 +49,7 @@ std::unique_ptr<Check> MakeHwlatCheck();
 std::unique_ptr<Check> MakeClockCheck();
 std::unique_ptr<Check> MakeRanksCheck();
 std::unique_ptr<Check> MakeLintCheck();
+std::unique_ptr<Check> MakePiCheck();  // priority inheritance: the codelab's experiment (src/bench/)
 
 std::vector<std::unique_ptr<Check>> AllChecks() {
   std::vector<std::unique_ptr<Check>> all;
@@ -60,6 +61,7 @@ std::vector<std::unique_ptr<Check>> AllChecks() {
   all.push_back(MakeClockCheck());
   all.push_back(MakeRanksCheck());
   all.push_back(MakeLintCheck());
+  all.push_back(MakePiCheck());
   return all;
 }
 

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 namespace rtagent {
 
@@ -133,5 +134,32 @@ struct StatusOptions {
 /// did not fail, 1 running but the last verify failed, 2 the state file is unreadable,
 /// 3 not running (no state file, stopped, or its pid is gone).
 int CmdStatus(const GlobalOptions& g, const StatusOptions& o);
+
+struct BenchOptions {
+  std::string profile;   ///< path, or empty for the built-in default (its measured CPU and rank)
+  bool quick = false;    ///< a few seconds: small budgets, the equal-rank phase only where it shows
+  std::string only;      ///< --only GROUP[,GROUP]: kernel, switch, message, notify, sync, timer, signal, thread
+  int cpu = -1;          ///< --cpu N; -1: the first of acceptance.cpus (the isolated CPUs by default)
+  int priority = 0;      ///< --priority N; 0: acceptance.priority
+  std::string json, md, svg;          ///< output files ("-" is stdout)
+  std::vector<std::string> compare;   ///< --compare A.json B.json: no run, the two side by side
+  std::string version;   ///< rtagent's version, written into the run
+};
+/// `rtagent bench [PROFILE]`: the kernel-primitives table of the QNX paper and ipcbench on
+/// Linux in three load phases, with the timer-health verdict; `--compare A B` shows two runs
+/// side by side. 0 done, 2 bad input, 3 cannot run here (a fixture root, a load refused).
+int CmdBench(const GlobalOptions& g, const BenchOptions& o);
+
+struct BenchPiOptions {
+  std::string profile;
+  int cpu = -1;       ///< -1: the first of acceptance.cpus
+  int priority = 0;   ///< the high thread's rank; 0: acceptance.priority
+  int periods = 10;
+  bool json = false;
+};
+/// `rtagent bench pi [PROFILE]`: the priority-inversion experiment, plain mutex against
+/// PTHREAD_PRIO_INHERIT. 0 PASS, 1 FAIL (inheritance did not hold), 2 bad input, 3 cannot run
+/// here or inconclusive (not root, a fixture root, no inversion to prevent).
+int CmdBenchPi(const GlobalOptions& g, const BenchPiOptions& o);
 
 }  // namespace rtagent

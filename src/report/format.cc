@@ -30,6 +30,24 @@ std::string FormatFixed(double v, int decimals) {
 
 std::string FormatNsAsUs(int64_t ns) { return FormatFixed(static_cast<double>(ns) / 1000.0, 1); }
 
+std::string FormatNsShort(int64_t ns) {
+  const double v = static_cast<double>(ns < 0 ? -ns : ns);
+  const char* sign = ns < 0 ? "-" : "";
+  if (v < 1000) return sign + std::to_string(ns < 0 ? -ns : ns) + " ns";
+  const struct {
+    double scale;
+    const char* unit;
+  } units[] = {{1e3, " µs"}, {1e6, " ms"}, {1e9, " s"}};
+  for (size_t i = 0; i < 3; ++i) {
+    const double x = v / units[i].scale;
+    // Rounding may carry into the next unit (999.96 µs is 1.00 ms).
+    if (x >= 999.5 && i < 2) continue;
+    const int decimals = x < 9.995 ? 2 : x < 99.95 ? 1 : 0;
+    return sign + FormatFixed(x, decimals) + units[i].unit;
+  }
+  return sign + FormatFixed(v / 1e9, 2) + " s";
+}
+
 std::string FormatDuration(int64_t ns) {
   if (ns < 1000000000) return std::to_string((ns + 500000) / 1000000) + " ms";
   if (ns < 60LL * 1000000000) return FormatFixed(static_cast<double>(ns) / 1e9, 1) + " s";

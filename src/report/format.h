@@ -10,6 +10,9 @@ namespace rtagent {
 std::string FormatCount(uint64_t n);
 /// Nanoseconds as microseconds with one decimal: 12345 -> "12.3" (no unit).
 std::string FormatNsAsUs(int64_t ns);
+/// A short duration with its unit and three significant digits, from nanoseconds up:
+/// 85 -> "85 ns", 1234 -> "1.23 µs", 56789 -> "56.8 µs", 2500000 -> "2.50 ms", 3e9 -> "3.00 s".
+std::string FormatNsShort(int64_t ns);
 /// A duration for people: "250 ms", "3.5 s", "12 min 5 s", "2 h 0 min 0 s".
 std::string FormatDuration(int64_t ns);
 /// A count with its noun: (1, "wake-up", "wake-ups") -> "1 wake-up", 2000 -> "2,000 wake-ups".

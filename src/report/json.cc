@@ -56,19 +56,44 @@ json StatsJson(const LatencyStats& s) {
 
 }  // namespace
 
+json HostFactsJson(const HostFacts& h) {
+  json host{{"hostname", h.hostname},
+            {"kernel_release", h.kernel_release},
+            {"kernel_version", h.kernel_version},
+            {"preempt_rt", h.preempt_rt},
+            {"clocksource", h.clocksource},
+            {"virtual_machine", h.virtual_machine},
+            {"hypervisor", h.hypervisor},
+            {"coarse_clock", h.coarse_clock},
+            {"clock_reasons", h.clock_reasons},
+            {"clock_resolution_ns", h.clock_resolution_ns},
+            {"clock_read_cost_ns", h.clock_read_cost_ns}};
+  if (!h.boot_args_pending.empty()) host["boot_args_pending"] = h.boot_args_pending;
+  return host;
+}
+
+HostFacts ParseHostFactsJson(const json& h) {
+  HostFacts host;
+  host.hostname = h.value("hostname", "");
+  host.kernel_release = h.value("kernel_release", "");
+  host.kernel_version = h.value("kernel_version", "");
+  host.preempt_rt = h.at("preempt_rt").get<bool>();
+  host.clocksource = h.value("clocksource", "");
+  host.virtual_machine = h.at("virtual_machine").get<bool>();
+  host.hypervisor = h.value("hypervisor", "");
+  if (h.contains("boot_args_pending") && h["boot_args_pending"].is_array()) {
+    for (const json& a : h["boot_args_pending"])
+      if (a.is_string()) host.boot_args_pending.push_back(a.get<std::string>());
+  }
+  host.coarse_clock = h.at("coarse_clock").get<bool>();
+  host.clock_reasons = h.value("clock_reasons", std::vector<std::string>{});
+  host.clock_resolution_ns = h.value("clock_resolution_ns", int64_t{0});
+  host.clock_read_cost_ns = h.value("clock_read_cost_ns", int64_t{0});
+  return host;
+}
+
 std::string RenderJson(const Verdict& v) {
-  json host{{"hostname", v.host.hostname},
-            {"kernel_release", v.host.kernel_release},
-            {"kernel_version", v.host.kernel_version},
-            {"preempt_rt", v.host.preempt_rt},
-            {"clocksource", v.host.clocksource},
-            {"virtual_machine", v.host.virtual_machine},
-            {"hypervisor", v.host.hypervisor},
-            {"coarse_clock", v.host.coarse_clock},
-            {"clock_reasons", v.host.clock_reasons},
-            {"clock_resolution_ns", v.host.clock_resolution_ns},
-            {"clock_read_cost_ns", v.host.clock_read_cost_ns}};
-  if (!v.host.boot_args_pending.empty()) host["boot_args_pending"] = v.host.boot_args_pending;
+  json host = HostFactsJson(v.host);
   json config{{"cpus", v.config.cpus.ToList()},
               {"interval_us", v.config.interval_us},
               {"priority", v.config.priority},
@@ -126,7 +151,7 @@ std::string RenderJson(const Verdict& v) {
   out["tool_version"] = v.tool_version;
   out["started_at"] = v.started_at;
   out["profile"] = json{{"name", v.profile_name}, {"digest", v.profile_digest}};
-  out["host"] = host;
+  out["host"] = HostFactsJson(v.host);
   out["config"] = config;
   out["criteria"] = criteria;
   out["cpus"] = cpus;
@@ -155,25 +180,6 @@ Result<CpuSet> ParseCpus(const json& j, const char* key) {
   return r;
 }
 
-HostFacts ParseHost(const json& h) {
-  HostFacts host;
-  host.hostname = h.value("hostname", "");
-  host.kernel_release = h.value("kernel_release", "");
-  host.kernel_version = h.value("kernel_version", "");
-  host.preempt_rt = h.at("preempt_rt").get<bool>();
-  host.clocksource = h.value("clocksource", "");
-  host.virtual_machine = h.at("virtual_machine").get<bool>();
-  host.hypervisor = h.value("hypervisor", "");
-  if (h.contains("boot_args_pending") && h["boot_args_pending"].is_array()) {
-    for (const json& a : h["boot_args_pending"])
-      if (a.is_string()) host.boot_args_pending.push_back(a.get<std::string>());
-  }
-  host.coarse_clock = h.at("coarse_clock").get<bool>();
-  host.clock_reasons = h.value("clock_reasons", std::vector<std::string>{});
-  host.clock_resolution_ns = h.value("clock_resolution_ns", int64_t{0});
-  host.clock_read_cost_ns = h.value("clock_read_cost_ns", int64_t{0});
-  return host;
-}
 
 Result<RunConfig> ParseConfig(const json& c) {
   RunConfig config;
@@ -280,7 +286,7 @@ Result<Verdict> ParseUnchecked(const json& root) {
   v.started_at = root.value("started_at", "");
   v.profile_name = root.at("profile").at("name").get<std::string>();
   v.profile_digest = root.at("profile").value("digest", "");
-  v.host = ParseHost(root.at("host"));
+  v.host = ParseHostFactsJson(root.at("host"));
   auto config = ParseConfig(root.at("config"));
   if (!config) return config.error();
   v.config = std::move(*config);

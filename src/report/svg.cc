@@ -6,6 +6,7 @@
 
 #include "base/xml.h"
 #include "report/format.h"
+#include "report/log_axis.h"
 
 namespace rtagent {
 namespace {
@@ -17,17 +18,6 @@ constexpr double kPlotW = kWidth - kLeft - kRight;
 const char* const kPalette[] = {"#1f77b4", "#ff7f0e", "#2ca02c", "#9467bd", "#8c564b", "#e377c2", "#17becf", "#bcbd22"};
 
 std::string N(double v) { return FormatFixed(v, 1); }
-
-// A log axis from `lo` to `hi` (both > 0) onto [a, b] in pixels.
-struct LogAxis {
-  double lo, hi, a, b;
-  double operator()(double v) const {
-    v = std::clamp(v, lo, hi);
-    return a + (std::log10(v) - std::log10(lo)) / (std::log10(hi) - std::log10(lo)) * (b - a);
-  }
-};
-
-double DecadeAbove(double v) { return std::pow(10.0, std::ceil(std::log10(std::max(v, 1.0)) + 1e-9)); }
 
 std::string Label(double decade) {
   return FormatCount(static_cast<uint64_t>(std::llround(decade)));

@@ -1,0 +1,100 @@
+// The priority-inversion experiment of the QNX codelab (seed 000), on Linux: a low-ranked
+// thread takes a lock and works, a medium-ranked thread burns the CPU, a high-ranked thread
+// with a deadline wants the lock; all three on one CPU, SCHED_FIFO. Run once with a plain
+// mutex and once with PTHREAD_PRIO_INHERIT (Real-Time Linux, Chapter 9: the holder "shall
+// execute at the higher of its priority or the priority of the highest priority thread
+// waiting"). Without inheritance the medium thread runs while the high one waits, and the
+// high one misses its deadline; with it the holder outranks the medium thread until it lets go.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "base/result.h"
+
+namespace rtagent::bench {
+
+/// One period of the experiment, the codelab's figures: at 0 the low thread takes the lock
+/// and works 4 ms of CPU; at 2 ms the medium thread burns 10 ms; at 4 ms the high thread
+/// wants the lock for 0.5 ms of work and must be done within 5 ms; a period is 25 ms.
+/// Work is CPU time (CLOCK_THREAD_CPUTIME_ID), so a preempted thread's work takes longer.
+struct PiTiming {
+  int64_t period_ns = 25000000;
+  int64_t low_work_ns = 4000000;
+  int64_t medium_start_ns = 2000000;
+  int64_t medium_work_ns = 10000000;
+  int64_t high_start_ns = 4000000;
+  int64_t high_work_ns = 500000;
+  int64_t deadline_ns = 5000000;
+};
+
+/// Where and how long.
+struct PiOptions {
+  int cpu = 0;        ///< the one CPU all three threads run on
+  int priority = 90;  ///< the high thread's SCHED_FIFO rank; medium one below, low two below (3..99)
+  int periods = 10;   ///< per protocol: 10 periods cost 145 ms of CPU, 0.25 s of wall time
+  PiTiming timing;
+  const std::atomic<bool>* stop = nullptr;  ///< Ctrl-C: ends after the period in hand
+};
+
+/// One run of the experiment with one mutex protocol.
+struct PiModeResult {
+  std::string protocol;          ///< "none" or "inherit"
+  int periods = 0;               ///< periods run
+  int misses = 0;                ///< high-thread requests slower than the deadline
+  int inversions = 0;            ///< periods in which the medium thread ran while the high one waited for the lock
+  int64_t worst_response_ns = 0;  ///< the high thread's slowest request (lock, work, unlock)
+  int64_t worst_block_ns = 0;     ///< the longest it waited in pthread_mutex_lock
+  int64_t worst_medium_ns = 0;    ///< the most CPU time the medium thread got during one such wait
+  int low_tid = 0;               ///< the lock holder's thread id (whose boost tracefs shows)
+};
+
+/// The boost as the kernel recorded it: sched_pi_setprio events of the low thread.
+struct PiEvidence {
+  bool traced = false;     ///< the events were recorded
+  std::string why_not;     ///< why not (tracefs not mounted, no such event, not the live system)
+  int boosts_inherit = 0;  ///< raises of the low thread's priority in the inherit run
+  int boosts_none = 0;     ///< the same in the run without inheritance (0 expected)
+  std::string example;     ///< one boost as the trace printed it
+};
+
+/// Both runs.
+struct PiResult {
+  int cpu = 0;
+  int priority = 0;
+  PiTiming timing;
+  PiModeResult none;
+  PiModeResult inherit;
+  PiEvidence evidence;
+  bool interrupted = false;
+};
+
+/// PASS, FAIL or INCONCLUSIVE with the sentence that says why.
+struct PiJudgement {
+  enum class Verdict { kPass, kFail, kInconclusive };
+  Verdict verdict = Verdict::kInconclusive;
+  std::string summary;
+};
+
+/// "PASS", "FAIL", "INCONCLUSIVE".
+std::string VerdictName(PiJudgement::Verdict v);
+
+/// FAIL when, with PTHREAD_PRIO_INHERIT, the medium thread still ran while the high one
+/// waited (the holder was not raised: a kernel or libc that breaks PI futexes). PASS when it
+/// never did and the plain mutex showed the inversion. INCONCLUSIVE when the plain mutex
+/// showed none (the set-up did not produce an inversion, so inheritance was not tested), or
+/// when the inherit run missed deadlines without an inversion (something else, such as a
+/// virtual machine's stalls, delayed the high thread).
+PiJudgement JudgePi(const PiResult& r);
+
+/// Runs the plain mutex, then PTHREAD_PRIO_INHERIT, each for `periods` periods, on the
+/// options' CPU. Needs SCHED_FIFO (EPERM otherwise, before anything runs). Leaves `evidence`
+/// empty: RunPiWithEvidence (pi_trace.h) fills it.
+Result<PiResult> RunPiExperiment(const PiOptions& options);
+
+/// Checks the options (rank 3..99, at least one period) before anything runs.
+Result<void> ValidatePiOptions(const PiOptions& options);
+
+}  // namespace rtagent::bench

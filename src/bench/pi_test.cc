@@ -1,0 +1,168 @@
+// The priority-inversion experiment's judgement, its tracefs evidence and its report, without
+// running it (the live runs are bench_host_test.cc's).
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+
+#include "base/kernel_paths.h"
+#include "base/sysroot.h"
+#include "bench/pi_experiment.h"
+#include "bench/pi_report.h"
+#include "bench/pi_trace.h"
+#include "profile/test_support.h"
+
+using namespace rtagent;
+using namespace rtagent::bench;
+using rtagent::profile::testing::TempDir;
+
+namespace {
+
+PiModeResult Mode(const std::string& protocol, int misses, int inversions, int64_t worst_ms) {
+  PiModeResult m;
+  m.protocol = protocol;
+  m.periods = 10;
+  m.misses = misses;
+  m.inversions = inversions;
+  m.worst_response_ns = worst_ms * 1000000;
+  m.worst_block_ns = (worst_ms - 1) * 1000000;
+  m.worst_medium_ns = inversions > 0 ? 8000000 : 0;
+  return m;
+}
+
+PiResult Both(PiModeResult none, PiModeResult inherit) {
+  PiResult r;
+  r.cpu = 1;
+  r.priority = 90;
+  r.none = std::move(none);
+  r.none.low_tid = 100;
+  r.inherit = std::move(inherit);
+  r.inherit.low_tid = 200;
+  return r;
+}
+
+const char* kTrace =
+    "# tracer: nop\n"
+    "#\n"
+    "  rtagent-pi-high-201 [001] d..2. 10.000001: sched_pi_setprio: comm=rtagent-pi-low pid=200 oldprio=11 newprio=9\n"
+    "  rtagent-pi-low-200  [001] d..2. 10.002001: sched_pi_setprio: comm=rtagent-pi-low pid=200 oldprio=9 newprio=11\n"
+    "  rtagent-pi-high-201 [001] d..2. 10.025001: sched_pi_setprio: comm=rtagent-pi-low pid=200 oldprio=11 newprio=9\n"
+    "  other-7             [000] d..2. 11.000000: sched_pi_setprio: comm=my worker pid=7 oldprio=120 newprio=49\n"
+    "  sshd-5              [000] d..2. 11.000001: sched_switch: prev_comm=sshd prev_pid=5\n";
+
+}  // namespace
+
+TEST_CASE("pi: PASS when the plain mutex inverts and inheritance never does", "[bench][pi]") {
+  PiJudgement j = JudgePi(Both(Mode("none", 10, 10, 11), Mode("inherit", 0, 0, 3)));
+  CHECK(j.verdict == PiJudgement::Verdict::kPass);
+  CHECK_THAT(j.summary, Catch::Contains("PTHREAD_PRIO_INHERIT: 0 of 10 requests missed"));
+  CHECK_THAT(j.summary, Catch::Contains("plain mutex: 10 of 10 requests missed the 5.00 ms deadline"));
+}
+
+TEST_CASE("pi: FAIL when the medium thread still runs during the wait with inheritance", "[bench][pi]") {
+  PiJudgement j = JudgePi(Both(Mode("none", 10, 10, 11), Mode("inherit", 9, 9, 11)));
+  CHECK(j.verdict == PiJudgement::Verdict::kFail);
+  CHECK_THAT(j.summary, Catch::StartsWith("priority inheritance did not hold"));
+}
+
+TEST_CASE("pi: INCONCLUSIVE when nothing inverted without inheritance, or misses came without inversion",
+          "[bench][pi]") {
+  PiJudgement none = JudgePi(Both(Mode("none", 0, 0, 3), Mode("inherit", 0, 0, 3)));
+  CHECK(none.verdict == PiJudgement::Verdict::kInconclusive);
+  CHECK_THAT(none.summary, Catch::Contains("no inversion happened without inheritance"));
+  PiJudgement noisy = JudgePi(Both(Mode("none", 10, 10, 11), Mode("inherit", 1, 0, 7)));
+  CHECK(noisy.verdict == PiJudgement::Verdict::kInconclusive);
+  CHECK_THAT(noisy.summary, Catch::Contains("something else delayed the high thread"));
+  PiResult empty;
+  CHECK(JudgePi(empty).verdict == PiJudgement::Verdict::kInconclusive);
+}
+
+TEST_CASE("pi: options are checked before anything runs", "[bench][pi]") {
+  PiOptions o;
+  CHECK(ValidatePiOptions(o));
+  o.priority = 2;
+  CHECK_THAT(ValidatePiOptions(o).error().message, Catch::Contains("use 3..99"));
+  o.priority = 90;
+  o.periods = 0;
+  CHECK_FALSE(ValidatePiOptions(o));
+}
+
+TEST_CASE("sched_pi_setprio lines parse; only the lock holders' raises count as boosts", "[bench][pi]") {
+  const auto events = ParsePiSetprio(kTrace);
+  REQUIRE(events.size() == 4);
+  CHECK(events[0].comm == "rtagent-pi-low");
+  CHECK(events[0].pid == 200);
+  CHECK(events[0].oldprio == 11);
+  CHECK(events[0].newprio == 9);
+  CHECK(events[0].Boost());
+  CHECK_FALSE(events[1].Boost());  // the fall back at unlock
+  CHECK(events[3].comm == "my worker");
+  const PiEvidence e = EvidenceFrom(events, Both(Mode("none", 10, 10, 11), Mode("inherit", 0, 0, 3)));
+  CHECK(e.traced);
+  CHECK(e.boosts_inherit == 2);
+  CHECK(e.boosts_none == 0);
+  CHECK_THAT(e.example, Catch::StartsWith("rtagent-pi-high-201 [001]"));
+}
+
+TEST_CASE("the trace session switches the event on and puts tracefs back as it found it", "[bench][pi]") {
+  TempDir dir;
+  const std::string tracefs = kpath::kTracefs;
+  dir.Write(kpath::TracefsFile(tracefs, kpath::kAvailableTracers), "nop\n");
+  dir.Write(kpath::TracefsFile(tracefs, kpath::kEventSchedPiSetprioEnable), "0\n");
+  dir.Write(kpath::TracefsFile(tracefs, kpath::kTracingOn), "0\n");
+  dir.Write(kpath::TracefsFile(tracefs, kpath::kTrace), kTrace);
+  FsRoot root(dir.path());
+  PiResult r = Both(Mode("none", 10, 10, 11), Mode("inherit", 0, 0, 3));
+  {
+    PiTraceSession s(root);
+    REQUIRE(s.Tracing());
+    CHECK(*root.ReadTrimmed(kpath::TracefsFile(tracefs, kpath::kEventSchedPiSetprioEnable)) == "1");
+    CHECK(*root.ReadTrimmed(kpath::TracefsFile(tracefs, kpath::kTracingOn)) == "1");
+    REQUIRE(s.Finish(r));
+  }
+  CHECK(r.evidence.traced);
+  CHECK(r.evidence.boosts_inherit == 2);
+  CHECK(*root.ReadTrimmed(kpath::TracefsFile(tracefs, kpath::kEventSchedPiSetprioEnable)) == "0");
+  CHECK(*root.ReadTrimmed(kpath::TracefsFile(tracefs, kpath::kTracingOn)) == "0");
+}
+
+TEST_CASE("without tracefs or the event, the evidence says why and nothing is written", "[bench][pi]") {
+  TempDir dir;
+  FsRoot bare(dir.path());
+  PiResult r;
+  PiTraceSession none(bare);
+  CHECK_FALSE(none.Tracing());
+  REQUIRE(none.Finish(r));
+  CHECK_FALSE(r.evidence.traced);
+  CHECK_THAT(r.evidence.why_not, Catch::Contains("tracefs is not mounted"));
+
+  dir.Write(kpath::TracefsFile(kpath::kTracefs, kpath::kAvailableTracers), "nop\n");
+  PiTraceSession no_event(bare);
+  REQUIRE(no_event.Finish(r));
+  CHECK_THAT(r.evidence.why_not, Catch::Contains("no sched_pi_setprio event"));
+
+  auto refused = RunPiWithEvidence(bare, PiOptions{});
+  REQUIRE_FALSE(refused);
+  CHECK_THAT(refused.error().message, Catch::Contains("measures the live machine only"));
+}
+
+TEST_CASE("the pi report: verdict first, both runs, the evidence or why there is none", "[bench][pi]") {
+  PiResult r = Both(Mode("none", 10, 10, 11), Mode("inherit", 0, 0, 3));
+  r.evidence.traced = true;
+  r.evidence.boosts_inherit = 10;
+  r.evidence.example = "sched_pi_setprio: comm=rtagent-pi-low pid=200 oldprio=11 newprio=9";
+  const PiJudgement j = JudgePi(r);
+  const std::string text = RenderPiText(r, j, true);
+  CHECK_THAT(text, Catch::StartsWith("pi: PASS — priority inheritance works"));
+  CHECK_THAT(text, Catch::Contains("warning: measured on a virtual machine"));
+  CHECK_THAT(text, Catch::Contains("CPU 1, SCHED_FIFO: low 88 takes the lock at 0 and works 4.00 ms; medium 89"));
+  CHECK_THAT(text, Catch::Contains("  plain mutex: 10 of 10 missed the 5.00 ms deadline"));
+  CHECK_THAT(text, Catch::Contains("raised 10 times with inheritance, 0 without"));
+  auto j_json = nlohmann::json::parse(RenderPiJson(r, j, true));
+  CHECK(j_json["verdict"] == "PASS");
+  CHECK(j_json["none"]["inversions"] == 10);
+  CHECK(j_json["inherit"]["misses"] == 0);
+  CHECK(j_json["priorities"]["medium"] == 89);
+  CHECK(j_json["evidence"]["boosts_inherit"] == 10);
+  r.evidence = {};
+  r.evidence.why_not = "tracefs is not mounted";
+  CHECK_THAT(RenderPiText(r, j, false), Catch::Contains("tracefs evidence: none (tracefs is not mounted)"));
+}

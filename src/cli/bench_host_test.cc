@@ -1,0 +1,193 @@
+// `rtagent bench --quick` and `rtagent bench pi` on this machine (root; run under the live
+// lock: the load phases put a real-time spinner on every CPU for a few seconds). They check
+// the shapes that must hold on any Linux, never a timed figure against a guessed limit:
+// - a process switch is not cheaper than a thread switch by more than the thread switch's own
+//   spread in the same run (p99 - p50);
+// - a round trip's cost grows with its payload (4 B against 64 KiB, pipes and sockets);
+// - the equal-rank phase holds the timer's median wake-up back by the spinner's timeslice, and
+//   the timer loses expirations there, when the timeslice is longer than its period: both
+//   follow from the kernel's own kernel.sched_rr_timeslice_ms. (Its p99 against the lower
+//   phase's is not asserted: on this shared VM a lower-phase sample can be stalled by the
+//   hypervisor for tens of ms; docs/bench.md shows one.)
+// - without priority inheritance the medium thread runs while the high one waits, in every
+//   period, and every deadline is missed; with it the medium thread never runs during a wait.
+//   (Zero misses with inheritance is not asserted: a hypervisor stall longer than its 2.5 ms
+//   margin misses one, which bench pi reports as INCONCLUSIVE, not as PASS.)
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <catch2/catch.hpp>
+#include <fstream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <thread>
+
+#include "base/kernel_text.h"
+#include "base/shell_test_support.h"
+#include "profile/test_support.h"
+
+using rtagent::profile::testing::TempDir;
+using nlohmann::json;
+
+namespace {
+
+std::string LiveSkipReason() {
+  if (::geteuid() != 0) return "needs root (SCHED_FIFO, the real-time load phases)";
+  if (std::thread::hardware_concurrency() < 2) return "needs 2 CPUs";
+  return "";
+}
+
+rtagent::test::ShellResult Rt(const std::string& args, const std::string& prefix = "") {
+  return rtagent::test::RunShell("CI=true " + prefix + std::string(RTAGENT_BINARY) + " " + args + " 2>&1");
+}
+
+std::string Slurp(const std::string& path) {
+  std::ifstream in(path);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+struct Lines {
+  json run;
+  json health;
+  std::map<std::pair<std::string, std::string>, json> results;  // (id, phase) -> line
+
+  const json& At(const std::string& id, const std::string& phase) const {
+    auto it = results.find({id, phase});
+    if (it == results.end()) FAIL("no result for " << id << " in phase " << phase);
+    return it->second;
+  }
+};
+
+Lines Read(const std::string& path) {
+  Lines l;
+  for (std::string_view line : rtagent::SplitLines(Slurp(path))) {
+    json j = json::parse(line);
+    if (j["type"] == "run") l.run = j;
+    else if (j["type"] == "timer_health") l.health = j;
+    else l.results[{j["id"].get<std::string>(), j["phase"].get<std::string>()}] = j;
+  }
+  return l;
+}
+
+int64_t P50(const json& j) { return j["p50"].get<int64_t>(); }
+
+}  // namespace
+
+TEST_CASE("bench --quick on this machine: every phase, labelled, and the shapes any Linux must show",
+          "[cli][bench][host]") {
+  if (std::string why = LiveSkipReason(); !why.empty()) {
+    WARN("skipped: " << why);
+    return;
+  }
+  TempDir dir;
+  const std::string d = dir.path();
+  auto r = Rt("bench --quick --cpu 1 --json " + d + "/b.jsonl --md " + d + "/b.md --svg " + d + "/b.svg");
+  INFO(r.out);
+  REQUIRE(r.code == 0);
+  const Lines l = Read(d + "/b.jsonl");
+  REQUIRE(l.run.is_object());
+  REQUIRE(l.health.is_object());
+  CHECK(l.run["policy"] == "SCHED_FIFO");
+  CHECK(l.run["realtime"] == true);
+  CHECK(l.run["memory_locked"] == true);
+  CHECK(l.run["quick"] == true);
+  CHECK(l.run["phases"].size() == 3);
+  const bool vm = l.run["host"]["virtual_machine"].get<bool>();
+  for (const auto& [key, j] : l.results) {
+    INFO(key.first << " " << key.second << ": " << j.dump());
+    CHECK(j["cpu"] == 1);
+    CHECK(j["virtual_machine"] == vm);
+    CHECK(j["error"] == "");  // every primitive works on this kernel (a skip says why)
+  }
+  // What a reader sees first: on a virtual machine, that these are virtual-machine figures.
+  if (vm) {
+    CHECK_THAT(r.out, Catch::Contains("virtual-machine figures"));
+    CHECK_THAT(Slurp(d + "/b.md"), Catch::Contains("virtual-machine figures"));
+    CHECK_THAT(Slurp(d + "/b.svg"), Catch::Contains("virtual machine"));
+  }
+  CHECK_THAT(r.out, Catch::Contains("timer health: " + l.health["verdict"].get<std::string>()));
+
+  // A process switch changes the address space as well: not cheaper than a thread switch
+  // beyond the thread switch's own spread in this run.
+  const json& thread = l.At("switch.yield.thread", "idle");
+  const json& process = l.At("switch.yield.process", "idle");
+  CHECK(P50(process) >= P50(thread) - (thread["p99"].get<int64_t>() - P50(thread)));
+
+  // Copying 64 KiB each way costs more than 4 B.
+  for (const char* kind : {"pipe", "unix"}) {
+    for (const char* peer : {"thread", "process"}) {
+      const std::string base = std::string("message.") + kind + "." + peer + ".";
+      INFO(base);
+      CHECK(P50(l.At(base + "65536", "idle")) > P50(l.At(base + "4", "idle")));
+    }
+  }
+
+  // The equal-rank SCHED_RR spinner holds every wake-up back until its timeslice runs out.
+  const int64_t slice_ns = l.run["rr_timeslice_ms"].get<int64_t>() * 1000000;
+  for (const char* id : {"timer.health.2ms", "timer.health.10ms"}) {
+    const json& lower = l.At(id, "lower");
+    const json& equal = l.At(id, "equal");
+    INFO(id << " lower " << lower.dump() << " equal " << equal.dump());
+    CHECK(P50(equal) > P50(lower));
+    if (slice_ns > equal["period_ns"].get<int64_t>()) CHECK(equal["overruns"].get<uint64_t>() > 0);
+  }
+  // --quick measures only the marked tests in the equal phase.
+  CHECK(l.results.count({"kernel.getppid", "equal"}) == 0);
+  CHECK(l.results.count({"message.pipe.thread.4", "equal"}) == 1);
+}
+
+TEST_CASE("bench pi on this machine: the plain mutex inverts every period, inheritance never", "[cli][bench][host]") {
+  if (std::string why = LiveSkipReason(); !why.empty()) {
+    WARN("skipped: " << why);
+    return;
+  }
+  auto r = Rt("bench pi --cpu 1 --json");
+  INFO(r.out);
+  REQUIRE((r.code == 0 || r.code == 3));  // PASS, or INCONCLUSIVE when a stall missed a deadline
+  const json j = json::parse(r.out.substr(r.out.find('{')));
+  CHECK(j["verdict"] == (r.code == 0 ? "PASS" : "INCONCLUSIVE"));
+  const int periods = j["none"]["periods"].get<int>();
+  CHECK(periods == 10);
+  CHECK(j["none"]["inversions"] == periods);
+  CHECK(j["none"]["misses"] == periods);
+  CHECK(j["inherit"]["periods"] == periods);
+  CHECK(j["inherit"]["inversions"] == 0);
+  CHECK(j["inherit"]["worst_medium_ns"] == 0);
+  // tracefs is not mounted on every machine (it is not on the build VM): the evidence or why not.
+  if (j["evidence"]["traced"] == true) {
+    CHECK(j["evidence"]["boosts_inherit"].get<int>() > 0);
+    CHECK(j["evidence"]["boosts_none"] == 0);
+  } else {
+    CHECK_FALSE(j["evidence"]["why_not"].get<std::string>().empty());
+  }
+}
+
+TEST_CASE("bench without root measures at SCHED_OTHER and says so; bench pi without root exits 3",
+          "[cli][bench][host]") {
+  if (::geteuid() != 0 || ::access("/usr/bin/setpriv", X_OK) != 0) {
+    WARN("skipped: needs root and setpriv(1) to run bench as another user");
+    return;
+  }
+  TempDir dir;
+  ::chmod(dir.path().c_str(), 0777);
+  const std::string nobody = "/usr/bin/setpriv --reuid=65534 --regid=65534 --clear-groups ";
+  auto r = Rt("bench --quick --cpu 1 --only kernel,timer,sync --json " + dir.path() + "/b.jsonl", nobody);
+  INFO(r.out);
+  REQUIRE(r.code == 0);
+  CHECK_THAT(r.out, Catch::Contains("refused (not root): measured at SCHED_OTHER"));
+  const Lines l = Read(dir.path() + "/b.jsonl");
+  CHECK(l.run["realtime"] == false);
+  CHECK(l.run["policy"] == "SCHED_OTHER");
+  CHECK(l.run["phases"][1]["load_policy"] == "SCHED_IDLE");
+  CHECK(l.run["phases"][2]["load_policy"] == "SCHED_OTHER");
+  CHECK(l.At("kernel.getppid", "idle")["count"].get<int>() > 0);
+  CHECK_THAT(l.At("sync.mutex.handoff.inherit", "idle")["skipped"].get<std::string>(), Catch::Contains("run as root"));
+  CHECK(l.results.count({"message.pipe.thread.4", "idle"}) == 0);  // --only
+
+  auto pi = Rt("bench pi --cpu 1", nobody);
+  CHECK(pi.code == 3);
+  CHECK_THAT(pi.out, Catch::Contains("needs SCHED_FIFO: run it as root"));
+}
