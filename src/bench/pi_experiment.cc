@@ -49,6 +49,76 @@ struct Period {
   int64_t medium_ns = 0;
 };
 
+// The three threads of one mode's run and what they share: the mutex, the periods' start
+// (t0), each period's figures and the medium thread's CPU clock.
+struct PiRun {
+  const PiOptions& o;
+  pthread_mutex_t& m;
+  int64_t t0;
+  std::vector<Period> periods;
+  std::atomic<int64_t> medium_cpu{0};
+  std::atomic<int> low_tid{0};
+
+  bool Stopped() const { return o.stop != nullptr && o.stop->load(); }
+  int64_t PeriodStart(int k) const { return t0 + k * o.timing.period_ns; }
+
+  // Takes the mutex at each period's start and holds it for its work.
+  int Low() {
+    ::prctl(PR_SET_NAME, "rtagent-pi-low");
+    low_tid.store(static_cast<int>(::gettid()));
+    for (int k = 0; k < o.periods && !Stopped(); ++k) {
+      SleepUntil(PeriodStart(k));
+      if (const int e = pthread_mutex_lock(&m)) return e;
+      Burn(o.timing.low_work_ns);
+      pthread_mutex_unlock(&m);
+    }
+    return 0;
+  }
+  // Burns the CPU from a moment after the low thread took the mutex, needing no lock.
+  int Medium() {
+    ::prctl(PR_SET_NAME, "rtagent-pi-mid");
+    for (int k = 0; k < o.periods && !Stopped(); ++k) {
+      SleepUntil(PeriodStart(k) + o.timing.medium_start_ns);
+      Burn(o.timing.medium_work_ns, &medium_cpu);
+    }
+    return 0;
+  }
+  // Wants the mutex while the low thread holds it; measures its wait and how long the medium
+  // thread ran meanwhile.
+  int High() {
+    ::prctl(PR_SET_NAME, "rtagent-pi-high");
+    for (int k = 0; k < o.periods && !Stopped(); ++k) {
+      SleepUntil(PeriodStart(k) + o.timing.high_start_ns);
+      const int64_t asked = NowNs();
+      const int64_t medium_before = medium_cpu.load(std::memory_order_relaxed);
+      if (const int e = pthread_mutex_lock(&m)) return e;
+      const int64_t got = NowNs();
+      const int64_t medium_after = medium_cpu.load(std::memory_order_relaxed);
+      Burn(o.timing.high_work_ns);
+      pthread_mutex_unlock(&m);
+      Period& p = periods[static_cast<size_t>(k)];
+      p.ran = true;
+      p.response_ns = NowNs() - asked;
+      p.block_ns = got - asked;
+      p.medium_ns = medium_after - medium_before;
+    }
+    return 0;
+  }
+};
+
+// The periods that ran, counted and their worst figures kept.
+void Summarize(const std::vector<Period>& periods, const PiTiming& t, PiModeResult& r) {
+  for (const Period& p : periods) {
+    if (!p.ran) continue;
+    ++r.periods;
+    if (p.response_ns > t.deadline_ns) ++r.misses;
+    if (p.medium_ns > 0) ++r.inversions;
+    r.worst_response_ns = std::max(r.worst_response_ns, p.response_ns);
+    r.worst_block_ns = std::max(r.worst_block_ns, p.block_ns);
+    r.worst_medium_ns = std::max(r.worst_medium_ns, p.medium_ns);
+  }
+}
+
 Result<PiModeResult> RunMode(const PiOptions& o, int protocol) {
   PiModeResult r;
   r.protocol = protocol == PTHREAD_PRIO_INHERIT ? "inherit" : "none";
@@ -60,57 +130,13 @@ Result<PiModeResult> RunMode(const PiOptions& o, int protocol) {
   pthread_mutexattr_destroy(&attr);
   if (init != 0) return MakeError("pthread_mutex_init (" + r.protocol + ")", init);
 
-  const PiTiming& t = o.timing;
-  std::vector<Period> periods(static_cast<size_t>(o.periods));
-  std::atomic<int64_t> medium_cpu{0};
-  std::atomic<int> low_tid{0};
-  const int64_t t0 = NowNs() + kStartDelayNs;
-  auto stopped = [&o] { return o.stop != nullptr && o.stop->load(); };
-
-  auto low = [&]() -> int {
-    ::prctl(PR_SET_NAME, "rtagent-pi-low");
-    low_tid.store(static_cast<int>(::gettid()));
-    for (int k = 0; k < o.periods && !stopped(); ++k) {
-      SleepUntil(t0 + k * t.period_ns);
-      if (const int e = pthread_mutex_lock(&m)) return e;
-      Burn(t.low_work_ns);
-      pthread_mutex_unlock(&m);
-    }
-    return 0;
-  };
-  auto medium = [&]() -> int {
-    ::prctl(PR_SET_NAME, "rtagent-pi-mid");
-    for (int k = 0; k < o.periods && !stopped(); ++k) {
-      SleepUntil(t0 + k * t.period_ns + t.medium_start_ns);
-      Burn(t.medium_work_ns, &medium_cpu);
-    }
-    return 0;
-  };
-  auto high = [&]() -> int {
-    ::prctl(PR_SET_NAME, "rtagent-pi-high");
-    for (int k = 0; k < o.periods && !stopped(); ++k) {
-      SleepUntil(t0 + k * t.period_ns + t.high_start_ns);
-      const int64_t asked = NowNs();
-      const int64_t medium_before = medium_cpu.load(std::memory_order_relaxed);
-      if (const int e = pthread_mutex_lock(&m)) return e;
-      const int64_t got = NowNs();
-      const int64_t medium_after = medium_cpu.load(std::memory_order_relaxed);
-      Burn(t.high_work_ns);
-      pthread_mutex_unlock(&m);
-      Period& p = periods[static_cast<size_t>(k)];
-      p.ran = true;
-      p.response_ns = NowNs() - asked;
-      p.block_ns = got - asked;
-      p.medium_ns = medium_after - medium_before;
-    }
-    return 0;
-  };
-
+  PiRun run{o, m, NowNs() + kStartDelayNs, std::vector<Period>(static_cast<size_t>(o.periods))};
   // Lowest first: each one placed before the next, none running before t0.
   std::vector<std::unique_ptr<Peer>> threads;
   int rank = o.priority - 2;
   Error failed;
-  const std::function<int()> bodies[] = {low, medium, high};
+  const std::function<int()> bodies[] = {[&run] { return run.Low(); }, [&run] { return run.Medium(); },
+                                         [&run] { return run.High(); }};
   for (const auto& body : bodies) {
     auto p = Peer::Start(PeerKind::kThread, o.cpu, {SCHED_FIFO, rank++}, false, body);
     if (!p) {
@@ -127,16 +153,8 @@ Result<PiModeResult> RunMode(const PiOptions& o, int protocol) {
   if (threads.size() < 3) return failed;
   if (!joined) return joined.error();
 
-  r.low_tid = low_tid.load();
-  for (const Period& p : periods) {
-    if (!p.ran) continue;
-    ++r.periods;
-    if (p.response_ns > t.deadline_ns) ++r.misses;
-    if (p.medium_ns > 0) ++r.inversions;
-    r.worst_response_ns = std::max(r.worst_response_ns, p.response_ns);
-    r.worst_block_ns = std::max(r.worst_block_ns, p.block_ns);
-    r.worst_medium_ns = std::max(r.worst_medium_ns, p.medium_ns);
-  }
+  r.low_tid = run.low_tid.load();
+  Summarize(run.periods, o.timing, r);
   return r;
 }
 

@@ -78,9 +78,91 @@ int FromFile(const ExplainOptions& o, const CpuSet& cpus) {
   return Report(*trace, *w, crossed, threshold_ns, o);
 }
 
+// What a live recording was asked for: the profile's measured CPUs, duration and limit unless
+// the options say otherwise.
+struct Request {
+  CpuSet cpus;
+  std::chrono::nanoseconds duration{};
+  std::optional<int64_t> threshold_ns;
+};
+
+// The options checked against the profile; nullopt (with `code` set) when one is bad.
+std::optional<Request> ResolveRequest(const ExplainOptions& o, const CpuSet& cpus,
+                                      const profile::AcceptanceConfig& acc, int& code) {
+  Request r;
+  r.cpus = cpus.Empty() ? acc.cpus.value.cpus : cpus;
+  r.duration = acc.duration.value;
+  if (!o.duration.empty()) {
+    auto d = profile::ParseDuration(o.duration);
+    if (!d || d->count() <= 0) {
+      std::cerr << kCmd << ": --duration " << o.duration << ": " << (d ? "must be longer than 0" : d.error().message)
+                << "\n";
+      code = kExitBadInput;
+      return std::nullopt;
+    }
+    r.duration = *d;
+  }
+  if (o.threshold_us >= 0) {
+    r.threshold_ns = o.threshold_us * 1000;
+  } else if (acc.max_us.value) {
+    r.threshold_ns = static_cast<int64_t>(*acc.max_us.value) * 1000;
+  }
+  for (const auto& [flag, path] : {std::pair<const char*, const std::string&>{"--json", o.json}, {"--trace", o.trace}}) {
+    if (path.empty()) continue;
+    if (auto w = CheckWritable(path); !w) {
+      std::cerr << kCmd << ": " << flag << " " << path << ": " << w.error().message << "\n";
+      code = kExitBadInput;
+      return std::nullopt;
+    }
+  }
+  return r;
+}
+
+// The trace text of one recording (until the kernel stops at the threshold, the duration
+// ends or Ctrl-C); nullopt (with `code` set) when it cannot record. The tracer files are put
+// back whatever happens.
+std::optional<std::string> Record(SysRoot& root, const TracerSupport& support, const Request& req, bool& stopped,
+                                  int& code) {
+  if (!support.missing_events.empty()) {
+    std::string list;
+    for (const std::string& e : support.missing_events) list += (list.empty() ? "" : ", ") + e;
+    std::cout << "The kernel lacks these events; their causes will not be named: " << list << "\n";
+  }
+  StopSignals signals;
+  SessionSpec spec;
+  spec.cpus = req.cpus;
+  spec.threshold_us = req.threshold_ns ? *req.threshold_ns / 1000 : 0;
+  std::cout << "Recording the timerlat tracer on CPU " << req.cpus.ToList() << " for up to "
+            << std::chrono::duration_cast<std::chrono::seconds>(req.duration).count() << " s"
+            << (req.threshold_ns ? ", stopping at a wake-up later than " + std::to_string(*req.threshold_ns / 1000) + " µs"
+                                 : "")
+            << " (virtual-machine figures when run in one)...\n";
+  auto session = TracerSession::Start(root, support, spec);
+  if (!session) {
+    std::cerr << kCmd << ": " << session.error().message << "\n";
+    code = kExitCannotRun;
+    return std::nullopt;
+  }
+  const auto end = std::chrono::steady_clock::now() + req.duration;
+  while (std::chrono::steady_clock::now() < end && !StopFlag().load()) {
+    if ((stopped = session->StoppedByKernel())) break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  std::string restore_error;
+  auto text = session->Finish(restore_error);
+  if (!restore_error.empty()) std::cerr << kCmd << ": tracefs not fully restored: " << restore_error << "\n";
+  if (!text) {
+    std::cerr << kCmd << ": " << text.error().message << "\n";
+    code = kExitCannotRun;
+    return std::nullopt;
+  }
+  return *text;
+}
+
 }  // namespace
 
 int CmdExplain(const GlobalOptions& g, const ExplainOptions& o) {
+  // 1. The CPUs, and a saved trace when one is named.
   CpuSet cpus;
   if (!o.cpus.empty()) {
     auto c = CpuSet::ParseList(o.cpus);
@@ -91,40 +173,13 @@ int CmdExplain(const GlobalOptions& g, const ExplainOptions& o) {
     cpus = *c;
   }
   if (!o.from.empty()) return FromFile(o, cpus);
-
+  // 2. The profile and the request.
   int code = kExitOk;
   auto loaded = LoadForCommand("explain", g, o.profile, &code);
   if (!loaded) return code;
-  const profile::AcceptanceConfig& acc = loaded->profile.acceptance;
-  std::chrono::nanoseconds duration = acc.duration.value;
-  if (!o.duration.empty()) {
-    auto d = profile::ParseDuration(o.duration);
-    if (!d || d->count() <= 0) {
-      std::cerr << kCmd << ": --duration " << o.duration << ": " << (d ? "must be longer than 0" : d.error().message)
-                << "\n";
-      return kExitBadInput;
-    }
-    duration = *d;
-  }
-  if (cpus.Empty()) cpus = acc.cpus.value.cpus;
-  std::optional<int64_t> threshold_ns;
-  if (o.threshold_us >= 0) {
-    threshold_ns = o.threshold_us * 1000;
-  } else if (acc.max_us.value) {
-    threshold_ns = static_cast<int64_t>(*acc.max_us.value) * 1000;
-  }
-  if (!o.json.empty()) {
-    if (auto r = CheckWritable(o.json); !r) {
-      std::cerr << kCmd << ": --json " << o.json << ": " << r.error().message << "\n";
-      return kExitBadInput;
-    }
-  }
-  if (!o.trace.empty()) {
-    if (auto r = CheckWritable(o.trace); !r) {
-      std::cerr << kCmd << ": --trace " << o.trace << ": " << r.error().message << "\n";
-      return kExitBadInput;
-    }
-  }
+  std::optional<Request> req = ResolveRequest(o, cpus, loaded->profile.acceptance, code);
+  if (!req) return code;
+  // 3. Can this kernel record?
   SysRoot& root = *loaded->root;
   if (!CanWrite("explain", root)) return kExitCannotRun;
   TracerSupport support = ProbeTracers(root);
@@ -132,38 +187,10 @@ int CmdExplain(const GlobalOptions& g, const ExplainOptions& o) {
     std::cerr << kCmd << ": cannot record here: " << support.reason << "\n";
     return kExitCannotRun;
   }
-
-  if (!support.missing_events.empty()) {
-    std::string list;
-    for (const std::string& e : support.missing_events) list += (list.empty() ? "" : ", ") + e;
-    std::cout << "The kernel lacks these events; their causes will not be named: " << list << "\n";
-  }
-  StopSignals signals;
-  SessionSpec spec;
-  spec.cpus = cpus;
-  spec.threshold_us = threshold_ns ? *threshold_ns / 1000 : 0;
-  std::cout << "Recording the timerlat tracer on CPU " << cpus.ToList() << " for up to "
-            << std::chrono::duration_cast<std::chrono::seconds>(duration).count() << " s"
-            << (threshold_ns ? ", stopping at a wake-up later than " + std::to_string(*threshold_ns / 1000) + " µs" : "")
-            << " (virtual-machine figures when run in one)...\n";
-  auto session = TracerSession::Start(root, support, spec);
-  if (!session) {
-    std::cerr << kCmd << ": " << session.error().message << "\n";
-    return kExitCannotRun;
-  }
-  const auto end = std::chrono::steady_clock::now() + duration;
+  // 4. Record, keep the trace when asked, and explain the wake-up.
   bool stopped = false;
-  while (std::chrono::steady_clock::now() < end && !StopFlag().load()) {
-    if ((stopped = session->StoppedByKernel())) break;
-    std::this_thread::sleep_for(std::chrono::milliseconds(100));
-  }
-  std::string restore_error;
-  auto text = session->Finish(restore_error);
-  if (!restore_error.empty()) std::cerr << kCmd << ": tracefs not fully restored: " << restore_error << "\n";
-  if (!text) {
-    std::cerr << kCmd << ": " << text.error().message << "\n";
-    return kExitCannotRun;
-  }
+  std::optional<std::string> text = Record(root, support, *req, stopped, code);
+  if (!text) return code;
   if (!o.trace.empty()) {
     if (auto r = WriteTextFile(o.trace, *text); !r) {
       std::cerr << kCmd << ": --trace " << o.trace << ": " << r.error().message << "\n";
@@ -176,12 +203,12 @@ int CmdExplain(const GlobalOptions& g, const ExplainOptions& o) {
     return kExitCannotRun;
   }
   bool crossed = false;
-  auto w = Choose(*trace, cpus, threshold_ns, crossed);
+  auto w = Choose(*trace, req->cpus, req->threshold_ns, crossed);
   if (!w) {
     std::cerr << kCmd << ": " << w.error().message << "\n";
     return stopped ? kExitFail : kExitOk;
   }
-  return Report(*trace, *w, crossed || stopped, threshold_ns, o);
+  return Report(*trace, *w, crossed || stopped, req->threshold_ns, o);
 }
 
 }  // namespace rtagent

@@ -330,10 +330,194 @@ Result<LateWakeup> PickWakeup(const ParsedTrace& trace, const WakeupQuery& q) {
   return *best;
 }
 
+namespace {
+
+// The woken thread's rank: from its wake-up or from the switch to it; and when it was woken.
+struct OwnWakeup {
+  std::optional<int> prio;
+  std::optional<int64_t> ts;
+};
+
+OwnWakeup FindOwnWakeup(const ParsedTrace& trace, const Timeline& t, const LateWakeup& w) {
+  OwnWakeup o;
+  for (const TraceEvent& e : trace.events) {
+    if ((e.name == "sched_wakeup" || e.name == "sched_waking") && e.IntField("pid") == w.pid &&
+        e.ts_ns >= w.deadline_ns - 1000 && e.ts_ns <= w.end_ns) {
+      if (!o.ts) o.ts = e.ts_ns;
+      if (auto p = e.IntField("prio")) o.prio = static_cast<int>(*p);
+    }
+  }
+  for (const Switch& s : t.switches) {
+    if (s.next.pid == w.pid && s.next.prio && !o.prio) o.prio = s.next.prio;
+  }
+  return o;
+}
+
+// The timer's IRQ: the IRQ that woke the thread (it contains the wake-up), else the one that
+// holds the timerlat IRQ sample, else the first timer IRQ of the window.
+const Span* FindTimerIrq(const Timeline& t, const LateWakeup& w, std::optional<int64_t> anchor) {
+  const Span* timer = nullptr;
+  for (const Span& s : t.spans) {
+    if (s.level != 2) continue;
+    if (anchor && s.start <= *anchor && *anchor <= s.end && s.end >= w.deadline_ns) {
+      if (timer == nullptr || s.start > timer->start) timer = &s;  // the innermost
+    }
+  }
+  if (timer != nullptr) return timer;
+  for (const Span& s : t.spans) {
+    if (s.level == 2 && s.start >= w.deadline_ns && s.start < w.end_ns && s.name.find("timer") != std::string::npos &&
+        (timer == nullptr || s.start < timer->start)) {
+      timer = &s;
+    }
+  }
+  return timer;
+}
+
+// Every boundary inside the window, sorted and unique.
+std::vector<int64_t> Cuts(const Timeline& t, const LateWakeup& w, int64_t timer_start, std::optional<int64_t> wakeup_ts) {
+  std::vector<int64_t> cuts = {w.deadline_ns, w.end_ns, timer_start};
+  if (wakeup_ts) cuts.push_back(*wakeup_ts);
+  for (const Span& s : t.spans) cuts.insert(cuts.end(), {s.start, s.end});
+  for (const Span& s : t.thread_noise) cuts.insert(cuts.end(), {s.start, s.end});
+  for (const Switch& s : t.switches) cuts.push_back(s.ts);
+  std::sort(cuts.begin(), cuts.end());
+  cuts.erase(std::unique(cuts.begin(), cuts.end()), cuts.end());
+  return cuts;
+}
+
+// The causes, summed by kind and name, in the order first met.
+class CauseRows {
+ public:
+  void Add(Cause c, int64_t ns) {
+    const std::string key = c.kind + "|" + c.name;
+    auto it = rows_.find(key);
+    if (it == rows_.end()) {
+      c.ns = 0;
+      it = rows_.emplace(key, std::move(c)).first;
+      order_.push_back(key);
+    }
+    it->second.ns += ns;
+  }
+  /// Largest first (ties in the order first met).
+  std::vector<Cause> Take() {
+    std::vector<Cause> out;
+    for (const std::string& k : order_) out.push_back(std::move(rows_[k]));
+    std::stable_sort(out.begin(), out.end(), [](const Cause& x, const Cause& y) { return x.ns > y.ns; });
+    return out;
+  }
+
+ private:
+  std::map<std::string, Cause> rows_;
+  std::vector<std::string> order_;
+};
+
+// The innermost IRQ, softirq or NMI span holding [a0, a1], or nullptr.
+const Span* InnermostSpan(const Timeline& t, int64_t a0, int64_t a1) {
+  const Span* top = nullptr;
+  for (const Span& s : t.spans) {
+    if (s.start <= a0 && a1 <= s.end &&
+        (top == nullptr || s.level > top->level || (s.level == top->level && s.start > top->start))) {
+      top = &s;
+    }
+  }
+  return top;
+}
+
+Cause SpanCause(const Span& top, const Span* timer, bool before_timer) {
+  Cause c;
+  c.irq = top.number;
+  if (&top == timer) {
+    c.kind = "timer_irq";
+    c.name = "timer IRQ handler (" + top.name + ")";
+    c.detail = "the timer's interrupt handler, which wakes the thread";
+  } else if (top.kind == "irq") {
+    c.kind = "irq";
+    c.name = IrqName(top);
+    c.detail = before_timer ? "an interrupt handler that ran before the timer's could"
+                            : "an interrupt handler that ran before the thread could";
+  } else if (top.kind == "softirq") {
+    c.kind = "softirq";
+    c.name = "softirq " + top.name;
+    c.detail = "deferred interrupt work (a softirq) run on the CPU";
+  } else {
+    c.kind = "nmi";
+    c.name = "NMI";
+    c.detail = "a non-maskable interrupt";
+  }
+  return c;
+}
+
+// No event says which task ran: before the timer's IRQ, the IRQ was late; after it, unexplained.
+Cause UnknownTaskCause(bool before_timer) {
+  Cause c;
+  if (before_timer) {
+    c.kind = "timer_irq_delay";
+    c.name = "timer IRQ delay";
+    c.detail = "the timer's interrupt was held back (interrupts off, or the CPU leaving idle)";
+  } else {
+    c.kind = "unexplained";
+    c.name = "not explained by the trace";
+    c.detail = "no event says what the CPU did (a hypervisor or the firmware can take it unseen)";
+  }
+  return c;
+}
+
+// The task `cur` ran during a piece of the window.
+Cause TaskCause(const Task& cur, const LateWakeup& w, std::optional<int> own_prio, bool before_timer) {
+  if (before_timer) {
+    Cause c = ThreadCause("timer_irq_delay", cur);
+    c.name = cur.pid == 0 ? "timer IRQ delay: exit from idle" : "timer IRQ delay: IRQs off in " + TaskName(cur);
+    c.detail = cur.pid == 0 ? "the CPU was idle: the wake from its idle state delayed the timer's interrupt"
+                            : "the timer's interrupt was held back while this task ran with interrupts off";
+    if (cur.pid == 0) {  // the idle task has no rank to show
+      c.pid.reset();
+      c.comm.clear();
+      c.policy.clear();
+      c.priority.reset();
+    }
+    return c;
+  }
+  Cause c;
+  if (cur.pid == w.pid) {
+    c.kind = "wakeup_path";
+    c.name = "the woken thread's own wake-up path";
+    c.pid = w.pid;
+    c.comm = w.comm;
+    c.detail = "context switch to the thread and its return to user space";
+    return c;
+  }
+  if (cur.pid == 0) {
+    c.kind = "wakeup_path";
+    c.name = "switch from idle";
+    c.detail = "the scheduler leaving the idle task for the woken thread";
+    return c;
+  }
+  const bool above = cur.prio && own_prio && *cur.prio < *own_prio;
+  c = ThreadCause(above || !own_prio ? "thread" : "blocking", cur);
+  c.detail = c.kind == "thread" ? "a thread ranked above the woken one ran first"
+                                : "ranked at or below the woken thread, it kept the CPU (preemption or interrupts off, "
+                                  "or the woken thread was not yet runnable)";
+  if (std::string n = IrqThreadNote(cur.comm); !n.empty()) c.detail = n + "; " + c.detail;
+  return c;
+}
+
+// The task on the CPU over [a0, a1]: from sched_switch, else from osnoise's thread_noise.
+std::optional<Task> TaskDuring(const Timeline& t, bool have_switches, int64_t a0, int64_t a1) {
+  if (have_switches) return CurrentAt(t, a0);
+  std::optional<Task> cur;
+  for (const Span& s : t.thread_noise) {
+    if (s.start <= a0 && a1 <= s.end) cur = Task{s.number.value_or(-1), s.name, std::nullopt};
+  }
+  return cur;
+}
+
+}  // namespace
+
 Attribution Attribute(const ParsedTrace& trace, const LateWakeup& w) {
   Attribution a;
   a.wakeup = w;
   const int64_t w0 = w.deadline_ns, w1 = w.end_ns;
+  // 1. The CPU's timeline and what the trace could tell.
   Timeline t = BuildTimeline(trace, w.cpu);
   a.events = t.families.empty() ? "none" : "";
   for (const std::string& f : t.families) a.events += (a.events.empty() ? "" : ", ") + f;
@@ -341,174 +525,39 @@ Attribution Attribute(const ParsedTrace& trace, const LateWakeup& w) {
     a.notes.push_back("the kernel lost events while recording (" + trace.losses.front() +
                       "): parts of the window may be missing");
   }
-
-  // The woken thread's rank: from its wake-up or from the switch to it.
-  std::optional<int> own_prio;
-  std::optional<int64_t> wakeup_ts;
-  for (const TraceEvent& e : trace.events) {
-    if ((e.name == "sched_wakeup" || e.name == "sched_waking") && e.IntField("pid") == w.pid && e.ts_ns >= w0 - 1000 &&
-        e.ts_ns <= w1) {
-      if (!wakeup_ts) wakeup_ts = e.ts_ns;
-      if (auto p = e.IntField("prio")) own_prio = static_cast<int>(*p);
-    }
-  }
-  for (const Switch& s : t.switches) {
-    if (s.next.pid == w.pid && s.next.prio && !own_prio) own_prio = s.next.prio;
-  }
-
-  // The timer's IRQ: the IRQ that woke the thread (it contains the wake-up), else the one
-  // that holds the timerlat IRQ sample, else the first timer IRQ of the window.
-  std::optional<int64_t> anchor = wakeup_ts;
-  if (!anchor && w.irq_latency_ns) anchor = w0 + *w.irq_latency_ns;
-  const Span* timer = nullptr;
-  for (const Span& s : t.spans) {
-    if (s.level != 2) continue;
-    if (anchor && s.start <= *anchor && *anchor <= s.end && s.end >= w0) {
-      if (timer == nullptr || s.start > timer->start) timer = &s;  // the innermost
-    }
-  }
-  if (timer == nullptr) {
-    for (const Span& s : t.spans) {
-      if (s.level == 2 && s.start >= w0 && s.start < w1 && s.name.find("timer") != std::string::npos &&
-          (timer == nullptr || s.start < timer->start)) {
-        timer = &s;
-      }
-    }
-  }
-  const int64_t timer_start = timer ? std::max(timer->start, w0) : (anchor ? *anchor : w0);
-  if (timer) a.timer_irq_start_ns = timer_start - w0;
-
-  // Threads without sched_switch: osnoise's thread_noise stands in for the task timeline.
   const bool have_switches = !t.switches.empty();
   if (!have_switches) {
     a.notes.push_back("no sched_switch events on CPU " + std::to_string(w.cpu) +
                       ": threads are named from osnoise's thread_noise only");
   }
-
-  // Paint the window: every boundary, then each piece to its innermost cause.
-  std::vector<int64_t> cuts = {w0, w1, timer_start};
-  if (wakeup_ts) cuts.push_back(*wakeup_ts);
-  for (const Span& s : t.spans) cuts.insert(cuts.end(), {s.start, s.end});
-  for (const Span& s : t.thread_noise) cuts.insert(cuts.end(), {s.start, s.end});
-  for (const Switch& s : t.switches) cuts.push_back(s.ts);
-  std::sort(cuts.begin(), cuts.end());
-  cuts.erase(std::unique(cuts.begin(), cuts.end()), cuts.end());
-
-  std::map<std::string, Cause> rows;
-  std::vector<std::string> order;
-  auto add = [&](Cause c, int64_t ns) {
-    const std::string key = c.kind + "|" + c.name;
-    auto it = rows.find(key);
-    if (it == rows.end()) {
-      c.ns = 0;
-      it = rows.emplace(key, std::move(c)).first;
-      order.push_back(key);
-    }
-    it->second.ns += ns;
-  };
+  // 2. The woken thread and the timer's IRQ that woke it.
+  const OwnWakeup own = FindOwnWakeup(trace, t, w);
+  std::optional<int64_t> anchor = own.ts;
+  if (!anchor && w.irq_latency_ns) anchor = w0 + *w.irq_latency_ns;
+  const Span* timer = FindTimerIrq(t, w, anchor);
+  const int64_t timer_start = timer ? std::max(timer->start, w0) : (anchor ? *anchor : w0);
+  if (timer) a.timer_irq_start_ns = timer_start - w0;
+  // 3. Each piece of the window between two boundaries, to its innermost cause.
+  const std::vector<int64_t> cuts = Cuts(t, w, timer_start, own.ts);
+  CauseRows rows;
   bool unknown_task = false;
   for (size_t i = 0; i + 1 < cuts.size(); ++i) {
     const int64_t a0 = cuts[i], a1 = cuts[i + 1];
     if (a1 <= w0 || a0 >= w1) continue;
     const int64_t ns = std::min(a1, w1) - std::max(a0, w0);
-    const Span* top = nullptr;
-    for (const Span& s : t.spans) {
-      if (s.start <= a0 && a1 <= s.end && (top == nullptr || s.level > top->level || (s.level == top->level && s.start > top->start))) {
-        top = &s;
-      }
-    }
-    if (top != nullptr) {
-      Cause c;
-      c.irq = top->number;
-      if (top == timer) {
-        c.kind = "timer_irq";
-        c.name = "timer IRQ handler (" + top->name + ")";
-        c.detail = "the timer's interrupt handler, which wakes the thread";
-      } else if (top->kind == "irq") {
-        c.kind = "irq";
-        c.name = IrqName(*top);
-        c.detail = a0 < timer_start ? "an interrupt handler that ran before the timer's could" : "an interrupt handler that ran before the thread could";
-      } else if (top->kind == "softirq") {
-        c.kind = "softirq";
-        c.name = "softirq " + top->name;
-        c.detail = "deferred interrupt work (a softirq) run on the CPU";
-      } else {
-        c.kind = "nmi";
-        c.name = "NMI";
-        c.detail = "a non-maskable interrupt";
-      }
-      add(std::move(c), ns);
-      continue;
-    }
-    // A task: from sched_switch, else from thread_noise, else unknown.
-    std::optional<Task> cur;
-    if (have_switches) {
-      cur = CurrentAt(t, a0);
+    const bool before_timer = a0 < timer_start;
+    if (const Span* top = InnermostSpan(t, a0, a1)) {
+      rows.Add(SpanCause(*top, timer, before_timer), ns);
+    } else if (std::optional<Task> cur = TaskDuring(t, have_switches, a0, a1)) {
+      rows.Add(TaskCause(*cur, w, own.prio, before_timer), ns);
     } else {
-      for (const Span& s : t.thread_noise) {
-        if (s.start <= a0 && a1 <= s.end) cur = Task{s.number.value_or(-1), s.name, std::nullopt};
-      }
-    }
-    if (!cur) {
-      if (a0 < timer_start) {
-        Cause c;
-        c.kind = "timer_irq_delay";
-        c.name = "timer IRQ delay";
-        c.detail = "the timer's interrupt was held back (interrupts off, or the CPU leaving idle)";
-        add(std::move(c), ns);
-      } else {
-        unknown_task = true;
-        Cause c;
-        c.kind = "unexplained";
-        c.name = "not explained by the trace";
-        c.detail = "no event says what the CPU did (a hypervisor or the firmware can take it unseen)";
-        add(std::move(c), ns);
-      }
-      continue;
-    }
-    if (a0 < timer_start) {
-      Cause c = ThreadCause("timer_irq_delay", *cur);
-      c.name = cur->pid == 0 ? "timer IRQ delay: exit from idle" : "timer IRQ delay: IRQs off in " + TaskName(*cur);
-      c.detail = cur->pid == 0 ? "the CPU was idle: the wake from its idle state delayed the timer's interrupt"
-                               : "the timer's interrupt was held back while this task ran with interrupts off";
-      if (cur->pid == 0) {  // the idle task has no rank to show
-        c.pid.reset();
-        c.comm.clear();
-        c.policy.clear();
-        c.priority.reset();
-      }
-      add(std::move(c), ns);
-    } else if (cur->pid == w.pid) {
-      Cause c;
-      c.kind = "wakeup_path";
-      c.name = "the woken thread's own wake-up path";
-      c.pid = w.pid;
-      c.comm = w.comm;
-      c.detail = "context switch to the thread and its return to user space";
-      add(std::move(c), ns);
-    } else if (cur->pid == 0) {
-      Cause c;
-      c.kind = "wakeup_path";
-      c.name = "switch from idle";
-      c.detail = "the scheduler leaving the idle task for the woken thread";
-      add(std::move(c), ns);
-    } else {
-      const bool above = cur->prio && own_prio && *cur->prio < *own_prio;
-      Cause c = ThreadCause(above || !own_prio ? "thread" : "blocking", *cur);
-      if (c.kind == "thread") {
-        c.detail = "a thread ranked above the woken one ran first";
-      } else {
-        c.detail = "ranked at or below the woken thread, it kept the CPU (preemption or interrupts off, or the woken thread was not yet runnable)";
-      }
-      if (std::string n = IrqThreadNote(cur->comm); !n.empty()) c.detail = n + "; " + c.detail;
-      add(std::move(c), ns);
+      unknown_task = unknown_task || !before_timer;
+      rows.Add(UnknownTaskCause(before_timer), ns);
     }
   }
-  if (unknown_task && !have_switches) {
-    a.notes.push_back("parts of the window have no event at all");
-  }
-  for (const std::string& k : order) a.causes.push_back(std::move(rows[k]));
-  std::stable_sort(a.causes.begin(), a.causes.end(), [](const Cause& x, const Cause& y) { return x.ns > y.ns; });
+  if (unknown_task && !have_switches) a.notes.push_back("parts of the window have no event at all");
+  // 4. Largest first.
+  a.causes = rows.Take();
   return a;
 }
 

@@ -79,6 +79,8 @@ struct Planner {
   }
 
   void Grub();
+  void GrubDropIn(const GrubCmdline& defaults, const GrubSystem& sys);
+  void GrubDefaultFile(const std::optional<std::string>& text, const GrubCmdline& defaults, const GrubSystem& sys);
   void Extlinux();
   void Rpi();
   void Bls();
@@ -165,48 +167,58 @@ void Planner::Grub() {
   out.summary.loader_adds = GrubOwnArgs(Running());
 
   if (sys.flavour == GrubFlavour::kDebian) {
-    const std::string path = PathOr(bootpath::kGrubDropIn);
-    out.summary.how = "a drop-in read by update-grub after /etc/default/grub (" + sys.why + ")";
-    if (path.rfind(bootpath::kGrubDropInDir + "/", 0) != 0 || !path.ends_with(".cfg")) {
-      Warn("update-grub reads only /" + bootpath::kGrubDropInDir + "/*.cfg: /" + path + " would not be read");
-    }
-    // grub-mkconfig sources /etc/default/grub, then every grub.d/*.cfg in glob order.
-    std::vector<std::string> dropins;
-    if (auto names = ctx.root.List(bootpath::kGrubDropInDir)) {
-      for (const auto& n : *names)
-        if (n.ends_with(".cfg")) dropins.push_back(bootpath::kGrubDropInDir + "/" + n);
-    }
-    if (std::find(dropins.begin(), dropins.end(), path) == dropins.end()) dropins.push_back(path);
-    std::sort(dropins.begin(), dropins.end());
-    const std::string current = ReadFile(path).value_or("");
-    GrubCmdline before_ours = defaults, now = defaults, after = defaults;
-    bool ours_seen = false;
-    std::string after_text;
-    for (const auto& f : dropins) {
-      if (f == path) {
-        ours_seen = true;
-        after_text = RenderGrubDropIn(before_ours, args, ctx.profile.path);
-        SourceGrubFile(current, "/" + f, &now);
-        SourceGrubFile(after_text, "/" + f, &after);
-        continue;
-      }
-      const std::string t = ReadFile(f).value_or("");
-      if (!ours_seen) SourceGrubFile(t, "/" + f, &before_ours);
-      SourceGrubFile(t, "/" + f, &now);
-      SourceGrubFile(t, "/" + f, &after);
-      if (ours_seen && SetsCmdline(t)) {
-        Warn("/" + f + " is read after /" + path + " and sets GRUB_CMDLINE_LINUX or GRUB_CMDLINE_LINUX_DEFAULT: "
-             "it may undo what rtagent writes");
-      }
-    }
-    for (const auto& u : before_ours.unknown) Warn(u + ": the drop-in is made from the value rtagent could read");
-    out.summary.files.push_back({path, !current.empty(), "the drop-in", now.Args(), after.Args()});
-    Update(BootUpdate::kUpdateGrub, current, after_text);
-    Item(BootUpdate::kUpdateGrub, path, current, after_text, "GRUB drop-in /" + path + ", then update-grub");
-    return;
+    GrubDropIn(defaults, sys);
+  } else {
+    GrubDefaultFile(text, defaults, sys);
   }
+}
 
-  // Fedora, RHEL, SUSE: no grub.d; GRUB_CMDLINE_LINUX in /etc/default/grub itself.
+// Debian and Ubuntu: a drop-in in /etc/default/grub.d, then update-grub.
+void Planner::GrubDropIn(const GrubCmdline& defaults, const GrubSystem& sys) {
+  const std::string path = PathOr(bootpath::kGrubDropIn);
+  out.summary.how = "a drop-in read by update-grub after /etc/default/grub (" + sys.why + ")";
+  if (path.rfind(bootpath::kGrubDropInDir + "/", 0) != 0 || !path.ends_with(".cfg")) {
+    Warn("update-grub reads only /" + bootpath::kGrubDropInDir + "/*.cfg: /" + path + " would not be read");
+  }
+  // grub-mkconfig sources /etc/default/grub, then every grub.d/*.cfg in glob order.
+  std::vector<std::string> dropins;
+  if (auto names = ctx.root.List(bootpath::kGrubDropInDir)) {
+    for (const auto& n : *names)
+      if (n.ends_with(".cfg")) dropins.push_back(bootpath::kGrubDropInDir + "/" + n);
+  }
+  if (std::find(dropins.begin(), dropins.end(), path) == dropins.end()) dropins.push_back(path);
+  std::sort(dropins.begin(), dropins.end());
+  const std::string current = ReadFile(path).value_or("");
+  GrubCmdline before_ours = defaults, now = defaults, after = defaults;
+  bool ours_seen = false;
+  std::string after_text;
+  for (const auto& f : dropins) {
+    if (f == path) {
+      ours_seen = true;
+      after_text = RenderGrubDropIn(before_ours, args, ctx.profile.path);
+      SourceGrubFile(current, "/" + f, &now);
+      SourceGrubFile(after_text, "/" + f, &after);
+      continue;
+    }
+    const std::string t = ReadFile(f).value_or("");
+    if (!ours_seen) SourceGrubFile(t, "/" + f, &before_ours);
+    SourceGrubFile(t, "/" + f, &now);
+    SourceGrubFile(t, "/" + f, &after);
+    if (ours_seen && SetsCmdline(t)) {
+      Warn("/" + f + " is read after /" + path + " and sets GRUB_CMDLINE_LINUX or GRUB_CMDLINE_LINUX_DEFAULT: "
+           "it may undo what rtagent writes");
+    }
+  }
+  for (const auto& u : before_ours.unknown) Warn(u + ": the drop-in is made from the value rtagent could read");
+  out.summary.files.push_back({path, !current.empty(), "the drop-in", now.Args(), after.Args()});
+  Update(BootUpdate::kUpdateGrub, current, after_text);
+  Item(BootUpdate::kUpdateGrub, path, current, after_text, "GRUB drop-in /" + path + ", then update-grub");
+}
+
+// Fedora, RHEL, SUSE: no grub.d; GRUB_CMDLINE_LINUX in /etc/default/grub itself, then
+// grub2-mkconfig, or grubby in GRUB's BLS mode.
+void Planner::GrubDefaultFile(const std::optional<std::string>& text, const GrubCmdline& defaults,
+                              const GrubSystem& sys) {
   const std::string path = PathOr(bootpath::kGrubDefault);
   const auto file = path == bootpath::kGrubDefault ? text : ReadFile(path);
   if (!file) {

@@ -105,110 +105,153 @@ std::string MergeBootArgs(std::string_view line, const std::vector<std::string>&
 
 // ----------------------------------------------------------------------------------- GRUB
 
-std::vector<ShellAssignment> ParseShellAssignments(std::string_view text, std::map<std::string, std::string>* vars) {
-  std::vector<ShellAssignment> out;
-  size_t i = 0;
-  int line = 1;
-  auto skip_to_eol = [&] {
-    while (i < text.size() && text[i] != '\n') ++i;
-  };
-  while (i < text.size()) {
-    // At the start of a line.
-    size_t start = i;
-    while (i < text.size() && (text[i] == ' ' || text[i] == '\t')) ++i;
-    if (text.compare(i, 7, "export ") == 0) {
-      i += 7;
-      while (i < text.size() && (text[i] == ' ' || text[i] == '\t')) ++i;
+namespace {
+
+// One pass over a shell file for ParseShellAssignments: the position, the line, and the
+// variables known so far.
+class ShellScanner {
+ public:
+  ShellScanner(std::string_view text, std::map<std::string, std::string>* vars) : text_(text), vars_(vars) {}
+
+  bool AtEnd() const { return i_ >= text_.size(); }
+
+  /// At the start of a line: the assignment it begins with, or nullopt (the line is skipped).
+  std::optional<ShellAssignment> Statement() {
+    const size_t start = i_;
+    SkipBlanks();
+    if (text_.compare(i_, 7, "export ") == 0) {
+      i_ += 7;
+      SkipBlanks();
     }
-    size_t name_begin = i;
-    if (i < text.size() && IsNameStart(text[i])) {
-      while (i < text.size() && IsNameChar(text[i])) ++i;
+    const size_t name_begin = i_;
+    if (!AtEnd() && IsNameStart(text_[i_])) {
+      while (!AtEnd() && IsNameChar(text_[i_])) ++i_;
     }
-    if (i == name_begin || i >= text.size() || text[i] != '=') {
-      skip_to_eol();
-      if (i < text.size()) ++i, ++line;
-      continue;
+    if (i_ == name_begin || AtEnd() || text_[i_] != '=') {
+      NextLine();
+      return std::nullopt;
     }
     ShellAssignment a;
-    a.name = std::string(text.substr(name_begin, i - name_begin));
+    a.name = std::string(text_.substr(name_begin, i_ - name_begin));
     a.begin = start;
-    a.line = line;
-    ++i;  // '='
-    // The word: quoted and bare parts up to unquoted whitespace, ';', '#' or the end of line.
-    auto expand = [&](std::string* into) {
-      // At '$': $NAME, ${NAME}; "$(" or "${...:-...}" forms are beyond a plain assignment.
-      ++i;
-      std::string name;
-      if (i < text.size() && text[i] == '{') {
-        size_t close = text.find('}', i);
-        if (close == std::string_view::npos) {
-          a.known = false;
-          return;
-        }
-        name = std::string(text.substr(i + 1, close - i - 1));
-        i = close + 1;
-        if (name.empty() || !std::all_of(name.begin(), name.end(), IsNameChar)) a.known = false;
-      } else if (i < text.size() && IsNameStart(text[i])) {
-        size_t b = i;
-        while (i < text.size() && IsNameChar(text[i])) ++i;
-        name = std::string(text.substr(b, i - b));
-      } else {
-        a.known = false;  // $(...), $1, $? ...
-        return;
-      }
-      auto it = vars->find(name);
-      if (it != vars->end()) *into += it->second;
-    };
+    a.line = line_;
+    ++i_;  // '='
+    a.value = Word(a);
+    a.end = i_;
+    (*vars_)[a.name] = a.value;
+    NextLine();
+    return a;
+  }
+
+ private:
+  void SkipBlanks() {
+    while (!AtEnd() && (text_[i_] == ' ' || text_[i_] == '\t')) ++i_;
+  }
+  // Past the end of this line.
+  void NextLine() {
+    while (!AtEnd() && text_[i_] != '\n') ++i_;
+    if (!AtEnd()) ++i_, ++line_;
+  }
+
+  // The word: quoted and bare parts up to unquoted whitespace, ';', '&', '|' or the end of line.
+  std::string Word(ShellAssignment& a) {
     std::string value;
-    bool done = false;
-    while (i < text.size() && !done) {
-      char c = text[i];
+    while (!AtEnd()) {
+      const char c = text_[i_];
       if (c == '\'') {
-        size_t close = text.find('\'', i + 1);
-        if (close == std::string_view::npos) close = text.size();
-        for (size_t k = i + 1; k < close; ++k) line += text[k] == '\n';
-        value += text.substr(i + 1, close - i - 1);
-        i = close + 1;
+        SingleQuoted(value);
       } else if (c == '"') {
-        ++i;
-        while (i < text.size() && text[i] != '"') {
-          if (text[i] == '\\' && i + 1 < text.size() && std::strchr("$`\"\\\n", text[i + 1])) {
-            if (text[i + 1] != '\n') value += text[i + 1];
-            else ++line;
-            i += 2;
-          } else if (text[i] == '$') {
-            expand(&value);
-          } else if (text[i] == '`') {
-            a.known = false;
-            ++i;
-          } else {
-            line += text[i] == '\n';
-            value += text[i++];
-          }
-        }
-        ++i;  // closing quote
-      } else if (c == '\\' && i + 1 < text.size()) {
-        if (text[i + 1] != '\n') value += text[i + 1];
-        else ++line;
-        i += 2;
+        DoubleQuoted(a, value);
+      } else if (c == '\\' && i_ + 1 < text_.size()) {
+        Escaped(value);
       } else if (c == '$') {
-        expand(&value);
+        Expand(a, value);
       } else if (c == '`') {
         a.known = false;
-        ++i;
+        ++i_;
       } else if (c == ' ' || c == '\t' || c == ';' || c == '\n' || c == '&' || c == '|') {
-        done = true;
+        break;
       } else {
         value += c;
-        ++i;
+        ++i_;
       }
     }
-    a.end = i;
-    a.value = value;
-    (*vars)[a.name] = value;
-    out.push_back(std::move(a));
-    skip_to_eol();
-    if (i < text.size()) ++i, ++line;
+    return value;
+  }
+
+  void SingleQuoted(std::string& value) {
+    size_t close = text_.find('\'', i_ + 1);
+    if (close == std::string_view::npos) close = text_.size();
+    for (size_t k = i_ + 1; k < close; ++k) line_ += text_[k] == '\n';
+    value += text_.substr(i_ + 1, close - i_ - 1);
+    i_ = close + 1;
+  }
+
+  void DoubleQuoted(ShellAssignment& a, std::string& value) {
+    ++i_;
+    while (!AtEnd() && text_[i_] != '"') {
+      if (text_[i_] == '\\' && i_ + 1 < text_.size() && std::strchr("$`\"\\\n", text_[i_ + 1])) {
+        Escaped(value);
+      } else if (text_[i_] == '$') {
+        Expand(a, value);
+      } else if (text_[i_] == '`') {
+        a.known = false;
+        ++i_;
+      } else {
+        line_ += text_[i_] == '\n';
+        value += text_[i_++];
+      }
+    }
+    ++i_;  // closing quote
+  }
+
+  // A backslash and the character it escapes (a newline after it joins the lines).
+  void Escaped(std::string& value) {
+    if (text_[i_ + 1] != '\n') {
+      value += text_[i_ + 1];
+    } else {
+      ++line_;
+    }
+    i_ += 2;
+  }
+
+  // At '$': $NAME, ${NAME}; "$(" or "${...:-...}" forms are beyond a plain assignment.
+  void Expand(ShellAssignment& a, std::string& value) {
+    ++i_;
+    std::string name;
+    if (!AtEnd() && text_[i_] == '{') {
+      const size_t close = text_.find('}', i_);
+      if (close == std::string_view::npos) {
+        a.known = false;
+        return;
+      }
+      name = std::string(text_.substr(i_ + 1, close - i_ - 1));
+      i_ = close + 1;
+      if (name.empty() || !std::all_of(name.begin(), name.end(), IsNameChar)) a.known = false;
+    } else if (!AtEnd() && IsNameStart(text_[i_])) {
+      const size_t b = i_;
+      while (!AtEnd() && IsNameChar(text_[i_])) ++i_;
+      name = std::string(text_.substr(b, i_ - b));
+    } else {
+      a.known = false;  // $(...), $1, $? ...
+      return;
+    }
+    if (auto it = vars_->find(name); it != vars_->end()) value += it->second;
+  }
+
+  std::string_view text_;
+  std::map<std::string, std::string>* vars_;
+  size_t i_ = 0;
+  int line_ = 1;
+};
+
+}  // namespace
+
+std::vector<ShellAssignment> ParseShellAssignments(std::string_view text, std::map<std::string, std::string>* vars) {
+  std::vector<ShellAssignment> out;
+  ShellScanner scan(text, vars);
+  while (!scan.AtEnd()) {
+    if (auto a = scan.Statement()) out.push_back(std::move(*a));
   }
   return out;
 }

@@ -40,14 +40,11 @@ std::string CanonicalBootValue(const std::string& key, const std::optional<std::
   return *value;
 }
 
-Result<SectionPlan> CoresTuner::Plan(const PlanContext& ctx) const {
-  SectionPlan plan;
-  plan.section = Section();
-  const profile::Profile& p = ctx.profile;
-  const int nr = std::max(ctx.state.cpu_sets.nr_cpus, p.system.NrIds());
+namespace {
 
-  // --- boot arguments: compared with the running kernel's command line ---
-  const std::vector<std::string> args = profile::BootArguments(p);
+// The boot arguments, each compared with the running kernel's command line; whether the
+// kernel already runs with every one.
+bool PlanBootArgs(const PlanContext& ctx, const std::vector<std::string>& args, int nr, SectionPlan& plan) {
   ParsedCmdline running;
   if (ctx.state.cmdline && ctx.state.cmdline->raw) running = ctx.state.cmdline->parsed;
   bool all_running = true;
@@ -58,7 +55,7 @@ Result<SectionPlan> CoresTuner::Plan(const PlanContext& ctx) const {
     if (eq != std::string::npos) want_value = arg.substr(eq + 1);
     const CmdlineArg* have = running.Find(key);
     Change c;
-    c.section = Section();
+    c.section = plan.section;
     c.what = "kernel command line: " + key;
     c.actuator = "cmdline";
     c.key = kpath::kCmdline + "#" + key;
@@ -69,63 +66,89 @@ Result<SectionPlan> CoresTuner::Plan(const PlanContext& ctx) const {
     if (c.before != c.after) all_running = false;
     plan.items.push_back(std::move(c));
   }
+  return all_running;
+}
 
-  // --- the boot loader: its files, unless the kernel already runs with every argument ---
+// The boot loader: its files, unless the kernel already runs with every argument.
+Result<void> PlanBootLoader(const PlanContext& ctx, const std::vector<std::string>& args, bool all_running,
+                            SectionPlan& plan) {
+  const profile::Profile& p = ctx.profile;
+  auto planned = PlanBoot(ctx, args, /*write=*/!all_running);
+  if (!planned) return Error{"cores.bootloader: " + planned.error().message, planned.error().err};
+  BootPlan& boot = *planned;
+  if (boot.summary.loader == profile::ToString(BootloaderType::kPrint)) {
+    plan.findings.push_back({all_running ? Finding::Level::kInfo : Finding::Level::kWarning,
+                             "add to the kernel command line (boot loader: print" +
+                                 (*p.cores.bootloader.type == BootloaderType::kAuto ? "; " + boot.summary.why : "") +
+                                 "): " + JoinBootArgs(args),
+                             p.cores.bootloader.type.mark, kChapter6});
+  }
+  for (Change& c : boot.items) plan.items.push_back(std::move(c));
+  for (Finding& f : boot.findings) plan.findings.push_back(std::move(f));
+  plan.boot = std::move(boot.summary);
+  return {};
+}
+
+// A CPU mask knob of cores.runtime (`keep` or empty leaves it alone).
+void PlanMask(const PlanContext& ctx, const profile::Marked<profile::CpuSpec>& spec, const std::string& path,
+              const std::string& what, int nr, SectionPlan& plan) {
+  if (spec->keyword == CpuKeyword::kKeep || spec->cpus.Empty()) return;
+  auto now = ctx.root.ReadTrimmed(path);
+  if (!now) {
+    plan.findings.push_back({Finding::Level::kWarning, what + ": " + now.error().message + " (left alone)", spec.mark,
+                             kChapter6});
+    return;
+  }
+  Change c;
+  c.section = plan.section;
+  c.what = what;
+  c.key = path;
+  c.before = *now;
+  c.after = spec->cpus.ToMask(nr);
+  c.compare = Compare::kCpuMask;
+  c.why = kChapter6;
+  plan.items.push_back(std::move(c));
+}
+
+// kernel.timer_migration, where the kernel has it.
+void PlanTimerMigration(const PlanContext& ctx, SectionPlan& plan) {
+  const auto& want = ctx.profile.cores.runtime.timer_migration;
+  auto now = ctx.root.ReadTrimmed(kpath::kTimerMigration);
+  if (!now) {
+    plan.findings.push_back({Finding::Level::kInfo, "kernel.timer_migration is not in this kernel (left alone)",
+                             want.mark, kChapter6});
+    return;
+  }
+  Change c;
+  c.section = plan.section;
+  c.what = "kernel.timer_migration";
+  c.key = kpath::kTimerMigration;
+  c.before = *now;
+  c.after = **want ? "1" : "0";
+  c.compare = Compare::kInteger;
+  c.why = kChapter6;
+  plan.items.push_back(std::move(c));
+}
+
+}  // namespace
+
+Result<SectionPlan> CoresTuner::Plan(const PlanContext& ctx) const {
+  SectionPlan plan;
+  plan.section = Section();
+  const profile::Profile& p = ctx.profile;
+  const int nr = std::max(ctx.state.cpu_sets.nr_cpus, p.system.NrIds());
+  // 1. Boot arguments, compared with the running kernel's command line.
+  const std::vector<std::string> args = profile::BootArguments(p);
+  const bool all_running = PlanBootArgs(ctx, args, nr, plan);
+  // 2. The boot loader's files.
   if (!args.empty()) {
-    const std::string full = JoinBootArgs(args);
-    auto planned = PlanBoot(ctx, args, /*write=*/!all_running);
-    if (!planned) return Error{"cores.bootloader: " + planned.error().message, planned.error().err};
-    BootPlan& boot = *planned;
-    if (boot.summary.loader == profile::ToString(BootloaderType::kPrint)) {
-      plan.findings.push_back({all_running ? Finding::Level::kInfo : Finding::Level::kWarning,
-                               "add to the kernel command line (boot loader: print" +
-                                   (*p.cores.bootloader.type == BootloaderType::kAuto ? "; " + boot.summary.why : "") +
-                                   "): " + full,
-                               p.cores.bootloader.type.mark, kChapter6});
-    }
-    for (Change& c : boot.items) plan.items.push_back(std::move(c));
-    for (Finding& f : boot.findings) plan.findings.push_back(std::move(f));
-    plan.boot = std::move(boot.summary);
+    if (auto r = PlanBootLoader(ctx, args, all_running, plan); !r) return r.error();
   }
-
-  // --- runtime knobs ---
-  auto mask_item = [&](const profile::Marked<profile::CpuSpec>& spec, const std::string& path, const std::string& what) {
-    if (spec->keyword == CpuKeyword::kKeep || spec->cpus.Empty()) return;
-    auto now = ctx.root.ReadTrimmed(path);
-    if (!now) {
-      plan.findings.push_back({Finding::Level::kWarning, what + ": " + now.error().message + " (left alone)", spec.mark,
-                               kChapter6});
-      return;
-    }
-    Change c;
-    c.section = Section();
-    c.what = what;
-    c.key = path;
-    c.before = *now;
-    c.after = spec->cpus.ToMask(nr);
-    c.compare = Compare::kCpuMask;
-    c.why = kChapter6;
-    plan.items.push_back(std::move(c));
-  };
-  mask_item(p.cores.runtime.workqueue_cpumask, kpath::kWorkqueueCpumask, "unbound workqueue cpumask");
-  mask_item(p.cores.runtime.default_smp_affinity, kpath::kDefaultSmpAffinity, "default IRQ affinity for new IRQs");
-  if (p.cores.runtime.timer_migration->has_value()) {
-    auto now = ctx.root.ReadTrimmed(kpath::kTimerMigration);
-    if (now) {
-      Change c;
-      c.section = Section();
-      c.what = "kernel.timer_migration";
-      c.key = kpath::kTimerMigration;
-      c.before = *now;
-      c.after = **p.cores.runtime.timer_migration ? "1" : "0";
-      c.compare = Compare::kInteger;
-      c.why = kChapter6;
-      plan.items.push_back(std::move(c));
-    } else {
-      plan.findings.push_back({Finding::Level::kInfo, "kernel.timer_migration is not in this kernel (left alone)",
-                               p.cores.runtime.timer_migration.mark, kChapter6});
-    }
-  }
+  // 3. Runtime knobs.
+  PlanMask(ctx, p.cores.runtime.workqueue_cpumask, kpath::kWorkqueueCpumask, "unbound workqueue cpumask", nr, plan);
+  PlanMask(ctx, p.cores.runtime.default_smp_affinity, kpath::kDefaultSmpAffinity, "default IRQ affinity for new IRQs",
+           nr, plan);
+  if (p.cores.runtime.timer_migration->has_value()) PlanTimerMigration(ctx, plan);
   return plan;
 }
 
