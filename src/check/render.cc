@@ -1,5 +1,6 @@
 #include "check/render.h"
 
+#include "base/ansi_style.h"
 #include "base/junit_xml.h"
 #include "base/text_table.h"
 
@@ -8,9 +9,6 @@ namespace {
 
 using nlohmann::json;
 
-std::string Paint(bool color, const char* code, const std::string& s) {
-  return color ? "\033[" + std::string(code) + "m" + s + "\033[0m" : s;
-}
 
 const char* StatusColor(Status s) {
   switch (s) {

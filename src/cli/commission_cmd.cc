@@ -17,6 +17,7 @@
 #include <filesystem>
 #include <iostream>
 
+#include "base/ansi_style.h"
 #include "base/exit_codes.h"
 #include "base/time_text.h"
 #include "check/preflight.h"
@@ -40,7 +41,7 @@ namespace fs = std::filesystem;
 
 std::string Step(bool color, int n, const std::string& title) {
   std::string t = "== step " + std::to_string(n) + ": " + title + " ==";
-  return (color ? "\033[1m" + t + "\033[0m" : t) + "\n";
+  return Paint(color, "1", t) + "\n";
 }
 
 /// The default output directory: ./rtagent-commission-<UTC time>, one per run.

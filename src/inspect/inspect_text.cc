@@ -6,6 +6,7 @@
 #include <set>
 #include <tuple>
 
+#include "base/ansi_style.h"
 #include "base/kernel_paths.h"
 #include "base/text_table.h"
 
@@ -21,7 +22,7 @@ class Out {
     if (!s_.empty()) s_ += '\n';
     std::string t = name;
     for (char& c : t) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-    s_ += o_.color ? "\033[1m" + t + "\033[0m\n" : t + "\n";
+    s_ += Paint(o_.color, "1", t) + "\n";
   }
   /// Aligned "key  value" lines.
   void Pairs(const std::vector<std::pair<std::string, std::string>>& kv) {

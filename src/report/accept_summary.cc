@@ -1,5 +1,6 @@
 #include "report/accept_summary.h"
 
+#include "base/ansi_style.h"
 #include "base/text_table.h"
 #include "report/format.h"
 
@@ -36,7 +37,7 @@ std::string CpuTable(const Verdict& v) {
 
 std::string RenderAcceptSummary(const Verdict& v, bool color) {
   const std::string result = std::string("accept: ") + (v.pass ? "PASS" : "FAIL");
-  std::string out = (color ? "\033[1m" + result + "\033[0m" : result) + " — " + v.profile_name + ", " +
+  std::string out = Paint(color, "1", result) + " — " + v.profile_name + ", " +
                     FormatDuration(v.config.duration_actual_ns) + " on CPUs " + v.config.cpus.ToList() + " (" +
                     v.config.policy + " " + std::to_string(v.config.priority) + ", every " +
                     std::to_string(v.config.interval_us) + " µs)" + (v.interrupted ? ", INTERRUPTED" : "") + "\n";

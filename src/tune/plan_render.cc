@@ -1,5 +1,6 @@
 #include "tune/plan_render.h"
 
+#include "base/ansi_style.h"
 #include "base/kernel_text.h"
 #include "base/text_table.h"
 
@@ -9,9 +10,6 @@ using nlohmann::json;
 
 namespace {
 
-std::string Paint(bool color, const char* code, const std::string& s) {
-  return color ? std::string("\033[") + code + "m" + s + "\033[0m" : s;
-}
 
 std::string LevelName(Finding::Level l) {
   switch (l) {
