@@ -159,7 +159,7 @@ class CmdlineCheck : public Check {
  public:
   const CheckInfo& Info() const override {
     static const profile::CheckBlock<profile::Toggle> kSettings{
-        kName, "/proc/cmdline holds the profile's boot arguments; isolation applied", {}};
+        kName, "the running kernel's /proc/cmdline holds the profile's boot arguments; isolation applied", {}};
     static const CheckInfo kInfo{.name = kName,
                                  .title = "the kernel command line and the isolation it applied",
                                  .chapters = "6",

@@ -23,7 +23,7 @@ constexpr Duration kMinWindow = std::chrono::milliseconds(100);
 const profile::CheckBlock<InterruptsSettings>& Settings() {
   static const profile::CheckBlock<InterruptsSettings> kSettings{
       "interrupts",
-      "/proc/interrupts and /proc/softirqs read twice; every line that moved on an isolated CPU against `irqs.allowed`",
+      "the counts of /proc/interrupts and /proc/softirqs read twice; every line that moved on an isolated CPU against `irqs.allowed`",
       {profile::Dur("window", &InterruptsSettings::window, kMinWindow, std::chrono::seconds(10),
                     "time between the two readings")}};
   return kSettings;

@@ -253,7 +253,7 @@ const Section<BootloaderConfig>& BootloaderSection() {
           Choice("type", &BootloaderConfig::type, kBootloaderNames, BootloaderType::kPrint,
                  "`grub`: a drop-in `etc/default/grub.d/90-rtagent.cfg`"),
           Text("path", &BootloaderConfig::path, "the type's file above", "the file to edit").TypeDoc("path"),
-          Text("entry", &BootloaderConfig::entry, "the default entry", "extlinux LABEL or BLS entry file to edit"),
+          Text("entry", &BootloaderConfig::entry, "the default entry", "extlinux LABEL, or BLS entry file name or glob, to edit"),
       },
       {CheckBootloaderFile}};
   return kSection;
