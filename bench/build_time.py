@@ -3,7 +3,7 @@
 variant, on the same machine in the same run (CPU time, not wall time: the machine is shared).
 
   usage: python3 bench/build_time.py [--build DIR] [--match REGEX] [--sample N]
-                                     [--variant "-O0"] [--variant "-O2 -g0"] ...
+                                     [--variant=-O2] [--variant="-O2 -g0"] ...
 
 Reads DIR/compile_commands.json (configure with -DCMAKE_EXPORT_COMPILE_COMMANDS=ON), takes the
 translation units whose file matches REGEX (default: every one), or an evenly spread sample of
