@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include "check/check_test_support.h"
+#include "base/skip_test_support.h"
 
 using namespace rtagent;
 using namespace rtagent::check;
@@ -21,8 +22,7 @@ TEST_CASE("pi: SKIP under a fixture tree, with the reason", "[check][pi]") {
 TEST_CASE("pi: on the live kernel, inheritance holds (PASS, or WARN when a virtual machine blurs the deadline)",
           "[check][pi][host]") {
   if (::geteuid() != 0) {
-    WARN("skipped: the experiment needs root (SCHED_FIFO)");
-    return;
+    RTAGENT_SKIP("the experiment needs root (SCHED_FIFO)");
   }
   Bench b = Load("/", "");
   auto results = b.Run("pi");

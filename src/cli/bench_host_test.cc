@@ -26,6 +26,7 @@
 #include "base/kernel_text.h"
 #include "base/shell_test_support.h"
 #include "profile/test_support.h"
+#include "base/skip_test_support.h"
 
 using rtagent::profile::testing::TempDir;
 using nlohmann::json;
@@ -63,7 +64,8 @@ struct Lines {
 
 Lines Read(const std::string& path) {
   Lines l;
-  for (std::string_view line : rtagent::SplitLines(Slurp(path))) {
+  const std::string text = Slurp(path);  // SplitLines' views point into it: it must outlive the loop
+  for (std::string_view line : rtagent::SplitLines(text)) {
     json j = json::parse(line);
     if (j["type"] == "run") l.run = j;
     else if (j["type"] == "timer_health") l.health = j;
@@ -79,8 +81,7 @@ int64_t P50(const json& j) { return j["p50"].get<int64_t>(); }
 TEST_CASE("bench --quick on this machine: every phase, labelled, and the shapes any Linux must show",
           "[cli][bench][host]") {
   if (std::string why = LiveSkipReason(); !why.empty()) {
-    WARN("skipped: " << why);
-    return;
+    RTAGENT_SKIP(why);
   }
   TempDir dir;
   const std::string d = dir.path();
@@ -141,8 +142,7 @@ TEST_CASE("bench --quick on this machine: every phase, labelled, and the shapes 
 
 TEST_CASE("bench pi on this machine: the plain mutex inverts every period, inheritance never", "[cli][bench][host]") {
   if (std::string why = LiveSkipReason(); !why.empty()) {
-    WARN("skipped: " << why);
-    return;
+    RTAGENT_SKIP(why);
   }
   auto r = Rt("bench pi --cpu 1 --json");
   INFO(r.out);
@@ -168,8 +168,7 @@ TEST_CASE("bench pi on this machine: the plain mutex inverts every period, inher
 TEST_CASE("bench without root measures at SCHED_OTHER and says so; bench pi without root exits 3",
           "[cli][bench][host]") {
   if (::geteuid() != 0 || ::access("/usr/bin/setpriv", X_OK) != 0) {
-    WARN("skipped: needs root and setpriv(1) to run bench as another user");
-    return;
+    RTAGENT_SKIP("needs root and setpriv(1) to run bench as another user");
   }
   TempDir dir;
   ::chmod(dir.path().c_str(), 0777);

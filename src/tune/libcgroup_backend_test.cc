@@ -9,6 +9,7 @@
 #include <cerrno>
 
 #include "base/fault_root.h"
+#include "base/skip_test_support.h"
 
 using namespace rtagent;
 
@@ -24,12 +25,11 @@ TEST_CASE("libcgroup refuses any root but the running system", "[tune][partition
 }
 
 TEST_CASE("libcgroup reads this machine's top cpuset and this process's cgroup; planning writes nothing",
-          "[tune][partitions]") {
+          "[tune][partitions][host]") {
   FsRoot live("/");
   auto h = FindCpusetHierarchy(live);
   if (!h) {
-    WARN("skipped: " + h.error().message);
-    return;
+    RTAGENT_SKIP(h.error().message);
   }
   auto made = MakeLibcgroupBackend(live, nullptr, *h);
   REQUIRE(made.ok());
