@@ -36,12 +36,17 @@ Primitive YieldTo(PeerKind kind) {
     auto round = [y](Peer&) {
       return [y, last = uint32_t{0}]() mutable -> int64_t {
         const int64_t t0 = NowNs();
+        int64_t stamp = 0;
+        // Outside SCHED_FIFO/RR the other side may run on between our rounds and stamp before
+        // this round's t0: only a return from sched_yield() after t0 is this round's sample (a
+        // negative difference would read as an errno).
         do {
           if (NowNs() - t0 > kPeerTimeoutNs) return -ETIMEDOUT;
           ::sched_yield();
-        } while (y->seq.load() == last);
+          stamp = y->stamp_ns.load();
+        } while (y->seq.load() == last || stamp < t0);
         last = y->seq.load();
-        return y->stamp_ns.load() - t0;
+        return stamp - t0;
       };
     };
     return WithPeer(c, s, kind, c.sched, serve, round, [y](Peer&) { y->stop.store(1); }, "sched_yield switch");
