@@ -85,7 +85,7 @@ TEST_CASE("pi: options are checked before anything runs", "[bench][pi]") {
   CHECK_FALSE(ValidatePiOptions(o));
 }
 
-TEST_CASE("sched_pi_setprio lines parse; only the lock holders' raises count as boosts", "[bench][pi]") {
+TEST_CASE("sched_pi_setprio lines parse, only the lock holders' raises count as boosts", "[bench][pi]") {
   const auto events = ParsePiSetprio(kTrace);
   REQUIRE(events.size() == 4);
   CHECK(events[0].comm == "rtagent-pi-low");

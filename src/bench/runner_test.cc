@@ -15,7 +15,7 @@ TEST_CASE("the --quick budgets are smaller than the default's in every respect",
   CHECK(d.equal.min_samples >= 1);
 }
 
-TEST_CASE("the --only option selects groups in catalog order; --quick's equal phase runs only the marked tests", "[bench]") {
+TEST_CASE("the --only option selects groups in catalog order, --quick's equal phase runs only the marked tests", "[bench]") {
   const auto timers = SelectTests({Group::kTimer});
   REQUIRE(timers.size() == 4);
   for (const Primitive& p : timers) CHECK(p.group == Group::kTimer);

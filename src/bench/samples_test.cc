@@ -35,7 +35,7 @@ TEST_CASE("the summary does not depend on the order samples came in", "[bench]")
   CHECK(Summarize(v) == s);
 }
 
-TEST_CASE("one sample is every percentile; none is all zeros", "[bench]") {
+TEST_CASE("one sample is every percentile, none is all zeros", "[bench]") {
   Summary one = Summarize({42});
   CHECK(one.count == 1);
   CHECK(one.p50_ns == 42);

@@ -18,7 +18,7 @@ TEST_CASE("timer health: ipcbench's 13.1 ms median error on a 2 ms timer is a CO
   CHECK_THAT(h.reasons.back(), Catch::Contains("virtual machine"));
 }
 
-TEST_CASE("timer health: a few µs of median error is OK; only the idle phase judges the clock", "[bench]") {
+TEST_CASE("timer health: a few µs of median error is OK, only the idle phase judges the clock", "[bench]") {
   BenchRun run = testing::ExampleRun();  // its equal phase has a 98 ms median: the timeslice, not the clock
   TimerHealth h = JudgeTimerHealth(run);
   CHECK_FALSE(h.coarse);

@@ -176,7 +176,7 @@ TEST_CASE("clock: the captured VM is a virtual machine and says its figures are 
   CHECK_THAT(res.summary, Catch::Contains("fixture"));
 }
 
-TEST_CASE("clock: the industrial PC is bare metal; hpet as clocksource warns", "[check]") {
+TEST_CASE("clock: the industrial PC is bare metal, hpet as clocksource warns", "[check]") {
   auto rs = Load(Tree("x86-ipc-4cpu"), "").Run("clock");
   CHECK(ById(rs, "clock.hypervisor").status == Status::kPass);
   CHECK(ById(rs, "clock.source").status == Status::kPass);

@@ -296,7 +296,7 @@ TEST_CASE("hwlat: the mode is put back on every exit path", "[check][hwlat]") {
   hb.RequireRestored();
 }
 
-TEST_CASE("hwlat: a mode the kernel does not offer is a SKIP naming what it offers; nothing is written", "[check][hwlat]") {
+TEST_CASE("hwlat: a mode the kernel does not offer is a SKIP naming what it offers, nothing is written", "[check][hwlat]") {
   HwlatBench hb(kPerCpuProfile);
   hb.Initially(kpath::kHwlatMode, "none [round-robin]\n");  // a kernel with the file but without per-cpu
   bool ran = false;
@@ -538,7 +538,7 @@ TEST_CASE("hwlat settings: the width must be shorter than the window", "[check][
   CheckAt(Only(l, "checks.hwlat.width 2s is not shorter than the window 1s"), l.path, 3, 12);
 }
 
-TEST_CASE("hwlat settings: mode takes one of the kernel's modes; the default is round-robin, unset", "[check][hwlat]") {
+TEST_CASE("hwlat settings: mode takes one of the kernel's modes, the default is round-robin, unset", "[check][hwlat]") {
   TempDir dir;
   auto def = LoadYaml(dir, "checks:\n  hwlat:\n    duration: 5s\n");
   REQUIRE(def.result);

@@ -41,7 +41,7 @@ AcceptanceLimits Limits() {
 
 }  // namespace
 
-TEST_CASE("pre-flight: one entry per check; a FAIL fails it, WARN and SKIP pass and are counted", "[check][preflight]") {
+TEST_CASE("pre-flight: one entry per check, a FAIL fails it, WARN and SKIP pass and are counted", "[check][preflight]") {
   check::SuiteReport s;
   s.suite = "boot";
   s.results = {Answer("kernel", "kernel.preempt_rt", check::Status::kWarn, "not PREEMPT_RT"),

@@ -142,7 +142,7 @@ TEST_CASE("ranks: an IRQ thread not declared above the loop but outranking it fa
   CHECK_THAT(order[0].summary, Catch::Contains("does not outrank 1 IRQ thread not declared above it: irq/85-eth0 (fifo 90)"));
 }
 
-TEST_CASE("ranks: a lower user rank below the IRQ threads is fine; a rank matching nothing warns", "[check][ranks]") {
+TEST_CASE("ranks: a lower user rank below the IRQ threads is fine, a rank matching nothing warns", "[check][ranks]") {
   RankBench rb2("x86-ipc-4cpu",
                 "cores:\n  housekeeping: 0-1\n  isolated: 2-3\n"
                 "ranks:\n  rules:\n    plc:\n      threads: plc_task\n      policy: fifo\n      priority: 70\n"

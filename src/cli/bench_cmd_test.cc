@@ -53,7 +53,7 @@ TEST_CASE("bench refuses bad options with exit 2 before running anything", "[cli
   CHECK(periods.code == 2);
 }
 
-TEST_CASE("bench --compare shows two runs side by side; unreadable runs are exit 2 with file and line",
+TEST_CASE("bench --compare shows two runs side by side, unreadable runs are exit 2 with file and line",
           "[cli][bench]") {
   TempDir dir;
   const std::string a = dir.Write("a.json", rtagent::bench::RenderJsonLines(rtagent::bench::testing::ExampleRun()));

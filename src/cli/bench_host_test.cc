@@ -165,7 +165,7 @@ TEST_CASE("bench pi on this machine: the plain mutex inverts every period, inher
   }
 }
 
-TEST_CASE("bench without root measures at SCHED_OTHER and says so; bench pi without root exits 3",
+TEST_CASE("bench without root measures at SCHED_OTHER and says so, bench pi without root exits 3",
           "[cli][bench][host]") {
   if (::geteuid() != 0 || ::access("/usr/bin/setpriv", X_OK) != 0) {
     RTAGENT_SKIP("needs root and setpriv(1) to run bench as another user");

@@ -91,7 +91,7 @@ TEST_CASE("plan shows the boot loader, why, the drop-in whole and the next boot'
   CHECK(rtagent::test::SnapshotTree(b.tree.dir()) == before);  // plan never writes
 }
 
-TEST_CASE("a missing cmdline.txt: plan still plans every section, prints JSON, exit 0; verify goes on", "[cli][boot]") {
+TEST_CASE("a missing cmdline.txt: plan still plans every section, prints JSON, exit 0, verify goes on", "[cli][boot]") {
   TempTree t(kIpc);
   ProfileFile rpi("rpi.yaml", "rpi", "irqs:\n  default: housekeeping\n");
   const std::string profile = rpi.path;
@@ -167,7 +167,7 @@ TEST_CASE("apply writes the drop-in, verify says written and not booted, revert 
   CHECK_FALSE(FsRoot(b.tree.dir()).Exists(Journal::BootPath()));
 }
 
-TEST_CASE("BLS: plan names the entry it edits and why; apply leaves the rescue entry and the others", "[cli][boot]") {
+TEST_CASE("BLS: plan names the entry it edits and why, apply leaves the rescue entry and the others", "[cli][boot]") {
   TempTree t(kIpc);
   t.Put("boot/loader/loader.conf", "default abc123-6.12*\n");
   t.Put("boot/loader/entries/0-rescue.conf", "title Rescue\nversion 0-rescue\noptions root=/dev/sda2 ro\n");

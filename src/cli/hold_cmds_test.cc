@@ -287,7 +287,7 @@ TEST_CASE("the daemon: SIGINT with on_stop: revert puts everything back", "[cli]
   CHECK_THAT(b.State()["stop_reason"].get<std::string>(), Catch::StartsWith("SIGINT: state reverted"));
 }
 
-TEST_CASE("hold --verdict reports the last latency verdict; an unreadable one is a warning", "[cli][service]") {
+TEST_CASE("hold --verdict reports the last latency verdict, an unreadable one is a warning", "[cli][service]") {
   Board b;
   b.files.Put("p.yaml", Profile());
   const std::string verdict = std::string(RTAGENT_SOURCE_DIR) + "/tests/expected/verdict.json";

@@ -99,7 +99,7 @@ TEST_CASE("cross-checks run after reading: each key's, then the section's", "[pr
   CHECK(r.diags.All()[1].mark.line == 1);  // no mark given: the top of the profile
 }
 
-TEST_CASE("a check's block lives in the profile under its path; false is short for enabled: false", "[profile]") {
+TEST_CASE("a check's block lives in the profile under its path, false is short for enabled: false", "[profile]") {
   struct Settings {
     Marked<bool> enabled;
     Marked<Duration> window;

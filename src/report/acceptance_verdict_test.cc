@@ -88,7 +88,7 @@ TEST_CASE("a run's record becomes a judged verdict: figures, loads, interrupts, 
   CHECK(Find(v, "preflight loads") != nullptr);
 }
 
-TEST_CASE("a load that ran where it should not fails the verdict; a coarse clock is judged with the run", "[report]") {
+TEST_CASE("a load that ran where it should not fails the verdict, a coarse clock is judged with the run", "[report]") {
   AcceptanceRecord r = Record();
   r.load_problems = {"cache ran on CPU 1, outside 0"};
   r.clock = ClockFacts{4000000, 20, "jiffies"};  // a 4 ms clock: too coarse for 1 µs bins

@@ -102,7 +102,7 @@ TEST_CASE("attribution: a trace recorded in QEMU (Debian's RT kernel, TCG): the 
   CHECK(a.causes[2].ns == 109000);
 }
 
-TEST_CASE("attribution: a lower-ranked thread that keeps the CPU is blocking; a threshold picks the first past it",
+TEST_CASE("attribution: a lower-ranked thread that keeps the CPU is blocking, a threshold picks the first past it",
           "[trace][attribution]") {
   const std::string text =
       "  kworker/2:1-60  [002] d.h1.  10.000003000: #1 context irq timer_latency 3000 ns\n"

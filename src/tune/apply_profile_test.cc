@@ -27,7 +27,7 @@ profile::Profile Load(const SysRoot& root) {
 
 }  // namespace
 
-TEST_CASE("ApplyProfile journals and applies the plan; RevertJournal puts every value back", "[tune]") {
+TEST_CASE("ApplyProfile journals and applies the plan, RevertJournal puts every value back", "[tune]") {
   TempTree t(kArm);
   FaultRoot root(t.dir());
   const std::string irq21 = t.Get(kpath::ProcIrq(21) + "/smp_affinity_list");

@@ -220,7 +220,7 @@ TEST_CASE("GRUB with BLS (Fedora, RHEL): grubby carries the arguments to the def
   CHECK(items[0].actuator == "bootfile+grubby");
 }
 
-TEST_CASE("BLS: the loader.conf default, not the first file; a glob default; never the rescue entry", "[tune][boot]") {
+TEST_CASE("BLS: the loader.conf default, not the first file, a glob default, never the rescue entry", "[tune][boot]") {
   Board b;
   b.tree.Put("boot/loader/loader.conf", "timeout 3\ndefault abc123-6.12.0-rt.conf\n");
   const std::string rescue = "title Rescue\nlinux /rescue/linux\noptions root=UUID=x ro\n";
@@ -265,7 +265,7 @@ TEST_CASE("BLS: the loader.conf default, not the first file; a glob default; nev
   CHECK(b.tree.Get("boot/loader/entries/0-rescue.conf") == rescue);
 }
 
-TEST_CASE("extlinux: several labels and ${cbootargs}; apply then revert byte-identical", "[tune][boot]") {
+TEST_CASE("extlinux: several labels and ${cbootargs}, apply then revert byte-identical", "[tune][boot]") {
   Board b;
   const std::string conf =
       "TIMEOUT 30\nDEFAULT primary\n\nLABEL backup\n  LINUX /boot/Image.bak\n  APPEND ${cbootargs} root=/dev/mmcblk0p1\n\n"

@@ -135,7 +135,7 @@ TEST_CASE("extlinux.conf: the DEFAULT entry's APPEND is merged, ${cbootargs} and
   CHECK_THAT(dangling.error().message, Catch::Contains("\"gone\" (DEFAULT gone)"));
 }
 
-TEST_CASE("cmdline.txt stays one line; kernel-install's fallback drops the loader's own arguments", "[tune][boot]") {
+TEST_CASE("cmdline.txt stays one line, kernel-install's fallback drops the loader's own arguments", "[tune][boot]") {
   CHECK(EditCmdlineTxt("console=serial0,115200 root=PARTUUID=1-02 rootwait\n", {"isolcpus=3"}) ==
         "console=serial0,115200 root=PARTUUID=1-02 rootwait isolcpus=3\n");
   CHECK(EditCmdlineTxt("a=1\nb=2\n", {"isolcpus=3"}) == "a=1 isolcpus=3\n");

@@ -24,7 +24,7 @@ TEST_CASE("libcgroup refuses any root but the running system", "[tune][partition
   CHECK_THAT(lib.error().message, Catch::Contains(tree.dir() + " is not it"));
 }
 
-TEST_CASE("libcgroup reads this machine's top cpuset and this process's cgroup; planning writes nothing",
+TEST_CASE("libcgroup reads this machine's top cpuset and this process's cgroup, planning writes nothing",
           "[tune][partitions][host]") {
   FsRoot live("/");
   auto h = FindCpusetHierarchy(live);

@@ -13,7 +13,7 @@
 
 using namespace rtagent;
 
-TEST_CASE("the live layer reads this thread's own class and affinity; a thread not of its process is ESRCH",
+TEST_CASE("the live layer reads this thread's own class and affinity, a thread not of its process is ESRCH",
           "[tune][ranks]") {
   FsRoot live("/");
   auto sys = DefaultSchedFactory()(live, nullptr);

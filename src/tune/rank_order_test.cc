@@ -132,7 +132,7 @@ TEST_CASE("on threads: the weakest of a rank against the strongest of the next",
   CHECK_FALSE(o.pairs[0].holds);
 }
 
-TEST_CASE("the loop is the first user rank of the order; the user ranks below it may sit below the IRQ threads",
+TEST_CASE("the loop is the first user rank of the order, the user ranks below it may sit below the IRQ threads",
           "[tune][ranks]") {
   // The ranks tuner once held every user rank against the IRQ threads (an error for comms at
   // RR 20 here); the check held only the loop. Chapter 4 places the loop above "every other

@@ -343,7 +343,7 @@ ranks:
   CHECK(errors[0]->message.find("irq/132-mei_me (fifo 50)") != std::string::npos);
 }
 
-TEST_CASE("a rank that matches nothing is a warning; command lines match with spaces", "[tune][ranks]") {
+TEST_CASE("a rank that matches nothing is a warning, command lines match with spaces", "[tune][ranks]") {
   TempTree tree(kArm64);
   static const char kArgs[] = "/opt/robot/bin/robot_ctrl\0--rate\0" "1000";
   tree.Put("proc/1200/cmdline", std::string(kArgs, sizeof kArgs));  // every argument ends with a NUL

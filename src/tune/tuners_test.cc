@@ -110,7 +110,7 @@ TEST_CASE("plan reads the board and lists every change by section", "[tune][plan
   CHECK(defrag->after == "never");
 }
 
-TEST_CASE("apply, then plan again: nothing left; revert puts the board back", "[tune][plan]") {
+TEST_CASE("apply, then plan again: nothing left, revert puts the board back", "[tune][plan]") {
   TempTree t(kArm);
   FaultRoot root(t.dir());
   const std::string irq85 = t.Get(kpath::ProcIrq(85) + "/smp_affinity_list");
