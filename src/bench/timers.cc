@@ -33,24 +33,15 @@ sigevent NoSignal() {
 }
 
 Primitive CreateDelete() {
-  Primitive p;
-  p.group = Group::kTimer;
-  p.id = "timer.create_delete";
-  p.title = "timer create + delete";
-  p.calls = "timer_create(CLOCK_MONOTONIC); timer_delete()";
-  p.run = [](const TestContext& c, SampleBuffer& s) {
-    return LoopOutcome(MeasureLoop(c.budget, s, c.stop,
-                                   []() -> int64_t {
-                                     sigevent sev = NoSignal();
-                                     timer_t t;
-                                     const int64_t t0 = NowNs();
-                                     if (::timer_create(CLOCK_MONOTONIC, &sev, &t) != 0) return -errno;
-                                     if (::timer_delete(t) != 0) return -errno;
-                                     return NowNs() - t0;
-                                   }),
-                       "timer_create/timer_delete");
-  };
-  return p;
+  return Solo(Group::kTimer, "timer.create_delete", "timer create + delete", "timer_create(CLOCK_MONOTONIC); timer_delete()",
+              []() -> int64_t {
+                sigevent sev = NoSignal();
+                timer_t t;
+                const int64_t t0 = NowNs();
+                if (::timer_create(CLOCK_MONOTONIC, &sev, &t) != 0) return -errno;
+                if (::timer_delete(t) != 0) return -errno;
+                return NowNs() - t0;
+              });
 }
 
 Primitive SetTime() {
