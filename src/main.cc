@@ -7,6 +7,7 @@
 #include <iostream>
 
 #include "base/exit_codes.h"
+#include "base/file_trust.h"
 #include "check/check.h"
 #include "cli/commands.h"
 
@@ -23,6 +24,9 @@ int main(int argc, char** argv) {
   app.add_option("--root", g.root, "Read every kernel interface (/proc, /sys, /dev, tracefs, /run) under DIR")
       ->option_text("DIR")
       ->check(CLI::ExistingDirectory);
+  bool allow_unsafe_profile = false;
+  app.add_flag("--allow-unsafe-profile", allow_unsafe_profile,
+               "As root, read a profile, include or suite file that another user can change (refused otherwise)");
 
   ValidateOptions validate;
   auto* v = app.add_subcommand("validate", "Check a profile against the schema and this system; exit 2 on any problem");
@@ -181,6 +185,7 @@ int main(int argc, char** argv) {
     return rc == 0 ? kExitOk : kExitBadInput;
   }
 
+  SetProcessFileTrust(FileTrust::ForThisProcess(allow_unsafe_profile));
   if (*v) return CmdValidate(g, validate);
   if (*i) return CmdInspect(g, inspect);
   if (*c) return CmdCapture(g, capture);

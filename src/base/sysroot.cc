@@ -191,7 +191,12 @@ Result<void> MakeDirs(const std::string& dir) {
     auto r = MakeDirs(dir.substr(0, slash));
     if (!r) return r;
   }
-  if (::mkdir(dir.c_str(), 0755) != 0 && errno != EEXIST) return MakeError("cannot create directory " + dir, errno);
+  if (::mkdir(dir.c_str(), 0755) != 0) {
+    if (errno == EEXIST) return Ok();
+    return MakeError("cannot create directory " + dir, errno);
+  }
+  // 0755 whatever the umask: only root may add or replace rtagent's state (issue 17).
+  if (::chmod(dir.c_str(), 0755) != 0) return MakeError("cannot set the mode of " + dir, errno);
   return Ok();
 }
 
@@ -201,6 +206,13 @@ Result<void> WriteFileAtomic(const std::string& path, const std::string& content
   const std::string tmp = path + ".tmp." + std::to_string(::getpid());
   int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (fd < 0) return MakeError("cannot create " + tmp, errno);
+  // 0644 whatever the umask: readable by all, writable by its owner only (issue 17).
+  if (::fchmod(fd, 0644) != 0) {
+    int e = errno;
+    ::close(fd);
+    ::unlink(tmp.c_str());
+    return MakeError("cannot set the mode of " + tmp, e);
+  }
   size_t done = 0;
   while (done < contents.size()) {
     ssize_t n = ::write(fd, contents.data() + done, contents.size() - done);

@@ -34,6 +34,12 @@ Duration CheckEnv::Window(const CheckInfo& check) const {
   return check.window->of(profile).value;
 }
 
+std::optional<std::string> CheckEnv::NoLiveTime() const {
+  if (live_time) return std::nullopt;
+  return "--root " + root.Dir() + " is a fixture tree, not a running system: no time passes in it, so nothing "
+         "timed can be measured there";
+}
+
 bool Check::DisabledByProfile(const profile::Profile& p) const {
   const profile::CheckBlockBase* settings = Info().settings;
   return settings != nullptr && !settings->Enabled(p);

@@ -84,9 +84,17 @@ struct CheckEnv {
   std::function<bool(Duration)> wait;
   /// Set by SIGINT/SIGTERM; long checks poll it.
   const std::atomic<bool>* stop = nullptr;
+  /// True when time passes on the system under test while `wait` waits: the live system.
+  /// RunSuite sets it from the root (SysRoot::IsLive); a test that changes its fixture tree
+  /// inside `wait` sets it to stand for a live window. False under --root: a fixture tree
+  /// never changes, so a window there measures nothing.
+  bool live_time = false;
 
   /// The window `check` measures over: the suite's when it sets one, else the profile's.
   Duration Window(const CheckInfo& check) const;
+  /// Why nothing timed can be measured here (a window of counts, this machine's clock), for a
+  /// SKIP: the one rule every check that needs live time asks. nullopt when time is live.
+  std::optional<std::string> NoLiveTime() const;
 };
 
 class Check {

@@ -104,8 +104,8 @@ class ClockCheck : public Check {
   std::vector<CheckResult> Run(CheckEnv& env) const override {
     std::optional<ClockFacts> m;
     std::string why;
-    if (!env.root.IsLive()) {
-      why = "--root reads a fixture tree, and this machine's clock is not the fixture's";
+    if (auto no_time = env.NoLiveTime()) {
+      why = *no_time + " (and this machine's clock is not the fixture's)";
     } else if (auto f = MeasureClock(); f) {
       m = *f;
       if (env.state.clock && env.state.clock->clocksource) m->clocksource = *env.state.clock->clocksource;

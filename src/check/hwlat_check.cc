@@ -242,6 +242,8 @@ class HwlatCheck : public Check {
 
   std::vector<CheckResult> Run(CheckEnv& env) const override {
     const HwlatSettings& c = Settings().Of(env.profile);
+    // 0. A fixture's tracer never samples: its trace file is whatever was captured, not this run.
+    if (auto no_time = env.NoLiveTime()) return {Make(Status::kSkip, "not run: " + *no_time)};
     // 1. The tracer, and its state taken as a lease (given back on every path below).
     auto tracefs = FindTracefs(env.root);
     if (auto skip = NoTracer(env.root, tracefs)) return {*skip};

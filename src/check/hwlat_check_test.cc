@@ -129,7 +129,8 @@ struct HwlatBench {
   std::vector<CheckResult> Run(std::function<bool(Duration)> wait) {
     auto c = FindCheck("hwlat");
     REQUIRE(c);
-    CheckEnv env{bench.profile, *bench.root, bench.state, bench.suite, std::move(wait)};
+    // The fixture's tracer files stand for a live tracer (the wait writes the trace).
+    CheckEnv env{bench.profile, *bench.root, bench.state, bench.suite, std::move(wait), nullptr, true};
     return c->Run(env);
   }
 };
@@ -189,6 +190,17 @@ TEST_CASE("hwlat: a quiet run passes and names its setup", "[check][hwlat]") {
   CHECK(rs[0].status == Status::kPass);
   CHECK(rs[0].summary ==
         "no hardware latency gap above 10 us (width 250000 us per 500000 us window on CPUs 2-3 for 3s, round-robin)");
+  hb.RequireRestored();
+}
+
+// Issue 17: under --root the fixture's captured trace would be judged as if this run made it.
+TEST_CASE("hwlat: under --root it does not run, says why, and leaves the fixture's tracer alone", "[check][hwlat]") {
+  HwlatBench hb;
+  auto rs = hb.bench.Run("hwlat");  // as the runner runs it on a fixture root: no live time
+  REQUIRE(rs.size() == 1);
+  CHECK(rs[0].status == Status::kSkip);
+  CHECK_THAT(rs[0].summary, Catch::StartsWith("not run: --root " + hb.tree.dir() + " is a fixture tree"));
+  CHECK(hb.root->writes().empty());
   hb.RequireRestored();
 }
 

@@ -71,7 +71,8 @@ struct IrqBench {
                    waited.push_back(d);
                    change();
                    return completes;
-                 }};
+                 },
+                 nullptr, /*live_time=*/true};  // the wait changes the tree: it stands for a live window
     auto rs = c->Run(env);
     REQUIRE(waited.size() == 1);
     CHECK(waited[0] == std::chrono::seconds(10));
@@ -167,7 +168,8 @@ TEST_CASE("interrupts: no isolated CPU is a SKIP with the reason", "[check]") {
   IrqBench ib("cores:\n  housekeeping: 0-3\n  isolated: none\n");
   auto c = FindCheck("interrupts");
   bool waited = false;
-  CheckEnv env{ib.bench.profile, *ib.bench.root, ib.bench.state, ib.bench.suite, [&](Duration) { return waited = true; }};
+  CheckEnv env{ib.bench.profile, *ib.bench.root, ib.bench.state, ib.bench.suite, [&](Duration) { return waited = true; },
+               nullptr, true};
   auto rs = c->Run(env);
   REQUIRE(rs.size() == 1);
   CHECK(rs[0].status == Status::kSkip);
@@ -179,7 +181,7 @@ TEST_CASE("interrupts: unreadable /proc/interrupts is a SKIP naming the file and
   IrqBench ib;
   static_cast<FaultRoot&>(*ib.bench.root).FailReads(kpath::kInterrupts, EACCES);
   auto c = FindCheck("interrupts");
-  CheckEnv env{ib.bench.profile, *ib.bench.root, ib.bench.state, ib.bench.suite, [](Duration) { return true; }};
+  CheckEnv env{ib.bench.profile, *ib.bench.root, ib.bench.state, ib.bench.suite, [](Duration) { return true; }, nullptr, true};
   auto rs = c->Run(env);
   REQUIRE(rs.size() == 1);
   CHECK(rs[0].status == Status::kSkip);
@@ -214,11 +216,26 @@ TEST_CASE("interrupts: a kernel without /proc/softirqs still judges interrupts a
   CHECK_THAT(s.summary, Catch::Contains("proc/softirqs"));
 }
 
+// Issue 17: under --root it PASSed "no interrupt moved ... in 10s" after 0.02 s.
+TEST_CASE("interrupts: a fixture tree under --root is a SKIP saying no window was measured, not a PASS", "[check]") {
+  IrqBench ib;
+  auto c = FindCheck("interrupts");
+  bool waited = false;
+  CheckEnv env{ib.bench.profile, *ib.bench.root, ib.bench.state, ib.bench.suite, [&](Duration) { return waited = true; }};
+  auto rs = c->Run(env);
+  REQUIRE(rs.size() == 1);
+  CHECK(rs[0].status == Status::kSkip);
+  CHECK(rs[0].summary == "not measured over 10s: --root " + ib.tree.dir() +
+                             " is a fixture tree, not a running system: no time passes in it, so nothing timed can be "
+                             "measured there");
+  CHECK_FALSE(waited);
+}
+
 TEST_CASE("interrupts: a /proc/interrupts without per-CPU counts is a SKIP, not a silent PASS", "[check]") {
   IrqBench ib;
   ib.tree.Put(kpath::kInterrupts, "garbage\n");
   auto c = FindCheck("interrupts");
-  CheckEnv env{ib.bench.profile, *ib.bench.root, ib.bench.state, ib.bench.suite, [](Duration) { return true; }};
+  CheckEnv env{ib.bench.profile, *ib.bench.root, ib.bench.state, ib.bench.suite, [](Duration) { return true; }, nullptr, true};
   auto rs = c->Run(env);
   REQUIRE(rs.size() == 1);
   CHECK(rs[0].status == Status::kSkip);

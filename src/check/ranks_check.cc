@@ -342,6 +342,11 @@ std::vector<CheckResult> CheckWindow(CheckEnv& env, const std::vector<TaskView>&
     return SkipWindow("no real-time thread runs, so none can spin",
                       "no watched kernel thread (ktimers, ksoftirqd, rcuc, watchdog, stalld) runs");
   }
+  // No window on a fixture tree: two readings of files that never change prove no one spins.
+  if (auto no_time = env.NoLiveTime()) {
+    const std::string why = "not measured over " + profile::FormatDuration(env.Window(RanksInfo())) + ": " + *no_time;
+    return SkipWindow(why, why);
+  }
   // 2. A sample of each before the window.
   std::map<const TaskView*, Sample> before;
   for (const TaskView* t : threads) {

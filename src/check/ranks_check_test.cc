@@ -88,7 +88,8 @@ struct RankBench {
                    CHECK(d == window);
                    change();
                    return completes;
-                 }};
+                 },
+                 nullptr, /*live_time=*/true};  // the wait changes the tree: it stands for a live window
     return c->Run(env);
   }
 };
@@ -274,6 +275,19 @@ TEST_CASE("ranks: a window where every thread sleeps and runs passes with the co
   const auto& starve = ById(rs, "ranks.starvation");
   CHECK(starve.status == Status::kPass);
   CHECK(starve.measured == "1 threads measured");
+}
+
+// Issue 17: two readings of a fixture tree that never changes "proved" that nothing spun.
+TEST_CASE("ranks: under --root the window is a SKIP saying nothing was measured; the order is still judged", "[check][ranks]") {
+  RankBench rb("x86-ipc-4cpu", kIpcRanks);
+  rb.tree.Put(kpath::TaskSchedstat(640, 642), "5000000 1000 20\n");
+  auto rs = rb.bench.Run("ranks");  // as the runner runs it on a fixture root: no live time
+  for (const char* id : {"ranks.spinning", "ranks.starvation"}) {
+    const auto& r = ById(rs, id);
+    CHECK(r.status == Status::kSkip);
+    CHECK_THAT(r.summary, Catch::StartsWith("not measured over 1s: --root " + rb.tree.dir() + " is a fixture tree"));
+  }
+  CHECK(ById(rs, "ranks.order").status != Status::kSkip);
 }
 
 TEST_CASE("ranks: the window is the profile's checks.ranks.window, waited for and measured against", "[check][ranks]") {

@@ -7,6 +7,7 @@
 #include <sstream>
 #include <thread>
 
+#include "base/file_trust.h"
 #include "base/result.h"
 #include "inspect/system_state.h"
 #include "profile/builtin_suites.h"
@@ -117,6 +118,11 @@ Result<Suite> LoadSuite(const std::string& name_or_path) {
     return MakeError("unknown suite \"" + name_or_path + "\"" + (near.empty() ? "" : " (did you mean \"" + near + "\"?)") +
                      ": the built-in suites are " + profile::JoinChoices(names) + "; or give a suite file's path");
   }
+  // As root, a suite file another user can change is refused, as a profile is (base/file_trust.h).
+  if (auto bad = FindUntrusted(name_or_path, ProcessFileTrust())) {
+    return MakeError("refusing suite file " + name_or_path + " as root: " + bad->message + " (fix: " + bad->hint + ")",
+                     EACCES);
+  }
   std::ifstream in(name_or_path, std::ios::binary);
   if (!in) return MakeError("cannot read suite file " + name_or_path, errno);
   std::stringstream ss;
@@ -164,7 +170,7 @@ SuiteReport RunSuite(const profile::Profile& profile, SysRoot& root, const Suite
   report.profile = profile.path;
   report.root = root.Dir();
   SystemState state = CollectSystemState(root);
-  CheckEnv env{profile, root, state, suite, options.wait, options.stop};
+  CheckEnv env{profile, root, state, suite, options.wait, options.stop, root.IsLive()};
   if (!env.wait) {
     const std::atomic<bool>* stop = options.stop;
     env.wait = [stop](Duration d) { return SleepUnlessStopped(d, stop); };

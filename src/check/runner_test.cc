@@ -1,8 +1,11 @@
 // Suites as data: the built-in ones, suite files and their errors, and the runner's order,
 // profile switches, windows and Ctrl-C.
+#include <sys/stat.h>
+
 #include <catch2/catch.hpp>
 
 #include "base/fault_root.h"
+#include "base/trust_test_support.h"
 #include "check/check_test_support.h"
 #include "check/runner.h"
 #include "profile/builtin_suites.h"
@@ -52,6 +55,21 @@ TEST_CASE("a suite file is read from its path", "[check][suite]") {
   // Without a name, the file's stem names it.
   t.Put("nightly.yaml", "checks: [lint]\n");
   CHECK(LoadSuite(t.dir() + "/nightly.yaml")->name == "nightly");
+}
+
+// Issue 17: a suite decides which checks root runs and how long it drives the tracer.
+TEST_CASE("a suite file another user can write is refused as root, naming the file and the fix", "[check][suite]") {
+  TempTree t;
+  test::EnforcedFileTrust enforced;
+  t.Put("quick.yaml", "name: quick\nchecks: [kernel]\n");
+  const std::string path = t.dir() + "/quick.yaml";
+  REQUIRE(::chmod(path.c_str(), 0644) == 0);
+  CHECK(LoadSuite(path));
+  REQUIRE(::chmod(path.c_str(), 0662) == 0);
+  auto s = LoadSuite(path);
+  REQUIRE_FALSE(s);
+  CHECK_THAT(s.error().message, Catch::StartsWith("refusing suite file " + path + " as root: " + path +
+                                                  " is writable by every user (mode 0662) (fix: chmod o-w " + path + ")"));
 }
 
 TEST_CASE("suite file errors name the file, the line and the column", "[check][suite]") {

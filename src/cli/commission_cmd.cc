@@ -162,7 +162,6 @@ int CmdCommission(const GlobalOptions& g, const CommissionOptions& o) {
   std::cout << p.path << ": valid (" << profile::Summary(p) << ")\n";
 
   // Every input is checked before anything changes: duration, loads, outputs, the journal.
-  const bool live = root.IsLive();
   const std::string out_dir = o.out_dir.empty() ? DefaultOutDir() : o.out_dir;
   AcceptanceRequest req;
   req.command = "commission";
@@ -255,8 +254,6 @@ int CmdCommission(const GlobalOptions& g, const CommissionOptions& o) {
   std::cout << Step(g.color, 5, "verify: the " + suite->name + " check suite");
   check::RunOptions ro;
   ro.stop = &StopFlag();
-  // A fixture tree does not change with time: its check windows need no waiting.
-  if (!live) ro.wait = [](check::Duration) { return !StopFlag().load(); };
   ro.on_check = [](const std::string&, const std::vector<check::CheckResult>& results) {
     for (const check::CheckResult& r : results) {
       std::cout << "  " << check::ToString(r.status) << "  " << r.id << (r.summary.empty() ? "" : ": " + r.summary)

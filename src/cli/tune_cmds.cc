@@ -96,8 +96,6 @@ int CmdVerify(const GlobalOptions& g, const VerifyOptions& o) {
   StopSignals stop_signals;
   check::RunOptions options;
   options.stop = &StopFlag();
-  // A fixture tree does not change while we wait: a window there only wastes time.
-  if (!lp->root->IsLive()) options.wait = [](check::Duration) { return !StopFlag().load(); };
   if (!o.json) {
     options.on_check = [](const std::string& name, const std::vector<check::CheckResult>&) {
       if (::isatty(STDERR_FILENO)) std::cerr << "  checked " << name << "\n";

@@ -1,6 +1,8 @@
 // `rtagent validate` as a user runs it: the built binary, a temporary system root, exit codes
 // and what it prints.
+#include <sys/stat.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <array>
 #include <catch2/catch.hpp>
@@ -8,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "base/shell_test_support.h"
+#include "base/skip_test_support.h"
 #include "profile/test_support.h"
 
 using rtagent::profile::testing::TempDir;
@@ -122,4 +125,21 @@ TEST_CASE("every shipped profile validates with the binary", "[profile][cli]") {
     INFO(r.out);
     CHECK(r.code == 0);
   }
+}
+
+// Issue 17: root applied a profile any user could rewrite, without a word.
+TEST_CASE("as root, a profile any user can write is refused with exit 2 unless --allow-unsafe-profile", "[profile][cli]") {
+  if (::geteuid() != 0) RTAGENT_SKIP("the rule holds for root only; this test runs as uid " << ::geteuid());
+  TempDir dir;
+  dir.MakeSysroot("0-3", "0-3");
+  std::string p = dir.Write("board.yaml", "name: board\ncores:\n  housekeeping: 0-1\n  isolated: 2-3\n");
+  REQUIRE(::chmod(p.c_str(), 0666) == 0);
+  Run r = RtAgent("validate --root " + dir.path() + " " + p);
+  CHECK(r.code == 2);
+  CHECK_THAT(r.out, Catch::Contains("refusing profile '" + p + "' as root: " + p +
+                                    " is writable by every user (mode 0666)") &&
+                        Catch::Contains("chmod o-w " + p));
+  Run allowed = RtAgent("validate --allow-unsafe-profile --root " + dir.path() + " " + p);
+  CHECK(allowed.code == 0);
+  CHECK(allowed.out == p + ": valid (4 CPUs: housekeeping 0-1, isolated 2-3)\n");
 }

@@ -7,6 +7,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "base/file_trust.h"
 #include "base/kernel_paths.h"
 #include "profile/default_profile_text.h"
 #include "profile/language.h"
@@ -42,6 +43,11 @@ class IncludeLoader {
     std::string what = from.Known() ? "included profile" : "profile";
     if (fs::is_directory(fs::path(display), ec)) {
       diags_->Error(at, "cannot read " + what + " '" + display + "': it is a directory", "name a .yaml file");
+      return std::nullopt;
+    }
+    // As root, a file another user can change is refused (base/file_trust.h: sudo's rule).
+    if (auto bad = FindUntrusted(display, ProcessFileTrust())) {
+      diags_->Error(at, "refusing " + what + " '" + display + "' as root: " + bad->message, bad->hint);
       return std::nullopt;
     }
     std::ifstream in(display, std::ios::binary);

@@ -4,6 +4,9 @@
 
 #include <catch2/catch.hpp>
 
+#include <sys/stat.h>
+
+#include "base/trust_test_support.h"
 #include "check/check.h"
 #include "profile/test_support.h"
 #include "tune/memory_tuner.h"
@@ -316,6 +319,29 @@ TEST_CASE("a missing profile or include is an error", "[profile]") {
   const Diagnostic& e = Only(l, "cannot read included profile '" + dir.path() + "/base.yaml'");
   CheckAt(e, l.path, 3, 5);
   CHECK_THAT(e.hint, Catch::Contains("relative to the including file's directory"));
+}
+
+// Issue 17: root applied a profile that any user could rewrite, without a word.
+TEST_CASE("a profile or include another user can write is refused as root, naming the file, mode and fix", "[profile]") {
+  TempDir dir;
+  rtagent::test::EnforcedFileTrust enforced;
+  ::chmod(dir.path().c_str(), 0755);
+  const std::string base = dir.Write("base.yaml", "name: base\n");
+  REQUIRE(::chmod(base.c_str(), 0644) == 0);
+  CHECK(LoadYaml(dir, "name: x\ninclude: [base.yaml]\n").result.ok());
+  REQUIRE(::chmod(base.c_str(), 0666) == 0);
+  auto l = LoadYaml(dir, "name: x\ninclude: [base.yaml]\n");
+  REQUIRE_FALSE(l.result.ok());
+  const Diagnostic& e = Only(l, "refusing included profile '" + base + "' as root");
+  CHECK_THAT(e.message, Catch::EndsWith(base + " is writable by every user (mode 0666)"));
+  CHECK(e.hint == "chmod o-w " + base);
+  CheckAt(e, l.path, 2, 11);
+  REQUIRE(::chmod(l.path.c_str(), 0646) == 0);
+  Diagnostics d;
+  REQUIRE_FALSE(LoadProfile(l.path, Cpus(4), &d).ok());
+  REQUIRE(d.ErrorCount() == 1);
+  CHECK(d.All()[0].message == "refusing profile '" + l.path + "' as root: " + l.path +
+                                  " is writable by every user (mode 0646)");
 }
 
 TEST_CASE("an empty file is an error", "[profile]") {

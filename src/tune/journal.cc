@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <cerrno>
 #include <nlohmann/json.hpp>
+#include <optional>
 
+#include "base/file_trust.h"
 #include "base/kernel_paths.h"
 
 namespace rtagent {
@@ -14,10 +16,16 @@ namespace {
 
 // rtagent's state that must outlive a reboot (the FHS's /var/lib).
 const std::string kStateDir = "var/lib/rtagent";
+// The machine's identity (machine-id(5)): the journal records it and refuses another machine's.
+const std::string kMachineId = "etc/machine-id";
 
-std::string Serialize(const std::vector<JournalEntry>& entries) {
+// The journal's format; a journal in another one is refused (another rtagent wrote it).
+constexpr int kFormat = 1;
+
+std::string Serialize(const std::vector<JournalEntry>& entries, const std::string& machine) {
   json doc;
-  doc["version"] = 1;
+  doc["version"] = kFormat;
+  if (!machine.empty()) doc["machine"] = machine;
   json list = json::array();
   for (const auto& e : entries) {
     json j = {{"section", e.section},
@@ -39,12 +47,61 @@ std::string Serialize(const std::vector<JournalEntry>& entries) {
   return doc.dump(2) + "\n";
 }
 
+// The string at `key` of entry `j`, or `fallback` when absent; false when it is not a string.
+bool ReadString(const json& j, const char* key, const char* fallback, std::string* out) {
+  auto it = j.find(key);
+  if (it == j.end()) {
+    *out = fallback;
+    return true;
+  }
+  if (!it->is_string()) return false;
+  *out = it->get<std::string>();
+  return true;
+}
+
+// One entry as Serialize wrote it; nullopt when any field has another type.
+std::optional<JournalEntry> ParseEntry(const json& j) {
+  if (!j.is_object()) return std::nullopt;
+  JournalEntry e;
+  std::string compare;
+  if (!ReadString(j, "section", "", &e.section) || !ReadString(j, "what", "", &e.what) ||
+      !ReadString(j, "actuator", "file", &e.actuator) || !ReadString(j, "key", "", &e.key) ||
+      !ReadString(j, "before", "", &e.before) || !ReadString(j, "after", "", &e.after) ||
+      !ReadString(j, "side_effect_of", "", &e.side_effect_of) || !ReadString(j, "compare", "exact", &compare) ||
+      !ParseCompare(compare, &e.compare) || e.key.empty()) {
+    return std::nullopt;
+  }
+  if (j.contains("runs")) {
+    if (!j["runs"].is_array()) return std::nullopt;
+    for (const json& r : j["runs"]) {
+      if (!r.is_object()) return std::nullopt;
+      e.runs.push_back(CommandRunFromJson(r));
+    }
+  }
+  return e;
+}
+
 }  // namespace
 
 std::string Journal::Path() { return kpath::kRunDir + "/journal.json"; }
 std::string Journal::BootPath() { return kStateDir + "/boot-journal.json"; }
 
+std::string Journal::MachineId() const {
+  auto id = root_.ReadTrimmed(kMachineId);
+  return id ? *id : "";
+}
+
 Result<void> Journal::LoadFile(const std::string& path, bool boot) {
+  const std::string file = root_.Dir() + (root_.Dir() == "/" ? "" : "/") + path;
+  // Nothing of a journal that fails any test below is used: revert would write what it says
+  // into the kernel and the boot loader's files (issue 17).
+  auto refuse = [&](const std::string& why, const std::string& way_out) {
+    return MakeError(file + ": " + why + "; nothing was changed (" + way_out + ")", EINVAL);
+  };
+  const std::string by_hand = "look at what it lists, put back by hand what needs it, then remove it: rm " + file;
+  if (auto bad = FindUntrusted(file, ProcessFileTrust())) {
+    return refuse("refusing the journal as root: " + bad->message, bad->hint + ", if you trust what it holds");
+  }
   auto text = root_.Read(path);
   if (!text) {
     // No journal file (or no directory at all): nothing was changed before.
@@ -53,25 +110,31 @@ Result<void> Journal::LoadFile(const std::string& path, bool boot) {
   }
   json doc = json::parse(*text, nullptr, /*allow_exceptions=*/false);
   if (doc.is_discarded() || !doc.is_object() || !doc.contains("entries") || !doc["entries"].is_array()) {
-    return MakeError(root_.Dir() + " " + path + ": the journal is corrupt; nothing was changed (inspect it, then remove it)",
-                     EINVAL);
+    return refuse("the journal is corrupt or truncated (not the JSON rtagent writes)", by_hand);
+  }
+  if (!doc.contains("version") || !doc["version"].is_number_integer() || doc["version"].get<int>() != kFormat) {
+    const std::string v = doc.contains("version") ? doc["version"].dump() : "none";
+    return refuse("the journal is in format " + v + ", written by another rtagent version; this one reads format " +
+                      std::to_string(kFormat),
+                  "revert with the rtagent that wrote it, or " + by_hand);
+  }
+  const std::string here = MachineId();
+  if (doc.contains("machine")) {
+    const std::string there = doc["machine"].is_string() ? doc["machine"].get<std::string>() : doc["machine"].dump();
+    if (!here.empty() && there != here) {
+      return refuse("the journal was written on another machine (machine-id " + there + "; this one is " + here +
+                        "), so its values are not this machine's to put back",
+                    "a copied disk image carries it: if this machine's files are as they should be, rm " + file);
+    }
   }
   for (const json& j : doc["entries"]) {
-    JournalEntry e;
-    e.section = j.value("section", "");
-    e.what = j.value("what", "");
-    e.actuator = j.value("actuator", "file");
-    e.key = j.value("key", "");
-    e.before = j.value("before", "");
-    e.after = j.value("after", "");
-    e.side_effect_of = j.value("side_effect_of", "");
-    if (j.contains("runs") && j["runs"].is_array()) {
-      for (const json& r : j["runs"]) e.runs.push_back(CommandRunFromJson(r));
+    auto parsed = ParseEntry(j);
+    if (!parsed) {
+      return refuse("the journal has an entry without a key, with an unknown comparison or with a field of the "
+                    "wrong type: " + j.dump(),
+                    by_hand);
     }
-    if (!ParseCompare(j.value("compare", "exact"), &e.compare) || e.key.empty()) {
-      return MakeError(root_.Dir() + " " + path + ": the journal has an entry without a key or with an unknown comparison",
-                       EINVAL);
-    }
+    JournalEntry e = std::move(*parsed);
     if (ids_.count(Id(e.actuator, e.key))) continue;  // the same file in both journals: the first one's before
     if (!boot && IsBootFileActuator(e.actuator) && scope_ == Scope::kRuntime) {
       kept_boot_.push_back(std::move(e));  // an older rtagent's entry: not the daemon's to revert
@@ -84,15 +147,21 @@ Result<void> Journal::LoadFile(const std::string& path, bool boot) {
 }
 
 Result<void> Journal::Load() {
-  entries_.clear();
-  ids_.clear();
-  kept_boot_.clear();
-  stored_boot_.clear();
+  auto reset = [this] {
+    entries_.clear();
+    ids_.clear();
+    kept_boot_.clear();
+    stored_boot_.clear();
+  };
+  reset();
+  Result<void> r = Ok();
   if (scope_ == Scope::kAll) {
-    if (auto r = LoadFile(BootPath(), true); !r) return r;
-    stored_boot_ = entries_.empty() ? "" : Serialize(entries_);
+    r = LoadFile(BootPath(), true);
+    if (r) stored_boot_ = entries_.empty() ? "" : Serialize(entries_, MachineId());
   }
-  return LoadFile(Path(), false);
+  if (r) r = LoadFile(Path(), false);
+  if (!r) reset();  // never half-used: a refused file leaves the journal empty, and the caller stops
+  return r;
 }
 
 void Journal::Reindex() {
@@ -157,7 +226,7 @@ Result<void> Journal::Clear() {
     if (auto r = root_.Remove(BootPath()); !r) return r;
     stored_boot_.clear();
   }
-  if (!kept_boot_.empty()) return root_.WriteDurable(Path(), Serialize(kept_boot_));
+  if (!kept_boot_.empty()) return root_.WriteDurable(Path(), Serialize(kept_boot_, MachineId()));
   return root_.Remove(Path());
 }
 
@@ -167,7 +236,7 @@ Result<void> Journal::Store() {
   if (scope_ == Scope::kAll) {
     // The boot journal first: a crash between the two writes leaves a boot file's "before"
     // recorded even if the runtime journal is older.
-    const std::string text = boot.empty() ? "" : Serialize(boot);
+    const std::string text = boot.empty() ? "" : Serialize(boot, MachineId());
     if (text != stored_boot_) {
       auto r = text.empty() ? root_.Remove(BootPath()) : root_.WriteDurable(BootPath(), text);
       if (!r) return r;
@@ -175,7 +244,7 @@ Result<void> Journal::Store() {
     }
   }
   if (runtime.empty()) return root_.Remove(Path());
-  return root_.WriteDurable(Path(), Serialize(runtime));
+  return root_.WriteDurable(Path(), Serialize(runtime, MachineId()));
 }
 
 }  // namespace rtagent

@@ -45,7 +45,9 @@ class Journal {
   explicit Journal(SysRoot& root, Scope scope = Scope::kAll) : root_(root), scope_(scope) {}
 
   /// Reads the journal left by earlier applies; an absent journal is an empty one.
-  /// A corrupt journal is an error naming the file: nothing is applied or reverted over it.
+  /// A journal that is corrupt or truncated, in another rtagent's format, from another machine
+  /// (etc/machine-id) or, as root, writable by another user is an error naming the file and a
+  /// way out; nothing of it is kept, and nothing is applied or reverted over it.
   Result<void> Load();
   const std::vector<JournalEntry>& entries() const { return entries_; }
   bool Empty() const { return entries_.empty(); }
@@ -75,6 +77,8 @@ class Journal {
 
  private:
   Result<void> LoadFile(const std::string& path, bool boot);
+  /// This machine's etc/machine-id under the root ("" when it has none, as a fixture tree).
+  std::string MachineId() const;
   Result<void> Store();
   static std::string Id(const std::string& actuator, const std::string& key) { return actuator + '\n' + key; }
   void Reindex();

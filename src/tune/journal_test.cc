@@ -3,9 +3,12 @@
 // daemon's view, which is the runtime one only.
 #include "tune/journal.h"
 
+#include <sys/stat.h>
+
 #include <catch2/catch.hpp>
 
 #include "base/fault_root.h"
+#include "base/trust_test_support.h"
 
 using namespace rtagent;
 
@@ -13,6 +16,16 @@ namespace {
 
 JournalEntry Entry(const std::string& actuator, const std::string& key, const std::string& before) {
   return {"cores", key, actuator, key, before, "new", Compare::kExact, "", {}};
+}
+
+// The error loading the journal under `t` ends in; a refused journal keeps nothing.
+Error LoadError(const TempTree& t) {
+  FaultRoot root(t.dir());
+  Journal j(root);
+  auto r = j.Load();
+  REQUIRE_FALSE(r.ok());
+  CHECK(j.Empty());
+  return r.error();
 }
 
 }  // namespace
@@ -96,4 +109,111 @@ TEST_CASE("a corrupt boot journal stops apply and revert with its name", "[tune]
   // The daemon does not read it.
   Journal held(root, Journal::Scope::kRuntime);
   CHECK(held.Load().ok());
+}
+
+// Issue 17: a journal that is truncated, corrupt, from another rtagent or another machine is
+// refused with the file named and a way out, and nothing of it is used.
+TEST_CASE("journal: a truncated journal is refused naming the file and a way out; nothing of it is kept", "[tune]") {
+  TempTree t;
+  FaultRoot root(t.dir());
+  {
+    Journal j(root);
+    REQUIRE(j.Load().ok());
+    REQUIRE(j.RecordAll({Entry("bootfile+update-grub", "etc/default/grub.d/90-rtagent.cfg", "")}).ok());
+  }
+  REQUIRE_FALSE(t.Get(Journal::BootPath()).empty());
+  t.Put(Journal::Path(), "{\"version\": 1, \"entries\": [{\"key\": \"proc/irq/5/smp_affinity_list\", \"bef");
+  Journal j(root);
+  auto r = j.Load();
+  REQUIRE_FALSE(r.ok());
+  const std::string file = t.dir() + "/" + Journal::Path();
+  CHECK(r.error().message == file + ": the journal is corrupt or truncated (not the JSON rtagent writes); nothing was "
+                                    "changed (look at what it lists, put back by hand what needs it, then remove it: rm " +
+                                    file + "): Invalid argument");
+  CHECK(j.Empty());  // the boot journal, read first and valid, is not half-used either
+}
+
+TEST_CASE("journal: another rtagent's format is refused, naming both formats", "[tune]") {
+  TempTree t;
+  t.Put(Journal::Path(), "{\"version\": 2, \"entries\": []}\n");
+  CHECK_THAT(LoadError(t).message, Catch::Contains(Journal::Path() + ": the journal is in format 2, written by another "
+                                                                  "rtagent version; this one reads format 1") &&
+                                    Catch::Contains("revert with the rtagent that wrote it"));
+  t.Put(Journal::Path(), "{\"entries\": []}\n");
+  CHECK_THAT(LoadError(t).message, Catch::Contains("in format none"));
+}
+
+TEST_CASE("journal: it records the machine and refuses another machine's", "[tune]") {
+  TempTree t;
+  t.Put("etc/machine-id", "0123456789abcdef0123456789abcdef\n");
+  FaultRoot root(t.dir());
+  {
+    Journal j(root);
+    REQUIRE(j.Load().ok());
+    REQUIRE(j.Record(Entry("file", "proc/irq/5/smp_affinity_list", "0-3")).ok());
+  }
+  CHECK_THAT(t.Get(Journal::Path()), Catch::Contains("\"machine\": \"0123456789abcdef0123456789abcdef\""));
+  Journal same(root);
+  REQUIRE(same.Load().ok());
+  CHECK(same.entries().size() == 1);
+  // The disk image copied to another board.
+  t.Put("etc/machine-id", "fedcba9876543210fedcba9876543210\n");
+  Journal other(root);
+  auto r = other.Load();
+  REQUIRE_FALSE(r.ok());
+  CHECK_THAT(r.error().message,
+             Catch::Contains("the journal was written on another machine (machine-id 0123456789abcdef0123456789abcdef; "
+                             "this one is fedcba9876543210fedcba9876543210)") &&
+                 Catch::Contains("rm " + t.dir() + "/" + Journal::Path()));
+  CHECK(other.Empty());
+}
+
+TEST_CASE("journal: an entry with a field of the wrong type is refused, not half-read", "[tune]") {
+  TempTree t;
+  t.Put(Journal::Path(),
+        "{\"version\": 1, \"entries\": [{\"key\": \"proc/irq/5/smp_affinity_list\", \"before\": \"0-3\"},"
+        " {\"key\": \"proc/irq/6/smp_affinity_list\", \"before\": 7}]}\n");
+  CHECK_THAT(LoadError(t).message, Catch::Contains("a field of the wrong type: {\"before\":7"));
+}
+
+TEST_CASE("journal: its files are 0644 and its directories 0755 whatever the umask", "[tune]") {
+  TempTree t;
+  FaultRoot root(t.dir());
+  const mode_t old = ::umask(0);
+  Journal j(root);
+  auto recorded = j.RecordAll({Entry("bootfile+update-grub", "etc/default/grub.d/90-rtagent.cfg", ""),
+                               Entry("file", "proc/irq/5/smp_affinity_list", "0-3")});
+  ::umask(old);
+  REQUIRE(recorded.ok());
+  auto mode = [&](const std::string& rel) {
+    struct stat st;
+    REQUIRE(::stat((t.dir() + "/" + rel).c_str(), &st) == 0);
+    return st.st_mode & 07777;
+  };
+  CHECK(mode(Journal::Path()) == 0644);
+  CHECK(mode(Journal::BootPath()) == 0644);
+  CHECK(mode("run/rtagent") == 0755);
+  CHECK(mode("var/lib/rtagent") == 0755);
+  CHECK(mode("var/lib") == 0755);
+}
+
+TEST_CASE("journal: as root, a journal another user can write is refused with the fix", "[tune]") {
+  TempTree t;
+  FaultRoot root(t.dir());
+  {
+    Journal j(root);
+    REQUIRE(j.Record(Entry("file", "proc/irq/5/smp_affinity_list", "0-3")).ok());
+  }
+  test::EnforcedFileTrust enforced;
+  Journal ok(root);
+  REQUIRE(ok.Load().ok());
+  const std::string dir = t.dir() + "/run/rtagent";
+  REQUIRE(::chmod(dir.c_str(), 0777) == 0);
+  Journal j(root);
+  auto r = j.Load();
+  REQUIRE_FALSE(r.ok());
+  CHECK_THAT(r.error().message,
+             Catch::Contains("refusing the journal as root: the directory " + dir + " (above " + dir +
+                             "/journal.json) is writable by every user (mode 0777)") &&
+                 Catch::Contains("chmod o-w " + dir));
 }

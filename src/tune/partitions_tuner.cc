@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cerrno>
 
+#include "base/kernel_paths.h"
 #include "base/kernel_text.h"
 #include "inspect/cgroups.h"
 #include "inspect/threads.h"
@@ -220,6 +221,100 @@ class PartitionPlanner {
   SectionPlan& plan_;
 };
 
+// A cpuset that holds its CPUs apart already: a valid v2 "isolated" or "root" partition, a v1
+// exclusive cpuset.
+struct HeldCpuset {
+  std::string cgroup;  ///< "/rt"
+  std::string kind;    ///< "isolated partition", "root partition", "exclusive cpuset"
+  CpuSet cpus;
+  std::string undo;    ///< the command that gives its CPUs back
+};
+
+std::vector<HeldCpuset> HeldCpusets(const SysRoot& root, const CpusetHierarchy& h) {
+  std::vector<HeldCpuset> out;
+  auto mounts = root.Read(kpath::kMounts);
+  if (!mounts) return out;
+  const CgroupState st = CollectCgroups(root, ParseMounts(*mounts));
+  auto undo = [&](const std::string& cg, const std::string& file, const char* value) {
+    return std::string("echo ") + value + " > /" + h.CgroupPath(cg) + "/" + h.Cpuset(file);
+  };
+  if (h.version == 2) {
+    for (const CgroupV2Cpuset& c : st.v2_cpusets) {
+      if (c.path == "/" || !c.parsed.valid || (c.parsed.type != "isolated" && c.parsed.type != "root")) continue;
+      const std::optional<CpuSet>& cpus = c.effective_cpus ? c.effective_cpus : c.cpus;
+      if (cpus) out.push_back({c.path, c.parsed.type + " partition", *cpus, undo(c.path, kpath::kCpusetPartition, "member")});
+    }
+    return out;
+  }
+  for (const CgroupV1Cpuset& c : st.v1_cpusets) {
+    if (c.path == "/" || !c.cpu_exclusive.value_or(false) || !c.cpus) continue;
+    out.push_back({c.path, "exclusive cpuset", *c.cpus, undo(c.path, kpath::kCpusetCpuExclusive, "0")});
+  }
+  return out;
+}
+
+// True when one cgroup is the other or lies inside it ("/rt" and "/rt/loop").
+bool Nested(const std::string& a, const std::string& b) {
+  auto inside = [](const std::string& in, const std::string& out) {
+    return in == out || (in.size() > out.size() && in.compare(0, out.size(), out) == 0 && in[out.size()] == '/');
+  };
+  return inside(a, b) || inside(b, a);
+}
+
+// Issue 17: a partition on CPUs another partition already holds is refused before anything is
+// written. The kernel would take the write and mark one of them invalid, or refuse it (EINVAL)
+// half-way through the batch. A cpuset the profile itself names (or one nested in it) is not
+// another's: its CPUs are this profile's to set.
+Result<void> RefuseHeldCpus(const std::vector<profile::Partition>& parts, const SysRoot& root, const CpusetHierarchy& h) {
+  const std::vector<HeldCpuset> held = HeldCpusets(root, h);
+  for (const profile::Partition& p : parts) {
+    for (const HeldCpuset& other : held) {
+      const bool ours = std::any_of(parts.begin(), parts.end(), [&](const profile::Partition& q) {
+        return Nested("/" + q.name, other.cgroup);
+      });
+      const CpuSet both = p.cpus->cpus.Intersect(other.cpus);
+      if (ours || both.Empty()) continue;
+      // Error{} rather than MakeError: the caller adds strerror(EBUSY) to the message once.
+      return Error{p.mark.ToString() + ": partition \"" + p.name + "\" wants CPUs " + p.cpus->cpus.ToList() +
+                           ", but the existing " + other.kind + " " + other.cgroup + " already holds CPUs " +
+                           other.cpus.ToList() + " (" + both.ToList() + " in both); nothing was planned. Give \"" +
+                           p.name + "\" other CPUs, name it \"" + other.cgroup.substr(1) + "\" to take " +
+                           other.cgroup + " over, or give its CPUs back first (" + other.undo + ")",
+                   EBUSY};
+    }
+  }
+  return Ok();
+}
+
+// Issue 17: a running SCHED_DEADLINE thread whose allowed CPUs would all be taken by a
+// partition it is not in (nor moved into) could run nowhere: the kernel admitted its bandwidth
+// on those CPUs and refuses the partition (EBUSY, cgroup-v2.rst "Cpuset"; the bandwidth test is
+// dl_cpuset_cpumask_can_shrink). Refused here, before anything is written. A thread allowed on
+// other CPUs too is left to the kernel's own test: its bandwidth may still fit there.
+Result<void> RefuseDeadlineCpus(const std::vector<profile::Partition>& parts, const SysRoot& root,
+                                const CgroupBackend& be) {
+  const ThreadState threads = CollectThreads(root);
+  for (const ThreadInfo& t : threads.realtime) {
+    if (t.policy != kSchedDeadline || !t.affinity) continue;
+    for (const profile::Partition& p : parts) {
+      if (!t.affinity->IsSubsetOf(p.cpus->cpus)) continue;
+      auto now = be.CgroupOf(t.pid);
+      if (now && *now == "/" + p.name) continue;  // it lives in that partition already
+      const bool moved_in = std::any_of(p.processes->begin(), p.processes->end(),
+                                        [&](const profile::Regex& r) { return r.Matches(t.process_comm); });
+      if (moved_in) continue;
+      return Error{p.mark.ToString() + ": partition \"" + p.name + "\" wants CPUs " + p.cpus->cpus.ToList() +
+                           ", but the SCHED_DEADLINE thread " + t.comm + " (tid " + std::to_string(t.tid) + " of " +
+                           t.process_comm + ", pid " + std::to_string(t.pid) + ") may run only on CPUs " +
+                           t.affinity->ToList() + " and is not in it; nothing was planned. Add \"" +
+                           t.process_comm + "\" to partitions." + p.name + ".processes, or widen that thread's "
+                           "affinity first",
+                   EBUSY};
+    }
+  }
+  return Ok();
+}
+
 }  // namespace
 
 Result<SectionPlan> PartitionsTuner::Plan(const PlanContext& ctx) const {
@@ -230,8 +325,10 @@ Result<SectionPlan> PartitionsTuner::Plan(const PlanContext& ctx) const {
 
   auto h = FindCpusetHierarchy(ctx.root);
   if (!h) return h.error();
+  if (auto held = RefuseHeldCpus(parts, ctx.root, *h); !held) return held.error();
   auto made = factory_(ctx.root, nullptr, *h);
   if (!made) return made.error();
+  if (auto dl = RefuseDeadlineCpus(parts, ctx.root, **made); !dl) return dl.error();
   PartitionPlanner planner(plan.section, **made, plan);
   const std::string top_mems = h->version == 2 ? std::string() : planner.TopMems(parts);
   planner.PlanTop(parts);

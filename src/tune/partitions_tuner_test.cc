@@ -45,9 +45,14 @@ profile::Profile Load(const std::string& yaml, const SysRoot& root) {
   return std::move(*p);
 }
 
-SectionPlan PlanOf(const Tuner& t, const profile::Profile& p, const SysRoot& root) {
+// The plan, or the error that refused it.
+Result<SectionPlan> TryPlan(const Tuner& t, const profile::Profile& p, const SysRoot& root) {
   SystemState state;
-  auto plan = t.Plan(PlanContext{p, root, state});
+  return t.Plan(PlanContext{p, root, state});
+}
+
+SectionPlan PlanOf(const Tuner& t, const profile::Profile& p, const SysRoot& root) {
+  auto plan = TryPlan(t, p, root);
   INFO((plan.ok() ? std::string() : plan.error().message));
   REQUIRE(plan.ok());
   return std::move(*plan);
@@ -91,6 +96,20 @@ RevertReport RevertAll(const Tuner& tuner, SysRoot& root) {
   tuner.AddActuators(ex, root);
   return ex.Revert();
 }
+
+// The arm64 board with its /rt partition dissolved (member), so a new one may take CPUs 6-7:
+// with /rt held, plan refuses them (issue 17).
+void DissolveRt(const TempTree& t) {
+  t.Put("sys/fs/cgroup/rt/cpuset.cpus.partition", "member\n");
+  t.Put("sys/fs/cgroup/cpuset.cpus.isolated", "\n");
+}
+
+// A pristine dissolved copy, to compare a reverted tree with.
+struct Dissolved {
+  TempTree tree{kArm64};
+  Dissolved() { DissolveRt(tree); }
+  const std::string& dir() const { return tree.dir(); }
+};
 
 const char* kArmPartition = R"(version: 1
 cores:
@@ -136,6 +155,7 @@ partitions:
 
 TEST_CASE("partitions on cgroup v2: create, plan again, revert to the same bytes", "[tune][partitions]") {
   TempTree tree(kArm64);
+  DissolveRt(tree);
   FaultRoot root(tree.dir());
   auto p = Load(kArmPartition, root);
   PartitionsTuner tuner;
@@ -171,11 +191,12 @@ TEST_CASE("partitions on cgroup v2: create, plan again, revert to the same bytes
 
   RevertReport rev = RevertAll(tuner, root);
   CHECK(rev.complete);
-  CHECK(TreeDiff(tree.dir(), kArm64).empty());
+  CHECK(TreeDiff(tree.dir(), Dissolved().dir()).empty());
 }
 
 TEST_CASE("partitions on cgroup v2: the cpuset controller is handed down first", "[tune][partitions]") {
   TempTree tree(kArm64);
+  DissolveRt(tree);
   tree.Put("sys/fs/cgroup/cgroup.subtree_control", "cpu io memory pids\n");
   TempTree reference(tree.dir());
   FaultRoot root(tree.dir());
@@ -224,6 +245,7 @@ partitions:
 
 TEST_CASE("partitions: known refusals are outcomes, other errors roll back", "[tune][partitions]") {
   TempTree tree(kArm64);
+  DissolveRt(tree);
   FaultRoot root(tree.dir());
   auto p = Load(kArmPartition, root);
   PartitionsTuner tuner;
@@ -259,8 +281,58 @@ TEST_CASE("partitions: known refusals are outcomes, other errors roll back", "[t
     CHECK(rep.Count(Outcome::kFailed) == 1);
     CHECK(rep.Count(Outcome::kRolledBack) == 1);
     CHECK_FALSE(root.Exists("sys/fs/cgroup/ctl"));
-    CHECK(TreeDiff(tree.dir(), kArm64).empty());
+    CHECK(TreeDiff(tree.dir(), Dissolved().dir()).empty());
   }
+}
+
+// Issue 17: plan made an isolated partition on CPUs the existing /rt partition held, without a word.
+TEST_CASE("partitions: CPUs an existing isolated partition holds are refused in plan, naming both", "[tune][partitions]") {
+  TempTree tree(kArm64);
+  FaultRoot root(tree.dir());
+  auto plan = TryPlan(PartitionsTuner(), Load(kArmPartition, root), root);
+  REQUIRE_FALSE(plan.ok());
+  CHECK(plan.error().err == EBUSY);
+  CHECK_THAT(plan.error().message,
+             Catch::StartsWith("board.yaml:6:3: partition \"ctl\" wants CPUs 6-7, but the existing isolated partition "
+                               "/rt already holds CPUs 4-7 (6-7 in both); nothing was planned") &&
+                 Catch::Contains("echo member > /sys/fs/cgroup/rt/cpuset.cpus.partition"));
+  CHECK(root.writes().empty());
+}
+
+TEST_CASE("partitions: all the CPUs a SCHED_DEADLINE thread may run on are refused to a partition it is not in", "[tune][partitions]") {
+  TempTree tree(kArm64);
+  DissolveRt(tree);  // robot_ctrl (pid 1200) stays in /rt, a member cpuset on 4-7
+  FaultRoot root(tree.dir());
+  const std::string profile = "version: 1\ncores:\n  housekeeping: 0-3\n  isolated: 4-7\npartitions:\n  ctl:\n    cpus: 4-7\n";
+  PartitionsTuner tuner;
+  auto plan = TryPlan(tuner, Load(profile, root), root);
+  REQUIRE_FALSE(plan.ok());
+  CHECK(plan.error().err == EBUSY);
+  CHECK_THAT(plan.error().message,
+             Catch::Contains("partition \"ctl\" wants CPUs 4-7, but the SCHED_DEADLINE thread planner (tid 1205 of "
+                             "robot_ctrl, pid 1200) may run only on CPUs 4-7 and is not in it; nothing was planned") &&
+                 Catch::Contains("Add \"robot_ctrl\" to partitions.ctl.processes"));
+  // Moved in with the partition, it keeps its CPUs.
+  CHECK(TryPlan(tuner, Load(profile + "    processes: [robot_ctrl]\n", root), root).ok());
+  CHECK(root.writes().empty());
+}
+
+TEST_CASE("partitions on cgroup v1: CPUs an exclusive cpuset holds are refused in plan", "[tune][partitions]") {
+  TempTree tree(kX86);
+  tree.Put("sys/fs/cgroup/cpuset/plc/cpuset.cpus", "2-3\n");
+  tree.Put("sys/fs/cgroup/cpuset/plc/cpuset.cpu_exclusive", "1\n");
+  FaultRoot root(tree.dir());
+  auto p = Load("version: 1\ncores:\n  housekeeping: 0\n  isolated: 1-3\npartitions:\n  rt:\n    cpus: 1-3\n", root);
+  PartitionsTuner tuner;
+  auto plan = TryPlan(tuner, p, root);
+  REQUIRE_FALSE(plan.ok());
+  CHECK_THAT(plan.error().message,
+             Catch::Contains("partition \"rt\" wants CPUs 1-3, but the existing exclusive cpuset /plc already holds "
+                             "CPUs 2-3") &&
+                 Catch::Contains("echo 0 > /sys/fs/cgroup/cpuset/plc/cpuset.cpu_exclusive"));
+  // Not exclusive: a plain cpuset holds nothing apart.
+  tree.Put("sys/fs/cgroup/cpuset/plc/cpuset.cpu_exclusive", "0\n");
+  CHECK(TryPlan(tuner, p, root).ok());
 }
 
 TEST_CASE("partitions on cgroup v1: an exclusive cpuset without load balancing", "[tune][partitions]") {
@@ -478,6 +550,7 @@ std::string AffinityOf(const SysRoot& root, int pid, int tid) {
 
 TEST_CASE("partitions on cgroup v2: revert puts back the placements the kernel changed", "[tune][partitions]") {
   TempTree tree(kArm64);
+  DissolveRt(tree);
   tree.Put("sys/fs/cgroup/rt/cpuset.cpus.partition", "member\n");  // the top has every CPU
   // init and sshd on the housekeeping CPUs, as isolcpus=domain leaves every task at boot
   tree.Put("proc/1/task/1/status", "Name:\tsystemd\nCpus_allowed:\t0f\nCpus_allowed_list:\t0-3\n");
@@ -521,6 +594,7 @@ TEST_CASE("partitions on cgroup v2: revert puts back the placements the kernel c
 
 TEST_CASE("partitions on cgroup v2: a later failure puts back the placements too", "[tune][partitions]") {
   TempTree tree(kArm64);
+  DissolveRt(tree);
   tree.Put("sys/fs/cgroup/rt/cpuset.cpus.partition", "member\n");
   tree.Put("proc/1/task/1/status", "Name:\tsystemd\nCpus_allowed:\t0f\nCpus_allowed_list:\t0-3\n");
   TempTree reference(tree.dir());
