@@ -130,6 +130,25 @@ TEST_CASE("RunSuite runs the suite's checks in order and says which the profile 
   CHECK(report.root == b.root->Dir());
 }
 
+// Issue 17: `verify --root FIXTURE` PASSed "no interrupt moved ... in 10s" after 0.02 s.
+TEST_CASE("RunSuite on a fixture root gives the window checks no live time: they SKIP and never wait", "[check][suite]") {
+  Bench b = Load(Tree("arm64-rt-8cpu"), "");
+  Suite s;
+  s.name = "windows";
+  s.checks = {"interrupts", "ranks", "clock"};
+  RunOptions o;
+  int waits = 0;
+  o.wait = [&](Duration) { return ++waits > 0; };
+  SuiteReport report = RunSuite(b.profile, *b.root, s, o);
+  CHECK(waits == 0);
+  for (const char* id : {"interrupts", "ranks.spinning", "clock.resolution"}) {
+    const auto& r = ById(report.results, id);
+    INFO(id);
+    CHECK(r.status == Status::kSkip);
+    CHECK_THAT(r.summary, Catch::Contains("is a fixture tree, not a running system"));
+  }
+}
+
 TEST_CASE("Ctrl-C stops the suite after the running check and marks the report", "[check][suite]") {
   Bench b = Load(Tree("x86-ipc-4cpu"), "");
   Suite s;

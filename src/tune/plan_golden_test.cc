@@ -44,23 +44,31 @@ std::string Render(const std::vector<SectionPlan>& sections) {
           << "\n";
     }
   }
-  // Profile marks name the profile's path: drop the source directory's part.
-  std::string text = out.str();
+  return out.str();
+}
+
+// Profile marks name the profile's path: drop the source directory's part.
+std::string WithoutSourceDir(std::string text) {
   const std::string src = std::string(RTAGENT_SOURCE_DIR) + "/";
   for (size_t at = text.find(src); at != std::string::npos; at = text.find(src, at)) text.erase(at, src.size());
   return text;
 }
 
-// The ranks and partitions sections of the plan, or the error that stops one.
+// The ranks and partitions sections of the plan; a section that refuses to plan (partitions
+// on CPUs a board's existing partition holds) shows its error, and the other is still compared.
 std::string PlanText(const profile::Profile& p, const SysRoot& root) {
   SystemState state;
   std::vector<SectionPlan> sections;
+  std::string errors;
   for (const auto& make : {MakePartitionsTuner, MakeRanksTuner}) {
     auto plan = make()->Plan(PlanContext{p, root, state});
-    if (!plan) return "error: " + plan.error().message + "\n";
+    if (!plan) {
+      errors += "error: " + plan.error().message + "\n";
+      continue;
+    }
     sections.push_back(std::move(*plan));
   }
-  return Render(sections);
+  return WithoutSourceDir(errors + Render(sections));
 }
 
 }  // namespace
