@@ -278,7 +278,7 @@ TEST_CASE("ranks: a window where every thread sleeps and runs passes with the co
 }
 
 // Issue 17: two readings of a fixture tree that never changes "proved" that nothing spun.
-TEST_CASE("ranks: under --root the window is a SKIP saying nothing was measured; the order is still judged", "[check][ranks]") {
+TEST_CASE("ranks: under --root the window is a SKIP saying nothing was measured, the order is still judged", "[check][ranks]") {
   RankBench rb("x86-ipc-4cpu", kIpcRanks);
   rb.tree.Put(kpath::TaskSchedstat(640, 642), "5000000 1000 20\n");
   auto rs = rb.bench.Run("ranks");  // as the runner runs it on a fixture root: no live time

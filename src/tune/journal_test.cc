@@ -113,7 +113,7 @@ TEST_CASE("a corrupt boot journal stops apply and revert with its name", "[tune]
 
 // Issue 17: a journal that is truncated, corrupt, from another rtagent or another machine is
 // refused with the file named and a way out, and nothing of it is used.
-TEST_CASE("journal: a truncated journal is refused naming the file and a way out; nothing of it is kept", "[tune]") {
+TEST_CASE("journal: a truncated journal is refused naming the file and a way out, nothing of it kept", "[tune]") {
   TempTree t;
   FaultRoot root(t.dir());
   {
