@@ -13,7 +13,8 @@
 #   # profile: PATH              with rootfs: the profile rtagent.service holds (repo-relative)
 #   # bootdisk: grub             boot through that boot loader from a disk (mkbootdisk.sh); the
 #                                scenario runs at every boot (guest/run-phases.sh) and reboots
-#   # boots: N                   how many boots it takes (the timeout is N times the per-boot one)
+#   # boots: N                   how many boots it takes (the timeout is N times the per-boot one:
+#                                RTAGENT_QEMU_TIMEOUT, default 240 s, 480 s for a bootdisk: scenario)
 # rtagent: --rtagent, else $RTAGENT_BIN, else build/rtagent. --strict (or RTAGENT_QEMU_STRICT=1)
 # makes an rtagent command that is still a stub ("not built yet") a failure instead of a SKIP.
 # Logs (full console per scenario, facts.txt) stay in --out (default a fresh /tmp folder).
@@ -104,7 +105,9 @@ for s in "${SCENARIOS[@]}"; do
       summary+=("FAIL $s: mkbootdisk.sh or mkharness.sh failed ($work/mkbootdisk.log)"); failed=$((failed+1)); continue
     fi
     echo "--- $s (kernel $flavour through $loader: $(basename "$base"))"
-    "$HERE/boot.sh" -D -s "$s" -l "$work/console.log" -t $(( boots * ${RTAGENT_QEMU_TIMEOUT:-240} )) \
+    # A boot from the disk runs SeaBIOS, GRUB, Debian's initramfs and a whole systemd: twice
+    # the per-boot time of a direct boot by default.
+    "$HERE/boot.sh" -D -s "$s" -l "$work/console.log" -t $(( boots * ${RTAGENT_QEMU_TIMEOUT:-480} )) \
         -q "-drive file=$base,if=none,format=raw,snapshot=on,id=root -device virtio-blk-pci,drive=root,bootindex=0
             -drive file=$work/harness.img,if=none,format=raw,readonly=on,id=harness -device virtio-blk-pci,drive=harness" \
         > "$work/result.txt"
