@@ -65,7 +65,7 @@ Result<ImportedRun> ParseParsed(const json& root) {
   ImportedRun run;
   run.tool = "cyclictest --json";
   if (!root.is_object() || !root.contains("thread") || !root["thread"].is_object()) {
-    return MakeError("no \"thread\" object: not a cyclictest --json file", EINVAL);
+    return MakeError("no \"thread\" object: not a cyclictest --json file");
   }
   if (root.contains("sysinfo") && root["sysinfo"].is_object()) {
     const json& si = root["sysinfo"];
@@ -80,12 +80,12 @@ Result<ImportedRun> ParseParsed(const json& root) {
     const std::vector<std::string_view> argv = SplitWs(cmdline);
     if (auto i = OptionValue(argv, "-i", "--interval")) {
       auto n = ParseInt(*i);
-      if (!n || *n <= 0) return MakeError(std::string(key) + ": -i " + *i + " is not an interval in µs", EINVAL);
+      if (!n || *n <= 0) return MakeError(std::string(key) + ": -i " + *i + " is not an interval in µs");
       run.interval_us = *n;
     }
     if (auto p = OptionValue(argv, "-p", "--priority")) {
       auto n = ParseInt(*p);
-      if (!n || *n < 0 || *n > 99) return MakeError(std::string(key) + ": -p " + *p + " is not a priority", EINVAL);
+      if (!n || *n < 0 || *n > 99) return MakeError(std::string(key) + ": -p " + *p + " is not a priority");
       run.priority = static_cast<int>(*n);
     }
     if (auto pol = OptionValue(argv, "", "--policy")) {
@@ -104,26 +104,26 @@ Result<ImportedRun> ParseParsed(const json& root) {
   }
   for (const auto& [name, t] : root["thread"].items()) {
     const std::string where = "thread." + name;
-    if (!t.is_object()) return MakeError(where + ": not an object", EINVAL);
+    if (!t.is_object()) return MakeError(where + ": not an object");
     for (const char* key : {"cycles", "min", "max", "avg"}) {
-      if (!t.contains(key) || !t[key].is_number()) return MakeError(where + "." + key + ": missing or not a number", EINVAL);
+      if (!t.contains(key) || !t[key].is_number()) return MakeError(where + "." + key + ": missing or not a number");
     }
     if (!t.contains("histogram") || !t["histogram"].is_object()) {
-      return MakeError(where + ".histogram: missing (cyclictest writes it with -h N only: run it with -h)", EINVAL);
+      return MakeError(where + ".histogram: missing (cyclictest writes it with -h N only: run it with -h)");
     }
     std::map<uint64_t, uint64_t> buckets;
     uint64_t in_bins = 0;
     for (const auto& [bucket, count] : t["histogram"].items()) {
       auto b = ParseUint(bucket);
       if (!b || *b > 10000000 || !count.is_number_unsigned()) {
-        return MakeError(where + ".histogram." + bucket + ": not a bucket in µs with a count", EINVAL);
+        return MakeError(where + ".histogram." + bucket + ": not a bucket in µs with a count");
       }
       buckets[*b] = count.get<uint64_t>();
       in_bins += count.get<uint64_t>();
     }
     const int64_t cycles = t["cycles"].get<int64_t>();
     if (cycles < 0 || static_cast<uint64_t>(cycles) < in_bins) {
-      return MakeError(where + ".cycles: " + std::to_string(cycles) + " is fewer than the histogram's " + std::to_string(in_bins), EINVAL);
+      return MakeError(where + ".cycles: " + std::to_string(cycles) + " is fewer than the histogram's " + std::to_string(in_bins));
     }
     HistogramParts p;
     // cyclictest's histogram covers 0 .. -h N - 1; the file names only the buckets it has.
@@ -139,11 +139,11 @@ Result<ImportedRun> ParseParsed(const json& root) {
       if (p.overflows > 0) p.overflow_max_ns = p.max_ns;
     }
     auto h = Histogram::Restore(std::move(p));
-    if (!h) return MakeError(where + ": " + h.error().message, EINVAL);
+    if (!h) return MakeError(where + ": " + h.error().message);
     run.threads.push_back(std::move(*h));
     if (t.contains("cpu") && t["cpu"].is_number_integer() && t["cpu"].get<int>() >= 0) run.cpus.push_back(t["cpu"].get<int>());
   }
-  if (run.threads.empty()) return MakeError("\"thread\" is empty: no thread measured", EINVAL);
+  if (run.threads.empty()) return MakeError("\"thread\" is empty: no thread measured");
   return run;
 }
 
@@ -156,14 +156,14 @@ Result<ImportedRun> ParseCyclictestJson(std::string_view text) {
     try {
       [[maybe_unused]] const json again = json::parse(text.begin(), text.end());
     } catch (const json::parse_error& e) {
-      return MakeError("line " + std::to_string(LineOf(text, e.byte)) + ": not valid JSON", EINVAL);
+      return MakeError("line " + std::to_string(LineOf(text, e.byte)) + ": not valid JSON");
     }
-    return MakeError("not valid JSON", EINVAL);
+    return MakeError("not valid JSON");
   }
   try {
     return ParseParsed(root);
   } catch (const json::exception& e) {
-    return MakeError(std::string("cyclictest JSON: ") + e.what(), EINVAL);
+    return MakeError(std::string("cyclictest JSON: ") + e.what());
   }
 }
 

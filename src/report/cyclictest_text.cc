@@ -96,12 +96,12 @@ Result<CyclictestReport> ParseCyclictestHistogram(std::string_view text) {
       std::string key(TrimView(line.substr(0, colon)));
       if (key.rfind("Thread ", 0) == 0) {  // "# Thread 0: 00123 00456 # 00005 others"
         auto thread = ParseUint(std::string_view(key).substr(7));
-        if (!thread) return MakeError("line " + std::to_string(line_no) + ": not a thread number: \"" + key + "\"", EINVAL);
+        if (!thread) return MakeError("line " + std::to_string(line_no) + ": not a thread number: \"" + key + "\"");
         std::vector<uint64_t>& cycles = overflow_cycles[*thread];
         for (std::string_view f : SplitWs(line.substr(colon + 1))) {
           if (f.front() == '#') break;  // "# 00005 others": counted in the overflows, not listed
           auto n = ParseUint(f);
-          if (!n) return MakeError("line " + std::to_string(line_no) + ": not a cycle number: \"" + std::string(f) + "\"", EINVAL);
+          if (!n) return MakeError("line " + std::to_string(line_no) + ": not a cycle number: \"" + std::string(f) + "\"");
           cycles.push_back(*n);
         }
         continue;
@@ -140,12 +140,12 @@ Result<CyclictestReport> ParseCyclictestHistogram(std::string_view text) {
     std::vector<uint64_t> values;
     for (std::string_view f : SplitWs(line)) {
       auto n = ParseUint(f);
-      if (!n) return MakeError("line " + std::to_string(line_no) + ": not a number: \"" + std::string(f) + "\"", EINVAL);
+      if (!n) return MakeError("line " + std::to_string(line_no) + ": not a number: \"" + std::string(f) + "\"");
       values.push_back(*n);
     }
-    if (values.size() < 2) return MakeError("line " + std::to_string(line_no) + ": a bin without counts", EINVAL);
+    if (values.size() < 2) return MakeError("line " + std::to_string(line_no) + ": a bin without counts");
     const uint64_t bin = values.front();
-    if (bin > 10000000) return MakeError("line " + std::to_string(line_no) + ": bin " + std::to_string(bin) + " is implausible", EINVAL);
+    if (bin > 10000000) return MakeError("line " + std::to_string(line_no) + ": bin " + std::to_string(bin) + " is implausible");
     values.erase(values.begin());
     rows[bin] = std::move(values);
   }
@@ -157,12 +157,12 @@ Result<CyclictestReport> ParseCyclictestHistogram(std::string_view text) {
   const auto* avgs = field("Avg Latencies");
   const auto* maxes = field("Max Latencies");
   const auto* overflows = field("Histogram Overflows");
-  if (!maxes || !overflows) return MakeError("not a cyclictest -h report: no \"# Max Latencies\" or \"# Histogram Overflows\" line", EINVAL);
+  if (!maxes || !overflows) return MakeError("not a cyclictest -h report: no \"# Max Latencies\" or \"# Histogram Overflows\" line");
   // Thread count: Min Latencies has one value per thread; Max and Overflows may carry an
   // extra all-threads value (-H).
   const size_t threads = mins ? mins->size() : maxes->size();
   if (threads == 0 || maxes->size() < threads || overflows->size() < threads) {
-    return MakeError("cyclictest report footer does not list every thread", EINVAL);
+    return MakeError("cyclictest report footer does not list every thread");
   }
   const uint32_t limit = rows.empty() ? 1 : static_cast<uint32_t>(rows.rbegin()->first + 1);
   for (size_t t = 0; t < threads; ++t) {
@@ -186,13 +186,12 @@ Result<CyclictestReport> ParseCyclictestHistogram(std::string_view text) {
     if (auto it = overflow_cycles.find(t); it != overflow_cycles.end()) {
       if (it->second.size() > p.overflows) {
         return MakeError("\"# Thread " + std::to_string(t) + ":\" lists " + std::to_string(it->second.size()) +
-                             " overflow cycles, more than its " + std::to_string(p.overflows) + " overflows",
-                         EINVAL);
+                             " overflow cycles, more than its " + std::to_string(p.overflows) + " overflows");
       }
       for (uint64_t cycle : it->second) p.first_overflows.push_back(OverflowEvent{cycle, -1, -1});
     }
     auto h = Histogram::Restore(std::move(p));
-    if (!h) return MakeError("cyclictest thread " + std::to_string(t) + ": " + h.error().message, EINVAL);
+    if (!h) return MakeError("cyclictest thread " + std::to_string(t) + ": " + h.error().message);
     out.threads.push_back(std::move(*h));
   }
   return out;

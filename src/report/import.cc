@@ -72,7 +72,7 @@ ImportedRun FromCyclictestText(CyclictestReport rep) {
 }  // namespace
 
 Result<Verdict> ImportFile(const std::string& format, const std::string& path, std::string_view text) {
-  Result<ImportedRun> run = MakeError("unknown import format \"" + format + "\" (cyclictest, rtla)", EINVAL);
+  Result<ImportedRun> run = MakeError("unknown import format \"" + format + "\" (cyclictest, rtla)");
   std::string hint;
   if (format == "cyclictest") {
     const size_t first = text.find_first_not_of(" \t\r\n");
@@ -92,7 +92,7 @@ Result<Verdict> ImportFile(const std::string& format, const std::string& path, s
     run = ParseRtlaTimerlatHist(text);
     hint = "the output of rtla timerlat hist";
   }
-  if (!run) return MakeError(path + ": " + run.error().message + (hint.empty() ? "" : "; expected " + hint), EINVAL);
+  if (!run) return MakeError(path + ": " + run.error().message + (hint.empty() ? "" : "; expected " + hint));
   return VerdictFromImport(std::move(*run), path);
 }
 

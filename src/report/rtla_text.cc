@@ -14,7 +14,7 @@ struct Column {
   std::string kind;  // "IRQ", "Thr", "Usr"
 };
 
-Error LineError(int line_no, const std::string& what) { return MakeError("line " + std::to_string(line_no) + ": " + what, EINVAL); }
+Error LineError(int line_no, const std::string& what) { return MakeError("line " + std::to_string(line_no) + ": " + what); }
 
 // "0 00:10:00": days, then hours, minutes and seconds.
 std::optional<int64_t> ParseRtlaDuration(std::string_view text) {
@@ -92,18 +92,17 @@ Result<ImportedRun> ParseRtlaTimerlatHist(std::string_view text) {
     }
     rows[*index] = std::move(counts);
   }
-  if (!header_seen) return MakeError("no \"Index IRQ-000 Thr-000 ...\" header line", EINVAL);
-  if (unit_ns == 0) return MakeError("no \"# Time unit is microseconds (us)\" line", EINVAL);
+  if (!header_seen) return MakeError("no \"Index IRQ-000 Thr-000 ...\" header line");
+  if (unit_ns == 0) return MakeError("no \"# Time unit is microseconds (us)\" line");
   for (const char* key : {"over", "count", "min", "avg", "max"}) {
-    if (!footer.count(key)) return MakeError("no \"" + std::string(key) + ":\" line after the buckets", EINVAL);
+    if (!footer.count(key)) return MakeError("no \"" + std::string(key) + ":\" line after the buckets");
   }
   if (unit_ns == 1000 && rows.size() >= 2) {
     uint64_t step = 0;
     for (const auto& [index, counts] : rows) step = std::gcd(step, index);
     if (step > 1) {
       return MakeError("the buckets step by " + std::to_string(step) + " µs (rtla -b " + std::to_string(step) +
-                           "): only 1 µs buckets (the default) are read",
-                       EINVAL);
+                           "): only 1 µs buckets (the default) are read");
     }
   }
   // One column per CPU: Usr when there is one, else Thr.
@@ -113,7 +112,7 @@ Result<ImportedRun> ParseRtlaTimerlatHist(std::string_view text) {
     auto it = chosen.find(c.cpu);
     if (it == chosen.end() || c.kind == "Usr") chosen[c.cpu] = &c;
   }
-  if (chosen.empty()) return MakeError("no Thr-NNN or Usr-NNN column: nothing a thread saw", EINVAL);
+  if (chosen.empty()) return MakeError("no Thr-NNN or Usr-NNN column: nothing a thread saw");
   auto number = [&](const char* key, size_t col) -> std::optional<uint64_t> { return ParseUint(footer[key][col]); };
   const uint32_t limit_us =
       rows.empty() ? 1 : static_cast<uint32_t>(rows.rbegin()->first * static_cast<uint64_t>(unit_ns) / 1000 + 1);
@@ -127,13 +126,13 @@ Result<ImportedRun> ParseRtlaTimerlatHist(std::string_view text) {
       in_bins += counts[col->index];
     }
     auto over = number("over", col->index);
-    if (!over) return MakeError(col->kind + "-" + std::to_string(cpu) + ": \"over:\" is not a number", EINVAL);
+    if (!over) return MakeError(col->kind + "-" + std::to_string(cpu) + ": \"over:\" is not a number");
     p.overflows = *over;
     p.samples = in_bins + p.overflows;
     if (p.samples > 0) {
       auto min = number("min", col->index), max = number("max", col->index), avg = number("avg", col->index);
       if (!min || !max || !avg) {
-        return MakeError(col->kind + "-" + std::to_string(cpu) + ": min, avg or max is not a number", EINVAL);
+        return MakeError(col->kind + "-" + std::to_string(cpu) + ": min, avg or max is not a number");
       }
       p.min_ns = static_cast<int64_t>(*min) * unit_ns;
       p.max_ns = static_cast<int64_t>(*max) * unit_ns;
@@ -141,7 +140,7 @@ Result<ImportedRun> ParseRtlaTimerlatHist(std::string_view text) {
       if (p.overflows > 0) p.overflow_max_ns = p.max_ns;
     }
     auto h = Histogram::Restore(std::move(p));
-    if (!h) return MakeError(col->kind + "-" + std::to_string(cpu) + ": " + h.error().message, EINVAL);
+    if (!h) return MakeError(col->kind + "-" + std::to_string(cpu) + ": " + h.error().message);
     run.threads.push_back(std::move(*h));
     run.cpus.push_back(cpu);
     if (auto count = number("count", col->index); count && *count != run.threads.back().samples()) {
