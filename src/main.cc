@@ -91,12 +91,19 @@ int main(int argc, char** argv) {
   ac->add_option("--hist", accept.hist, "Write a cyclictest -h histogram to FILE")->option_text("FILE");
   ac->add_option("--baseline", accept.baseline, "Diff against this verdict (JSON); a regression fails the run")
       ->option_text("FILE");
-  ac->add_option("--tolerance", accept.tolerance,
-                 "Growth allowed against --baseline per statistic: max=10%,p99=5%,p99.99=20us (default 10% or 5us, the larger)")
-      ->option_text("STAT=N%|Nus,...");
-  ac->add_option("--require-same", accept.require_same, "With --baseline: a different profile, host or kernel is an error (exit 2)")
-      ->option_text("profile|host|kernel");
-  ac->add_flag("--allow-missing", accept.allow_missing, "With --baseline: a CPU, load or criterion missing now is not a regression");
+  // The gate's options, the same for `accept --baseline` and `diff` (docs/ci.md).
+  auto add_gate_options = [](CLI::App* cmd, const std::string& against, std::vector<std::string>& tolerance,
+                             std::vector<std::string>& require_same, bool& allow_missing) {
+    cmd->add_option("--tolerance", tolerance,
+                    "Growth allowed" + against + " per statistic: max=10%,p99=5%,p99.99=20us (default 10% or 5us, the larger; "
+                    "a statistic named here replaces its default)")
+        ->option_text("STAT=N%|Nus,...");
+    cmd->add_option("--require-same", require_same, "A different profile, host or kernel" + against + " is an error (exit 2)")
+        ->option_text("profile|host|kernel");
+    cmd->add_flag("--allow-missing", allow_missing,
+                  "A CPU, load or criterion of the reference missing now is not a regression");
+  };
+  add_gate_options(ac, " against --baseline", accept.tolerance, accept.require_same, accept.allow_missing);
   ac->add_option("--progress-every", accept.progress_every,
                  "A plain progress line every D (\"30s\"; default 1m when stdout is not a terminal; 0: none)")
       ->option_text("D");
@@ -125,12 +132,7 @@ int main(int argc, char** argv) {
   di->add_flag("--json", diff.json, "Print JSON");
   di->add_option("--junit", diff.junit, "Write JUnit XML to FILE: one test case per compared statistic and role")
       ->option_text("FILE");
-  di->add_option("--tolerance", diff.tolerance,
-                 "Growth allowed per statistic: max=10%,p99=5%,p99.99=20us (a statistic named here replaces its default)")
-      ->option_text("STAT=N%|Nus,...");
-  di->add_option("--require-same", diff.require_same, "A different profile, host or kernel is an error (exit 2)")
-      ->option_text("profile|host|kernel");
-  di->add_flag("--allow-missing", diff.allow_missing, "A CPU, load or criterion of BEFORE missing in AFTER is not a regression");
+  add_gate_options(di, "", diff.tolerance, diff.require_same, diff.allow_missing);
   di->add_option("--tolerance-percent", diff.tolerance_percent, "Relative growth allowed for every statistic --tolerance does not name, in % (default 10)")
       ->option_text("P")
       ->check(CLI::NonNegativeNumber);
