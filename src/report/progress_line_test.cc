@@ -45,7 +45,7 @@ TEST_CASE("a late call writes one line, and the next keeps to the interval's gri
   CHECK(std::count(text.begin(), text.end(), '\n') == 2);
 }
 
-TEST_CASE("--progress-every 0 writes nothing without a terminal", "[report]") {
+TEST_CASE("an interval of 0 (--progress-every 0) writes nothing without a terminal", "[report]") {
   std::ostringstream out;
   {
     ProgressLine p(out, "accept", 10 * kSec, false, 0);
