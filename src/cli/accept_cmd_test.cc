@@ -22,6 +22,8 @@
 #include "base/sysroot.h"
 #include "profile/test_support.h"
 #include "base/skip_test_support.h"
+#include "report/json.h"
+#include "report/test_verdict.h"
 
 using rtagent::profile::testing::TempDir;
 
@@ -287,6 +289,89 @@ TEST_CASE("diff passes a verdict against itself and gates a doctored regression"
   CHECK(bad.code == 2);
 }
 
+TEST_CASE("diff as a gate: missing roles, --require-same, --tolerance and JUnit", "[cli][accept]") {
+  TempDir dir;
+  const std::string before = dir.Write("before.json", rtagent::RenderJson(rtagent::testing::ExampleVerdict()));
+  rtagent::Verdict now = rtagent::testing::ExampleVerdict();
+  now.host.kernel_release = "6.12.9-amd64";
+  now.cpus.pop_back();  // CPU 3 not measured now
+  rtagent::Judge(now, rtagent::testing::ExampleLimits());
+  const std::string after = dir.Write("after.json", rtagent::RenderJson(now));
+
+  Run gate = RtAgent("diff " + before + " " + after + " --junit " + dir.path() + "/d.xml");
+  INFO(gate.out);
+  CHECK(gate.code == 1);
+  CHECK_THAT(gate.out, Catch::Contains("- **kernel differs**: 6.12.9-rt-amd64") &&
+                           Catch::Contains("measured in BEFORE only: missing now (a regression"));
+  const std::string junit = Slurp(dir.path() + "/d.xml");
+  CHECK_THAT(junit, Catch::Contains("<testcase classname=\"rtagent.diff.cpu2\" name=\"p99.99\"") &&
+                        Catch::Contains("<testcase classname=\"rtagent.diff.cpu3\" name=\"present\""));
+  CHECK(RtAgent("diff " + before + " " + after + " --allow-missing").code == 0);
+  CHECK(RtAgent("diff " + before + " " + after + " --allow-missing --require-same profile,host").code == 0);
+
+  Run same = RtAgent("diff " + before + " " + after + " --allow-missing --require-same host --require-same kernel");
+  CHECK(same.code == 2);
+  CHECK_THAT(same.out, Catch::Contains("rtagent diff: kernel differs: 6.12.9-rt-amd64") &&
+                           Catch::Contains("(--require-same kernel)"));
+  Run tol = RtAgent("diff " + before + " " + after + " --tolerance p95=10%");
+  CHECK(tol.code == 2);
+  CHECK_THAT(tol.out, Catch::Contains("--tolerance \"p95=10%\": unknown statistic"));
+  Run what = RtAgent("diff " + before + " " + after + " --require-same board");
+  CHECK(what.code == 2);
+  CHECK_THAT(what.out, Catch::Contains("not one of profile, host, kernel"));
+  Run nowhere = RtAgent("diff " + before + " " + after + " --junit " + dir.path() + "/no/such/d.xml");
+  CHECK(nowhere.code == 2);
+  CHECK_THAT(nowhere.out, Catch::Contains("--junit: cannot write"));
+}
+
+TEST_CASE("accept refuses gate options without a baseline and a baseline of another host before running", "[cli][accept]") {
+  TempDir dir;
+  const std::string p = dir.Write("tiny.yaml", Profile("  max_us: 20000\n", "    builtin: []\n"));
+  Run lonely = RtAgent("accept " + p + " --preflight none --tolerance max=10%");
+  CHECK(lonely.code == 2);
+  CHECK_THAT(lonely.out, Catch::Contains("compare with a --baseline FILE; none was given; nothing was run"));
+  Run bad_tol = RtAgent("accept " + p + " --preflight none --baseline x.json --tolerance max=ten%");
+  CHECK(bad_tol.code == 2);
+  CHECK_THAT(bad_tol.out, Catch::Contains("--tolerance \"max=ten%\": not a number"));
+  Run every = RtAgent("accept " + p + " --preflight none --progress-every often");
+  CHECK(every.code == 2);
+  CHECK_THAT(every.out, Catch::Contains("--progress-every often:"));
+  // The example verdict was measured on ci-runner-7, not here.
+  const std::string other = dir.Write("other.json", rtagent::RenderJson(rtagent::testing::ExampleVerdict()));
+  Run host = RtAgent("accept " + p + " --preflight none --baseline " + other + " --require-same host --json " + dir.path() +
+                     "/v.json");
+  CHECK(host.code == 2);
+  CHECK_THAT(host.out, Catch::Contains("host differs: ci-runner-7 -> ") && Catch::Contains("nothing was run"));
+  CHECK(Slurp(dir.path() + "/v.json").empty());
+}
+
+TEST_CASE("accept without a terminal prints plain progress lines and nothing else while it measures",
+          "[cli][accept][host]") {
+  if (std::string why = LiveSkipReason(); !why.empty()) {
+    RTAGENT_SKIP(why);
+  }
+  TempDir dir;
+  const std::string p = dir.Write("tiny.yaml", Profile("  max_us: 20000\n", "    builtin: []\n"));
+  Run r = RtAgent("accept " + p + " --preflight none --duration 3s --progress-every 1s");
+  INFO(r.out);
+  REQUIRE((r.code == 0 || r.code == 1));
+  std::vector<std::string> lines;
+  std::istringstream in(r.out);
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  size_t first = lines.size(), last = 0, count = 0;
+  for (size_t i = 0; i < lines.size(); ++i) {
+    if (lines[i].rfind("accept progress: ", 0) != 0) continue;
+    first = std::min(first, i);
+    last = i;
+    ++count;
+    CHECK_THAT(lines[i], Catch::Contains(" of 3.0 s; CPU 1: ") && Catch::Contains(" samples, worst ") &&
+                             Catch::Contains(" overflows"));
+  }
+  CHECK(count >= 1);  // one a second over 3 s; how many exactly depends on the machine's timing
+  for (size_t i = first; i <= last && i < lines.size(); ++i) CHECK_THAT(lines[i], Catch::StartsWith("accept progress: "));
+  CHECK(r.out.find('\r') == std::string::npos);
+}
+
 TEST_CASE("report renders a stored verdict again", "[cli][accept][host]") {
   if (std::string why = LiveSkipReason(); !why.empty()) {
     RTAGENT_SKIP(why);
@@ -307,7 +392,9 @@ TEST_CASE("report renders a stored verdict again", "[cli][accept][host]") {
   // Its cyclictest histogram reads back.
   Run cyc = RtAgent("report --from-cyclictest " + dir.path() + "/r.hist");
   CHECK(cyc.code == 0);
-  CHECK(cyc.out.find("cyclictest report") != std::string::npos);
+  // Read back honestly: the -h text says nothing of the interval, host or kernel.
+  CHECK_THAT(cyc.out, Catch::Contains("# Latency acceptance: ") && Catch::Contains("cyclictest -h") &&
+                          Catch::Contains("interval unknown") && Catch::Contains("host unknown (kernel unknown)"));
 
   CHECK(RtAgent("report " + dir.path() + "/missing.json").code == 2);
 }

@@ -62,9 +62,10 @@ std::string RenderSvg(const Verdict& v) {
   o << "  <text x=\"" << kLeft << "\" y=\"24\" font-size=\"16\" font-weight=\"bold\">"
     << XmlEscape("Wake-up latency — " + v.profile_name + " — " + (v.pass ? "PASS" : "FAIL")) << "</text>\n";
   o << "  <text x=\"" << kLeft << "\" y=\"42\" fill=\"#444444\">"
-    << XmlEscape("CPUs " + v.config.cpus.ToList() + ", every " + std::to_string(v.config.interval_us) + " µs for " +
-                 FormatDuration(v.config.duration_actual_ns) + ", " + v.host.kernel_release +
-                 (v.host.preempt_rt ? " PREEMPT_RT" : ""))
+    << XmlEscape((v.Knows("cpus") ? "CPUs " : "threads ") + v.config.cpus.ToList() +
+                 (v.Knows("interval") ? ", every " + std::to_string(v.config.interval_us) + " µs" : ", interval unknown") +
+                 (v.Knows("duration") ? " for " + FormatDuration(v.config.duration_actual_ns) : ", duration unknown") +
+                 (v.Knows("kernel") ? ", " + v.host.kernel_release + (v.host.preempt_rt ? " PREEMPT_RT" : "") : ", kernel unknown"))
     << "</text>\n";
   double wy = 58;
   for (const TrustWarning& w : v.warnings) {

@@ -104,6 +104,16 @@ struct TrustWarning {
   bool operator==(const TrustWarning&) const = default;
 };
 
+/// Where a verdict read from another tool's output came from, and which facts that output does
+/// not state. Renderers show those as unknown (null in JSON, "unknown" in text, left out of
+/// JUnit properties), never as a zero, a "no" or a default.
+struct ImportSource {
+  std::string tool;  ///< "cyclictest -h", "cyclictest --json", "rtla timerlat hist"
+  std::string path;  ///< the file read
+  /// The facts it does not state, by Verdict::Knows's names.
+  std::vector<std::string> unknown;
+};
+
 /// The whole verdict.
 struct Verdict {
   std::string tool_version;
@@ -121,8 +131,15 @@ struct Verdict {
   bool interrupted = false;
   std::vector<TrustWarning> warnings;
 
+  std::optional<ImportSource> imported;  ///< set when read from another tool's output
+
   /// The CPU's result, or nullptr.
   const CpuResult* FindCpu(int cpu) const;
+  /// False when the verdict was imported from a source that does not state `fact`: "interval",
+  /// "duration", "scheduling" (policy and priority), "memory_locked", "pm_qos", "host",
+  /// "kernel" (release, version, PREEMPT_RT), "clock", "virtual_machine", "cpus" (which CPU a
+  /// thread ran on).
+  bool Knows(const std::string& fact) const;
 };
 
 /// A CpuResult with its statistics (the reported quantiles plus `extra_quantiles`).
