@@ -195,6 +195,14 @@ VerdictDiff DiffVerdicts(const Verdict& before, const Verdict& after, const Diff
   DiffLoads(before, after, d);
   DiffCriteria(before, after, d);
   DiffWarnings(before, after, d);
+  const bool explained_before = before.why && before.why->attribution;
+  const bool explained_after = after.why && after.why->attribution;
+  if (explained_before && explained_after) {
+    d.causes = DiffCauses(*before.why->attribution, *after.why->attribution, tol);
+  } else if (explained_before != explained_after) {
+    d.notes.push_back(std::string("only ") + (explained_before ? "BEFORE" : "AFTER") +
+                      " says why its worst wake-up was late (the kernel's tracers); the causes are not compared");
+  }
   d.regression = before.pass && !after.pass;
   for (const RoleDiff& r : d.roles) d.regression = d.regression || r.regression;
   return d;
@@ -246,6 +254,7 @@ std::string RenderDiffMarkdown(const VerdictDiff& d) {
     }
     o << "\n";
   }
+  if (d.causes) o << RenderCauseDiffMarkdown(*d.causes);
   return o.str();
 }
 
@@ -280,6 +289,7 @@ std::string RenderDiffJson(const VerdictDiff& d) {
            {"tolerance", json{{"percent", d.tolerance.percent}, {"abs_us", d.tolerance.abs_us}}},
            {"notes", d.notes},
            {"roles", roles}};
+  if (d.causes) out["causes"] = CauseDiffJson(*d.causes);
   return out.dump(2) + "\n";
 }
 

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "report/verdict.h"
+#include "report/why_diff.h"
 
 namespace rtagent {
 
@@ -47,10 +48,14 @@ struct VerdictDiff {
   std::vector<RoleDiff> roles;         ///< CPUs in CPU order, then loads, then criteria
   std::vector<std::string> notes;      ///< run-wide changes (trust warnings appearing or going)
   bool regression = false;             ///< any role regressed, or PASS became FAIL
+  /// Both verdicts' why sections explained a wake-up: their causes compared (never a regression
+  /// by itself: the criteria judge the run).
+  std::optional<CauseDiff> causes;
 };
 
 /// Compares two verdicts by role, never by position: CPU number, load name, criterion
-/// (name, CPU). A latency regresses when it grew by more than both tolerances, or when a
+/// (name, CPU); and the causes of their why sections when both have an attribution (a note
+/// says so when only one has). A latency regresses when it grew by more than both tolerances, or when a
 /// percentile moved past the histogram's last bin; a load regresses when its placement
 /// broke; a criterion when it passed before and fails after.
 VerdictDiff DiffVerdicts(const Verdict& before, const Verdict& after, const DiffTolerance& tolerance = {});
