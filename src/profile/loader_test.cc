@@ -449,7 +449,7 @@ TEST_CASE("acceptance.explain is one of its three words, on-breach by default", 
   auto bad = LoadYaml(dir, "acceptance:\n  explain: sometimes\n");
   const Diagnostic& d = Only(bad, "bad value \"sometimes\" for 'acceptance.explain'");
   CheckAt(d, bad.path, 2, 12);
-  CHECK(d.hint == "write one of: on-breach, always or off");
+  CHECK(d.hint == "allowed: on-breach, always or off");
 }
 
 TEST_CASE("every error carries a hint", "[profile]") {
