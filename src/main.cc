@@ -124,6 +124,9 @@ int main(int argc, char** argv) {
       ->option_text("FILE");
   ex->add_option("--from", explain.from, "Explain a saved trace (tracefs trace, trace-cmd report, rtla timerlat -a)")
       ->option_text("TRACE");
+  ex->add_option("--diff", explain.diff, "Compare the causes of two saved traces, verdicts or --json files")
+      ->expected(2)
+      ->option_text("A B");
 
   DiffOptions diff;
   auto* di = app.add_subcommand("diff", "Compare two verdicts by CPU, load and criterion; exit 1 on a regression");

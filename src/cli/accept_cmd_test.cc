@@ -150,6 +150,60 @@ TEST_CASE("accept fails on an impossible limit, with the failing criterion in JU
   CHECK(xml.find("max") != std::string::npos);
 }
 
+TEST_CASE("accept with acceptance.explain says why the worst wake-up was late, or why it cannot",
+          "[cli][accept][host][why]") {
+  if (std::string why = LiveSkipReason(); !why.empty()) {
+    RTAGENT_SKIP(why);
+  }
+  TempDir dir;
+  // 1 µs cannot hold: the run breaches, and on-breach (the default) explains it.
+  std::string p = dir.Write("why.yaml", Profile("  max_us: 1\n  explain: on-breach\n", "    builtin: []\n"));
+  Run r = RtAgent("accept " + p + " --duration 1s --preflight none --json " + dir.path() + "/v.json --md " +
+                  dir.path() + "/v.md");
+  INFO(r.out);
+  REQUIRE(r.code == 1);
+  auto j = nlohmann::json::parse(Slurp(dir.path() + "/v.json"));
+  REQUIRE(j.contains("why"));
+  const auto& why = j["why"];
+  const std::string status = why["status"];
+  INFO(why.dump(2));
+  if (status == "explained") {
+    // The kernel's tracers: a cause with a name, and the trace saved beside the verdict.
+    REQUIRE_FALSE(why["attribution"]["causes"].empty());
+    CHECK_FALSE(why["attribution"]["causes"][0]["name"].get<std::string>().empty());
+    CHECK(why["trace"]["path"] == dir.path() + "/v.trace.txt");
+    Run again = RtAgent("explain --from " + dir.path() + "/v.trace.txt");
+    CHECK(again.code == 0);
+  } else if (status == "coarse") {
+    // No tracer here: the reason, and the counters that moved on the measured CPU (at least
+    // its timer tick in the reading that holds the worst wake-up).
+    CHECK_FALSE(why["reason"].get<std::string>().empty());
+    CHECK(why["coarse"]["cpu"] == 1);
+    REQUIRE_FALSE(why["coarse"]["counts"].empty());
+    CHECK_FALSE(why["coarse"]["counts"][0]["name"].get<std::string>().empty());
+    CHECK(r.out.find("Why (coarse: counters, not a trace; ") != std::string::npos);
+  } else {
+    CHECK(status == "skip");
+    CHECK_FALSE(why["reason"].get<std::string>().empty());
+    CHECK(r.out.find("why: SKIP — ") != std::string::npos);
+  }
+  CHECK(Slurp(dir.path() + "/v.md").find("## Why the worst wake-up was late") != std::string::npos);
+}
+
+TEST_CASE("accept with acceptance.explain off has no why section", "[cli][accept][host][why]") {
+  if (std::string why = LiveSkipReason(); !why.empty()) {
+    RTAGENT_SKIP(why);
+  }
+  TempDir dir;
+  std::string p = dir.Write("off.yaml", Profile("  max_us: 1\n  explain: off\n", "    builtin: []\n"));
+  Run r = RtAgent("accept " + p + " --duration 1s --preflight none --json " + dir.path() + "/v.json");
+  INFO(r.out);
+  REQUIRE(r.code == 1);
+  CHECK_FALSE(nlohmann::json::parse(Slurp(dir.path() + "/v.json")).contains("why"));
+  CHECK(r.out.find("Why") == std::string::npos);
+  CHECK(r.out.find("why: SKIP") == std::string::npos);
+}
+
 TEST_CASE("accept refuses bad input with exit 2 before running anything", "[cli][accept]") {
   TempDir dir;
   std::string bad = dir.Write("bad.yaml", "acceptance:\n  max_us: 0\n  durration: 2s\n");

@@ -10,6 +10,7 @@
 #include "base/kernel_text.h"
 #include "check/preflight.h"
 #include "check/runner.h"
+#include "cli/acceptance_why.h"
 #include "cli/stop_signal.h"
 #include "latency/sampler_process.h"
 #include "profile/duration.h"
@@ -61,8 +62,9 @@ Result<std::vector<PreflightCheck>> PreflightAnswers(const LoadedProfile& lp, co
   return check::PreflightFromSuite(check::RunSuite(lp.profile, *lp.root, *suite, ro));
 }
 
-/// Runs the prepared test with Ctrl-C reaching the measuring process and the progress line.
-Result<AcceptanceRecord> Measure(PreparedAcceptance& prep) {
+/// Runs the prepared test with Ctrl-C reaching the measuring process and the progress line;
+/// `watch_counters` keeps the counters around the worst wake-up (the coarse why).
+Result<AcceptanceRecord> Measure(PreparedAcceptance& prep, bool watch_counters) {
   ProgressLine progress(std::cout, "accept", prep.duration.count(), ProgressLine::StdoutIsLiveTerminal(),
                         prep.progress_every ? std::optional<int64_t>(prep.progress_every->count()) : std::nullopt);
   const auto start = std::chrono::steady_clock::now();
@@ -72,6 +74,7 @@ Result<AcceptanceRecord> Measure(PreparedAcceptance& prep) {
   hooks.on_progress = [&](const SamplerProcess& s) {
     progress.Show(s.Progress(), std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - start).count());
   };
+  hooks.watch_worst_window = watch_counters;
   return prep.run->Run(hooks);
 }
 
@@ -137,9 +140,12 @@ AcceptanceOutcome RunAcceptance(PreparedAcceptance& prep, const AcceptanceReques
   auto answers = PreflightAnswers(prep.lp, request, std::move(preflight));
   if (!answers) return cannot_run(answers.error().message);
   // 2. The run: loads first, then the sampler; Ctrl-C stops early and still judges.
+  //    The tracers for the verdict's why start first and are put back whatever happens.
   const std::optional<int32_t> hold_note = service::HeldPmQosNote(*prep.lp.root);
-  auto record = Measure(prep);
+  std::unique_ptr<AcceptanceExplainer> explainer = AcceptanceExplainer::Start(*prep.lp.root, p.acceptance);
+  auto record = Measure(prep, explainer && explainer->WantsCounters());
   if (!record) return cannot_run(record.error().message);
+  const std::optional<WorstWindow> worst_window = record->worst_window;
   // 3. The verdict, judged, and compared with the baseline.
   VerdictContext ctx;
   ctx.tool_version = request.version;
@@ -153,6 +159,7 @@ AcceptanceOutcome RunAcceptance(PreparedAcceptance& prep, const AcceptanceReques
   AcceptanceOutcome out;
   out.verdict = BuildVerdict(std::move(*record), std::move(ctx));
   Verdict& v = *out.verdict;
+  if (explainer) v.why = explainer->Finish(v, worst_window, TracePathBeside(request.outputs));
   std::optional<VerdictDiff> diff;
   if (prep.baseline) diff = JudgeAgainstBaseline(v, *prep.baseline, request.baseline, request.baseline_rules);
   // 4. Written, summarised, and the exit code.

@@ -81,11 +81,12 @@ struct ExplainOptions {
   std::string json;      ///< --json FILE: the attribution as JSON ("-" stdout)
   std::string trace;     ///< --trace FILE: save the recorded trace (ftrace text, opens in ui.perfetto.dev)
   std::string from;      ///< --from TRACE: explain a saved trace instead of recording one
+  std::vector<std::string> diff;  ///< --diff A B: the causes of two traces or verdicts side by side
 };
 /// `rtagent explain`: records the timerlat tracer on the measured CPUs until a wake-up is later
 /// than the threshold (or the duration ends) and prints why it was late; `--from` re-reads a
-/// saved trace. 1 the threshold was crossed, 0 not, 2 bad input or an unreadable trace, 3 the
-/// kernel offers no tracer (or not root).
+/// saved trace; `--diff A B` compares the causes of two (0). 1 the threshold was crossed, 0
+/// not, 2 bad input or an unreadable trace, 3 the kernel offers no tracer (or not root).
 int CmdExplain(const GlobalOptions& g, const ExplainOptions& o);
 
 struct AcceptOptions {

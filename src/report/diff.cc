@@ -353,6 +353,14 @@ VerdictDiff DiffVerdicts(const Verdict& before, const Verdict& after, const Diff
   DiffLoads(before, after, d);
   DiffCriteria(before, after, d);
   DiffWarnings(before, after, d);
+  const bool explained_before = before.why && before.why->attribution;
+  const bool explained_after = after.why && after.why->attribution;
+  if (explained_before && explained_after) {
+    d.causes = DiffCauses(*before.why->attribution, *after.why->attribution, rules.fallback);
+  } else if (explained_before != explained_after) {
+    d.notes.push_back(std::string("only ") + (explained_before ? "BEFORE" : "AFTER") +
+                      " says why its worst wake-up was late (the kernel's tracers); the causes are not compared");
+  }
   d.regression = d.regression || (before.pass && !after.pass);
   for (const RoleDiff& r : d.roles) d.regression = d.regression || r.regression;
   return d;
@@ -424,6 +432,7 @@ std::string RenderDiffMarkdown(const VerdictDiff& d) {
     }
     o << "\n";
   }
+  if (d.causes) o << RenderCauseDiffMarkdown(*d.causes);
   return o.str();
 }
 
@@ -467,6 +476,7 @@ std::string RenderDiffJson(const VerdictDiff& d) {
            {"allow_missing", d.rules.allow_missing},
            {"notes", d.notes},
            {"roles", roles}};
+  if (d.causes) out["causes"] = CauseDiffJson(*d.causes);
   return out.dump(2) + "\n";
 }
 

@@ -13,6 +13,7 @@
 
 #include "base/result.h"
 #include "report/verdict.h"
+#include "report/why_diff.h"
 
 namespace rtagent {
 
@@ -103,6 +104,9 @@ struct VerdictDiff {
   std::vector<RoleDiff> roles;         ///< CPUs in CPU order, then loads, then criteria
   std::vector<std::string> notes;      ///< run-wide findings (no CPU in common, trust warnings appearing or going)
   bool regression = false;             ///< any role regressed, no CPU in common, or PASS became FAIL
+  /// Both verdicts' why sections explained a wake-up: their causes compared (never a regression
+  /// by itself: the criteria judge the run).
+  std::optional<CauseDiff> causes;
 };
 
 /// Compares two verdicts by role, never by position: CPU number, load name, criterion
@@ -110,7 +114,9 @@ struct VerdictDiff {
 /// the histogram's last bin; overflows when there were none before; a load when its placement
 /// broke; a criterion when it passed before and fails after (the "baseline" criterion of an
 /// earlier gate is not compared). A role of BEFORE missing from AFTER regresses unless
-/// `rules.allow_missing`; two runs without a measured CPU in common always do.
+/// `rules.allow_missing`; two runs without a measured CPU in common always do. The causes of
+/// the two why sections are compared when both have an attribution (a note says so when only
+/// one has).
 VerdictDiff DiffVerdicts(const Verdict& before, const Verdict& after, const DiffRules& rules = {});
 
 /// The roles that regressed, by name ("CPU 3 max", "load disk"), for one-line summaries.

@@ -2,6 +2,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "report/why_section.h"
+
 namespace rtagent {
 namespace {
 
@@ -197,6 +199,8 @@ std::string RenderJson(const Verdict& v) {
   out["loads"] = loads;
   out["interrupts"] = irqs;
   out["preflight"] = preflight;
+  // Written only when acceptance.explain asked for it, so verdicts without it read the same.
+  if (v.why) out["why"] = WhySectionJson(*v.why);
   return out.dump(2) + "\n";
 }
 
@@ -354,6 +358,11 @@ Result<Verdict> ParseUnchecked(const json& root) {
   }
   for (const json& pj : root.at("preflight")) {
     v.preflight.push_back({pj.at("name").get<std::string>(), pj.at("passed").get<bool>(), pj.value("reason", "")});
+  }
+  if (root.contains("why")) {
+    auto why = ParseWhySectionJson(root.at("why"));
+    if (!why) return why.error();
+    v.why = std::move(*why);
   }
   return v;
 }

@@ -2,6 +2,7 @@
 
 #include "base/junit_xml.h"
 #include "report/format.h"
+#include "report/why_section.h"
 
 namespace rtagent {
 namespace {
@@ -51,9 +52,13 @@ std::string RenderJUnit(const Verdict& v) {
     JUnitCase c{ClassName(k), CaseName(k), "0", std::nullopt, std::nullopt, std::nullopt};
     if (!k.pass) {
       const std::string limit = Limit(k);
+      // A latency that failed carries the why of the worst wake-up, which is what CI shows first.
+      const bool latency = k.unit == "µs";
       c.failure = JUnitFailure{k.Role() + ": " + k.name + " " + (k.measured_text.empty() ? "failed" : k.measured_text) +
-                                   (limit.empty() ? "" : ", limit " + limit),
-                               k.name.substr(0, k.name.find(' ')), k.evidence};
+                                   (limit.empty() ? "" : ", limit " + limit) +
+                                   (latency && v.why ? "; " + WhyCaption(*v.why) : ""),
+                               k.name.substr(0, k.name.find(' ')),
+                               k.evidence + (latency && v.why ? "\n\n" + RenderWhySectionText(*v.why) : "")};
     }
     r.cases.push_back(std::move(c));
   }
@@ -66,6 +71,7 @@ std::string RenderJUnit(const Verdict& v) {
   r.cases.push_back(std::move(completed));
   std::string out = "result " + std::string(v.pass ? "PASS" : "FAIL") + "\n";
   for (const TrustWarning& w : v.warnings) out += "warning: " + w.text + "\n";
+  if (v.why) out += "\n" + RenderWhySectionText(*v.why);
   r.system_out = out;
   return RenderJUnitXml(r);
 }

@@ -4,6 +4,7 @@
 
 #include "base/kernel_paths.h"
 #include "report/format.h"
+#include "report/why_section.h"
 
 namespace rtagent {
 namespace {
@@ -103,6 +104,8 @@ std::string RenderMarkdown(const Verdict& v) {
     }
     o << "\n";
   }
+
+  if (v.why) o << RenderWhySectionMarkdown(*v.why);
 
   o << "## Latency per CPU (µs)\n\n";
   o << "| CPU | Samples | Min | Mean | p50 | p90 | p99 | p99.9 | p99.99 | Max | Overflows | Skipped periods |\n";

@@ -7,6 +7,7 @@
 #include "base/xml.h"
 #include "report/format.h"
 #include "report/log_axis.h"
+#include "report/why_section.h"
 
 namespace rtagent {
 namespace {
@@ -26,7 +27,9 @@ std::string Label(double decade) {
 }  // namespace
 
 std::string RenderSvg(const Verdict& v) {
-  const double top = 58 + static_cast<double>(v.warnings.size()) * 14 + 24;
+  // The why's caption is one more line under the warnings.
+  const double caption_lines = static_cast<double>(v.warnings.size()) + (v.why ? 1 : 0);
+  const double top = 58 + caption_lines * 14 + 24;
   // Axes: latency from 0.5 µs (bin 0's left edge) to the decade above everything drawn;
   // counts from 0.5 (below a single wake-up) to the decade above the fullest bin.
   double top_us = 10;
@@ -72,6 +75,10 @@ std::string RenderSvg(const Verdict& v) {
     o << "  <text x=\"" << kLeft << "\" y=\"" << N(wy) << "\" fill=\"#b00020\">" << XmlEscape("⚠ " + w.text)
       << "</text>\n";
     wy += 14;
+  }
+  if (v.why) {
+    o << "  <text x=\"" << kLeft << "\" y=\"" << N(wy) << "\" fill=\"#333333\">" << XmlEscape(WhyCaption(*v.why))
+      << "</text>\n";
   }
 
   // Grid and axes, one line per decade.

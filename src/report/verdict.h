@@ -13,6 +13,7 @@
 #include "latency/run_facts.h"
 #include "latency/sampler.h"
 #include "latency/statistics.h"
+#include "trace/attribution.h"
 
 namespace rtagent {
 
@@ -114,6 +115,23 @@ struct ImportSource {
   std::vector<std::string> unknown;
 };
 
+/// The verdict's "why": the kernel's own account of its worst (or first too late) wake-up, a
+/// coarser one from counters, or why there is none. Never part of the judgement.
+struct WhySection {
+  /// "explained" (the tracers' attribution), "coarse" (counter deltas), "skip" (neither).
+  std::string status;
+  std::string reason;  ///< skip and coarse: why the tracers could not be used
+  std::optional<int64_t> threshold_us;  ///< the limit the recording stopped at
+  bool crossed = false;                 ///< the explained wake-up was past the threshold
+  std::optional<Attribution> attribution;  ///< "explained"
+  int coarse_cpu = -1;                  ///< "coarse": the CPU of the worst wake-up
+  std::optional<int64_t> coarse_worst_ns;  ///< "coarse": its latency
+  std::string coarse_window;            ///< "coarse": the time the counts cover, in words
+  std::vector<CoarseCount> coarse;      ///< "coarse": largest first (latency/run_facts.h)
+  std::string trace_path;               ///< where the raw trace was saved ("" when it was not)
+  std::string trace_format;             ///< "ftrace text"
+};
+
 /// The whole verdict.
 struct Verdict {
   std::string tool_version;
@@ -130,6 +148,7 @@ struct Verdict {
   bool pass = false;
   bool interrupted = false;
   std::vector<TrustWarning> warnings;
+  std::optional<WhySection> why;  ///< acceptance.explain; nullopt when off
 
   std::optional<ImportSource> imported;  ///< set when read from another tool's output
 
