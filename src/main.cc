@@ -95,6 +95,22 @@ int main(int argc, char** argv) {
   ac->add_option("--hist", accept.hist, "Write a cyclictest -h histogram to FILE")->option_text("FILE");
   ac->add_option("--baseline", accept.baseline, "Diff against this verdict (JSON); a regression fails the run")
       ->option_text("FILE");
+  // The gate's options, the same for `accept --baseline` and `diff` (docs/ci.md).
+  auto add_gate_options = [](CLI::App* cmd, const std::string& against, std::vector<std::string>& tolerance,
+                             std::vector<std::string>& require_same, bool& allow_missing) {
+    cmd->add_option("--tolerance", tolerance,
+                    "Growth allowed" + against + " per statistic: max=10%,p99=5%,p99.99=20us (default 10% or 5us, the larger; "
+                    "a statistic named here replaces its default)")
+        ->option_text("STAT=N%|Nus,...");
+    cmd->add_option("--require-same", require_same, "A different profile, host or kernel" + against + " is an error (exit 2)")
+        ->option_text("profile|host|kernel");
+    cmd->add_flag("--allow-missing", allow_missing,
+                  "A CPU, load or criterion of the reference missing now is not a regression");
+  };
+  add_gate_options(ac, " against --baseline", accept.tolerance, accept.require_same, accept.allow_missing);
+  ac->add_option("--progress-every", accept.progress_every,
+                 "A plain progress line every D (\"30s\"; default 1m when stdout is not a terminal; 0: none)")
+      ->option_text("D");
   ac->add_option("--preflight", accept.preflight,
                  "Check suite run first, each check a criterion: boot (default), commission, ci, a suite file, or none")
       ->option_text("SUITE");
@@ -112,24 +128,31 @@ int main(int argc, char** argv) {
       ->option_text("FILE");
   ex->add_option("--from", explain.from, "Explain a saved trace (tracefs trace, trace-cmd report, rtla timerlat -a)")
       ->option_text("TRACE");
+  ex->add_option("--diff", explain.diff, "Compare the causes of two saved traces, verdicts or --json files")
+      ->expected(2)
+      ->option_text("A B");
 
   DiffOptions diff;
   auto* di = app.add_subcommand("diff", "Compare two verdicts by CPU, load and criterion; exit 1 on a regression");
   di->add_option("before", diff.before, "Verdict JSON (the reference)")->required();
   di->add_option("after", diff.after, "Verdict JSON (the new run)")->required();
   di->add_flag("--json", diff.json, "Print JSON");
-  di->add_option("--tolerance-percent", diff.tolerance_percent, "Relative growth allowed, in % (default 10)")
+  di->add_option("--junit", diff.junit, "Write JUnit XML to FILE: one test case per compared statistic and role")
+      ->option_text("FILE");
+  add_gate_options(di, "", diff.tolerance, diff.require_same, diff.allow_missing);
+  di->add_option("--tolerance-percent", diff.tolerance_percent, "Relative growth allowed for every statistic --tolerance does not name, in % (default 10)")
       ->option_text("P")
       ->check(CLI::NonNegativeNumber);
-  di->add_option("--tolerance-us", diff.tolerance_us, "Absolute growth allowed, in µs (default 5)")
+  di->add_option("--tolerance-us", diff.tolerance_us, "Absolute growth allowed for every statistic --tolerance does not name, in µs (default 5)")
       ->option_text("U")
       ->check(CLI::NonNegativeNumber);
 
   ReportOptions report;
-  auto* rp = app.add_subcommand("report", "Render a stored verdict (or a cyclictest -h report) again");
+  auto* rp = app.add_subcommand("report", "Render a stored verdict (or a cyclictest or rtla result) again");
   rp->add_option("verdict", report.verdict, "Verdict JSON written by accept --json");
-  rp->add_option("--from-cyclictest", report.from_cyclictest, "Read a cyclictest -h report instead")
+  rp->add_option("--from-cyclictest", report.from_cyclictest, "Read a cyclictest -h report or --json file instead")
       ->option_text("FILE");
+  rp->add_option("--from-rtla", report.from_rtla, "Read rtla timerlat hist's output instead")->option_text("FILE");
   rp->add_option("--json", report.json, "Write JSON to FILE")->option_text("FILE");
   rp->add_option("--junit", report.junit, "Write JUnit XML to FILE")->option_text("FILE");
   rp->add_option("--md", report.md, "Write Markdown to FILE (\"-\": stdout; the default)")->option_text("FILE");

@@ -206,7 +206,8 @@ struct StopFlag {
 using Opener = std::function<Result<std::unique_ptr<Channel>>(uint32_t payload, PeerKind peer)>;
 
 // One round trip test. A queue the kernel will not make here (a message size above
-// fs.mqueue.msgsize_max without CAP_SYS_RESOURCE, the per-user queue limit) is a skip.
+// fs.mqueue.msgsize_max without CAP_SYS_RESOURCE, which bench/mqueue_limit.h raises for the
+// run as root; the per-user queue limit) is a skip.
 Primitive RoundTrip(const std::string& name, const std::string& title, const std::string& calls, PeerKind peer,
                     uint32_t payload, Opener open) {
   Primitive p;
@@ -223,8 +224,9 @@ Primitive RoundTrip(const std::string& name, const std::string& title, const std
       const int e = opened.error().err;
       if (name == "mqueue" && (e == EINVAL || e == EMFILE || e == ENOSPC || e == EACCES)) {
         return Skipped(opened.error().message +
-                       ": a message size above fs.mqueue.msgsize_max (8192 by default) needs CAP_SYS_RESOURCE, "
-                       "and fs.mqueue.queues_max and RLIMIT_MSGQUEUE limit the queues");
+                       ": a message size above fs.mqueue.msgsize_max (8192 by default) needs CAP_SYS_RESOURCE "
+                       "(as root, rtagent bench raises the limit for the run), and fs.mqueue.queues_max and "
+                       "RLIMIT_MSGQUEUE limit the queues");
       }
       return opened.error();
     }

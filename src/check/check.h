@@ -66,6 +66,9 @@ struct CheckInfo {
   std::string title;     ///< one line for people
   std::string chapters;  ///< the lesson's chapters its rules cite, as docs/checks.md lists them ("2, 4")
   bool needs_root = false;   ///< it writes on a live system and needs root there (hwlat drives tracefs)
+  /// With needs_root: without root it is a SKIP with the reason rather than a reason for
+  /// verify to refuse the suite (pi: its experiment only needs SCHED_FIFO threads).
+  bool skips_without_root = false;
   bool live_window = false;  ///< it measures over a window of the live system's time
   /// Its block under checks.<name> (the toggle and its own settings); nullptr when the profile
   /// cannot turn it off (conformance).

@@ -27,6 +27,7 @@ class PiCheck : public Check {
                                  .title = "priority inheritance (a plain mutex against PTHREAD_PRIO_INHERIT)",
                                  .chapters = "9",
                                  .needs_root = true,
+                                 .skips_without_root = true,
                                  .settings = &kSettings};
     return kInfo;
   }

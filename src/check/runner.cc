@@ -134,7 +134,9 @@ std::vector<std::string> NeedsRoot(const Suite& suite, const profile::Profile& p
   std::vector<std::string> out;
   for (const auto& name : suite.checks) {
     auto c = FindCheck(name);
-    if (c && c->Info().needs_root && !c->DisabledByProfile(profile)) out.push_back(name);
+    if (c && c->Info().needs_root && !c->Info().skips_without_root && !c->DisabledByProfile(profile)) {
+      out.push_back(name);
+    }
   }
   return out;
 }

@@ -44,8 +44,8 @@ struct SuiteReport {
 };
 
 /// The checks of `suite` the profile leaves on that declare they need root on a live system
-/// (CheckInfo::needs_root: hwlat drives the tracer); the others only read. Empty when the
-/// suite runs as any user.
+/// and cannot run without it (CheckInfo::needs_root: hwlat drives the tracer; not those that
+/// skip without root, as pi does). Empty when the suite runs as any user.
 std::vector<std::string> NeedsRoot(const Suite& suite, const profile::Profile& profile);
 
 /// Runs every check of `suite`; a check the profile turns off answers SKIP with that reason.

@@ -1,10 +1,12 @@
 // Suites as data: the built-in ones, suite files and their errors, and the runner's order,
 // profile switches, windows and Ctrl-C.
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <catch2/catch.hpp>
 
 #include "base/fault_root.h"
+#include "base/skip_test_support.h"
 #include "base/trust_test_support.h"
 #include "check/check_test_support.h"
 #include "check/runner.h"
@@ -18,7 +20,7 @@ TEST_CASE("the built-in suites: commission has everything, boot is fast, ci is m
   auto commission = LoadSuite("commission");
   REQUIRE(commission);
   CHECK(commission->checks ==
-        std::vector<std::string>{"conformance", "kernel", "cmdline", "clock", "lint", "ranks", "interrupts", "hwlat"});
+        std::vector<std::string>{"conformance", "kernel", "cmdline", "clock", "lint", "ranks", "pi", "interrupts", "hwlat"});
   CHECK(commission->windows.empty());  // the profile's windows
   CHECK(commission->source == "checks/commission.yaml (built-in)");
 
@@ -194,4 +196,36 @@ TEST_CASE("only hwlat needs root, and only when the suite runs it", "[check][sui
   CHECK(NeedsRoot(*LoadSuite("boot"), b.profile).empty());
   Bench off = Load(Tree("x86-ipc-4cpu"), "checks:\n  hwlat: false\n");
   CHECK(NeedsRoot(*LoadSuite("commission"), off.profile).empty());
+}
+
+TEST_CASE("the pi check runs in commission and ci, not at boot, and needs no up-front root", "[check][suite][pi]") {
+  Bench b = Load(Tree("x86-ipc-4cpu"), "");
+  for (const char* name : {"commission", "ci"}) {
+    auto s = LoadSuite(name);
+    REQUIRE(s);
+    CHECK(std::find(s->checks.begin(), s->checks.end(), "pi") != s->checks.end());
+    // Without root it is a SKIP in the report, not verify's exit 3 (that is hwlat's alone).
+    CHECK(NeedsRoot(*s, b.profile) == std::vector<std::string>{"hwlat"});
+  }
+  auto boot = LoadSuite("boot");
+  CHECK(std::find(boot->checks.begin(), boot->checks.end(), "pi") == boot->checks.end());
+  // Under a fixture tree the commission suite lists pi as a SKIP with the reason.
+  SuiteReport report = RunSuite(b.profile, *b.root, *LoadSuite("commission"));
+  auto pi = std::find_if(report.results.begin(), report.results.end(), [](const CheckResult& r) { return r.id == "pi"; });
+  REQUIRE(pi != report.results.end());
+  CHECK(pi->status == Status::kSkip);
+  CHECK_THAT(pi->summary, Catch::Contains("live kernel only"));
+}
+
+TEST_CASE("the commission suite runs pi on the live kernel as root", "[check][suite][pi][host]") {
+  if (::geteuid() != 0) RTAGENT_SKIP("the pi experiment needs root (SCHED_FIFO)");
+  // Short windows and no hwlat: this test is about pi's place in the suite.
+  Bench b = Load("/", "checks:\n  hwlat: false\n  interrupts:\n    window: 100ms\n  ranks:\n    window: 100ms\n");
+  SuiteReport report = RunSuite(b.profile, *b.root, *LoadSuite("commission"));
+  auto pi = std::find_if(report.results.begin(), report.results.end(), [](const CheckResult& r) { return r.id == "pi"; });
+  REQUIRE(pi != report.results.end());
+  INFO(pi->summary);
+  CHECK(pi->status != Status::kSkip);
+  CHECK(pi->status != Status::kFail);
+  CHECK_THAT(pi->measured, Catch::Contains("with inheritance"));
 }

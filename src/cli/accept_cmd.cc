@@ -27,6 +27,17 @@ int CmdAccept(const GlobalOptions& g, const AcceptOptions& o) {
   req.duration = o.duration;
   req.outputs = {{o.json, "json"}, {o.junit, "junit"}, {o.md, "md"}, {o.svg, "svg"}, {o.hist, "hist"}};
   req.baseline = o.baseline;
+  req.baseline_rules.allow_missing = o.allow_missing;
+  req.progress_every = o.progress_every;
+  auto rules_ok = AddTolerances(req.baseline_rules, o.tolerance);
+  if (rules_ok) rules_ok = AddRequireSame(req.baseline_rules, o.require_same);
+  if (rules_ok && o.baseline.empty() && (!o.tolerance.empty() || !o.require_same.empty() || o.allow_missing)) {
+    rules_ok = MakeError("--tolerance, --require-same and --allow-missing compare with a --baseline FILE; none was given");
+  }
+  if (!rules_ok) {
+    std::cerr << "rtagent accept: " << rules_ok.error().message << "; nothing was run\n";
+    return kExitBadInput;
+  }
   req.version = o.version;
   req.preflight_suite = o.preflight.empty() ? "boot" : o.preflight;
   req.color = g.color;

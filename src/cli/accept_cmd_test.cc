@@ -22,6 +22,8 @@
 #include "base/sysroot.h"
 #include "profile/test_support.h"
 #include "base/skip_test_support.h"
+#include "report/json.h"
+#include "report/test_verdict.h"
 
 using rtagent::profile::testing::TempDir;
 
@@ -146,6 +148,60 @@ TEST_CASE("accept fails on an impossible limit, with the failing criterion in JU
   const std::string xml = Slurp(dir.path() + "/v.xml");
   CHECK(xml.find("<failure") != std::string::npos);
   CHECK(xml.find("max") != std::string::npos);
+}
+
+TEST_CASE("accept with acceptance.explain says why the worst wake-up was late, or why it cannot",
+          "[cli][accept][host][why]") {
+  if (std::string why = LiveSkipReason(); !why.empty()) {
+    RTAGENT_SKIP(why);
+  }
+  TempDir dir;
+  // 1 µs cannot hold: the run breaches, and on-breach (the default) explains it.
+  std::string p = dir.Write("why.yaml", Profile("  max_us: 1\n  explain: on-breach\n", "    builtin: []\n"));
+  Run r = RtAgent("accept " + p + " --duration 1s --preflight none --json " + dir.path() + "/v.json --md " +
+                  dir.path() + "/v.md");
+  INFO(r.out);
+  REQUIRE(r.code == 1);
+  auto j = nlohmann::json::parse(Slurp(dir.path() + "/v.json"));
+  REQUIRE(j.contains("why"));
+  const auto& why = j["why"];
+  const std::string status = why["status"];
+  INFO(why.dump(2));
+  if (status == "explained") {
+    // The kernel's tracers: a cause with a name, and the trace saved beside the verdict.
+    REQUIRE_FALSE(why["attribution"]["causes"].empty());
+    CHECK_FALSE(why["attribution"]["causes"][0]["name"].get<std::string>().empty());
+    CHECK(why["trace"]["path"] == dir.path() + "/v.trace.txt");
+    Run again = RtAgent("explain --from " + dir.path() + "/v.trace.txt");
+    CHECK(again.code == 0);
+  } else if (status == "coarse") {
+    // No tracer here: the reason, and the counters that moved on the measured CPU (at least
+    // its timer tick in the reading that holds the worst wake-up).
+    CHECK_FALSE(why["reason"].get<std::string>().empty());
+    CHECK(why["coarse"]["cpu"] == 1);
+    REQUIRE_FALSE(why["coarse"]["counts"].empty());
+    CHECK_FALSE(why["coarse"]["counts"][0]["name"].get<std::string>().empty());
+    CHECK(r.out.find("Why (coarse: counters, not a trace; ") != std::string::npos);
+  } else {
+    CHECK(status == "skip");
+    CHECK_FALSE(why["reason"].get<std::string>().empty());
+    CHECK(r.out.find("why: SKIP — ") != std::string::npos);
+  }
+  CHECK(Slurp(dir.path() + "/v.md").find("## Why the worst wake-up was late") != std::string::npos);
+}
+
+TEST_CASE("accept with acceptance.explain off has no why section", "[cli][accept][host][why]") {
+  if (std::string why = LiveSkipReason(); !why.empty()) {
+    RTAGENT_SKIP(why);
+  }
+  TempDir dir;
+  std::string p = dir.Write("off.yaml", Profile("  max_us: 1\n  explain: off\n", "    builtin: []\n"));
+  Run r = RtAgent("accept " + p + " --duration 1s --preflight none --json " + dir.path() + "/v.json");
+  INFO(r.out);
+  REQUIRE(r.code == 1);
+  CHECK_FALSE(nlohmann::json::parse(Slurp(dir.path() + "/v.json")).contains("why"));
+  CHECK(r.out.find("Why") == std::string::npos);
+  CHECK(r.out.find("why: SKIP") == std::string::npos);
 }
 
 TEST_CASE("accept refuses bad input with exit 2 before running anything", "[cli][accept]") {
@@ -287,6 +343,89 @@ TEST_CASE("diff passes a verdict against itself and gates a doctored regression"
   CHECK(bad.code == 2);
 }
 
+TEST_CASE("diff as a gate: missing roles, --require-same, --tolerance and JUnit", "[cli][accept]") {
+  TempDir dir;
+  const std::string before = dir.Write("before.json", rtagent::RenderJson(rtagent::testing::ExampleVerdict()));
+  rtagent::Verdict now = rtagent::testing::ExampleVerdict();
+  now.host.kernel_release = "6.12.9-amd64";
+  now.cpus.pop_back();  // CPU 3 not measured now
+  rtagent::Judge(now, rtagent::testing::ExampleLimits());
+  const std::string after = dir.Write("after.json", rtagent::RenderJson(now));
+
+  Run gate = RtAgent("diff " + before + " " + after + " --junit " + dir.path() + "/d.xml");
+  INFO(gate.out);
+  CHECK(gate.code == 1);
+  CHECK_THAT(gate.out, Catch::Contains("- **kernel differs**: 6.12.9-rt-amd64") &&
+                           Catch::Contains("measured in BEFORE only: missing now (a regression"));
+  const std::string junit = Slurp(dir.path() + "/d.xml");
+  CHECK_THAT(junit, Catch::Contains("<testcase classname=\"rtagent.diff.cpu2\" name=\"p99.99\"") &&
+                        Catch::Contains("<testcase classname=\"rtagent.diff.cpu3\" name=\"present\""));
+  CHECK(RtAgent("diff " + before + " " + after + " --allow-missing").code == 0);
+  CHECK(RtAgent("diff " + before + " " + after + " --allow-missing --require-same profile,host").code == 0);
+
+  Run same = RtAgent("diff " + before + " " + after + " --allow-missing --require-same host --require-same kernel");
+  CHECK(same.code == 2);
+  CHECK_THAT(same.out, Catch::Contains("rtagent diff: kernel differs: 6.12.9-rt-amd64") &&
+                           Catch::Contains("(--require-same kernel)"));
+  Run tol = RtAgent("diff " + before + " " + after + " --tolerance p95=10%");
+  CHECK(tol.code == 2);
+  CHECK_THAT(tol.out, Catch::Contains("--tolerance \"p95=10%\": unknown statistic"));
+  Run what = RtAgent("diff " + before + " " + after + " --require-same board");
+  CHECK(what.code == 2);
+  CHECK_THAT(what.out, Catch::Contains("not one of profile, host, kernel"));
+  Run nowhere = RtAgent("diff " + before + " " + after + " --junit " + dir.path() + "/no/such/d.xml");
+  CHECK(nowhere.code == 2);
+  CHECK_THAT(nowhere.out, Catch::Contains("--junit: cannot write"));
+}
+
+TEST_CASE("accept refuses gate options without a baseline and a baseline of another host before running", "[cli][accept]") {
+  TempDir dir;
+  const std::string p = dir.Write("tiny.yaml", Profile("  max_us: 20000\n", "    builtin: []\n"));
+  Run lonely = RtAgent("accept " + p + " --preflight none --tolerance max=10%");
+  CHECK(lonely.code == 2);
+  CHECK_THAT(lonely.out, Catch::Contains("compare with a --baseline FILE; none was given; nothing was run"));
+  Run bad_tol = RtAgent("accept " + p + " --preflight none --baseline x.json --tolerance max=ten%");
+  CHECK(bad_tol.code == 2);
+  CHECK_THAT(bad_tol.out, Catch::Contains("--tolerance \"max=ten%\": not a number"));
+  Run every = RtAgent("accept " + p + " --preflight none --progress-every often");
+  CHECK(every.code == 2);
+  CHECK_THAT(every.out, Catch::Contains("--progress-every often:"));
+  // The example verdict was measured on ci-runner-7, not here.
+  const std::string other = dir.Write("other.json", rtagent::RenderJson(rtagent::testing::ExampleVerdict()));
+  Run host = RtAgent("accept " + p + " --preflight none --baseline " + other + " --require-same host --json " + dir.path() +
+                     "/v.json");
+  CHECK(host.code == 2);
+  CHECK_THAT(host.out, Catch::Contains("host differs: ci-runner-7 -> ") && Catch::Contains("nothing was run"));
+  CHECK(Slurp(dir.path() + "/v.json").empty());
+}
+
+TEST_CASE("accept without a terminal prints plain progress lines and nothing else while it measures",
+          "[cli][accept][host]") {
+  if (std::string why = LiveSkipReason(); !why.empty()) {
+    RTAGENT_SKIP(why);
+  }
+  TempDir dir;
+  const std::string p = dir.Write("tiny.yaml", Profile("  max_us: 20000\n", "    builtin: []\n"));
+  Run r = RtAgent("accept " + p + " --preflight none --duration 3s --progress-every 1s");
+  INFO(r.out);
+  REQUIRE((r.code == 0 || r.code == 1));
+  std::vector<std::string> lines;
+  std::istringstream in(r.out);
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  size_t first = lines.size(), last = 0, count = 0;
+  for (size_t i = 0; i < lines.size(); ++i) {
+    if (lines[i].rfind("accept progress: ", 0) != 0) continue;
+    first = std::min(first, i);
+    last = i;
+    ++count;
+    CHECK_THAT(lines[i], Catch::Contains(" of 3.0 s; CPU 1: ") && Catch::Contains(" samples, worst ") &&
+                             Catch::Contains(" overflows"));
+  }
+  CHECK(count >= 1);  // one a second over 3 s; how many exactly depends on the machine's timing
+  for (size_t i = first; i <= last && i < lines.size(); ++i) CHECK_THAT(lines[i], Catch::StartsWith("accept progress: "));
+  CHECK(r.out.find('\r') == std::string::npos);
+}
+
 TEST_CASE("report renders a stored verdict again", "[cli][accept][host]") {
   if (std::string why = LiveSkipReason(); !why.empty()) {
     RTAGENT_SKIP(why);
@@ -307,7 +446,9 @@ TEST_CASE("report renders a stored verdict again", "[cli][accept][host]") {
   // Its cyclictest histogram reads back.
   Run cyc = RtAgent("report --from-cyclictest " + dir.path() + "/r.hist");
   CHECK(cyc.code == 0);
-  CHECK(cyc.out.find("cyclictest report") != std::string::npos);
+  // Read back honestly: the -h text says nothing of the interval, host or kernel.
+  CHECK_THAT(cyc.out, Catch::Contains("# Latency acceptance: ") && Catch::Contains("cyclictest -h") &&
+                          Catch::Contains("interval unknown") && Catch::Contains("host unknown (kernel unknown)"));
 
   CHECK(RtAgent("report " + dir.path() + "/missing.json").code == 2);
 }

@@ -1,16 +1,16 @@
 #include "cli/acceptance_run.h"
 
-#include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
-#include <cstdlib>
 #include <filesystem>
 #include <iostream>
 
 #include "base/exit_codes.h"
+#include "base/kernel_text.h"
 #include "check/preflight.h"
 #include "check/runner.h"
+#include "cli/acceptance_why.h"
 #include "cli/stop_signal.h"
 #include "latency/sampler_process.h"
 #include "profile/duration.h"
@@ -18,6 +18,7 @@
 #include "report/acceptance_verdict.h"
 #include "report/diff.h"
 #include "report/format.h"
+#include "report/progress_line.h"
 #include "service/hold_state.h"
 
 namespace rtagent {
@@ -29,6 +30,7 @@ class PreparedAcceptance {
   std::chrono::nanoseconds duration{0};
   std::unique_ptr<AcceptanceRun> run;
   std::optional<Verdict> baseline;
+  std::optional<std::chrono::nanoseconds> progress_every;  ///< --progress-every; nullopt: the default
 };
 
 namespace {
@@ -46,40 +48,6 @@ std::string LogDir(const AcceptanceRequest& request) {
   return dir.empty() ? std::string(".") : dir.string();
 }
 
-/// The live progress line on a terminal (never in CI or through a pipe): elapsed, remaining
-/// and the worst wake-up so far on each CPU. Cleared when the run ends, however it ends.
-class ProgressLine {
- public:
-  explicit ProgressLine(int64_t duration_ns) : duration_ns_(duration_ns) {
-    const char* ci = std::getenv("CI");
-    shown_ = ::isatty(STDOUT_FILENO) && !(ci != nullptr && std::string(ci) == "true");
-  }
-  ~ProgressLine() {
-    if (shown_) std::cout << "\r" << std::string(last_len_, ' ') << "\r" << std::flush;
-  }
-  ProgressLine(const ProgressLine&) = delete;
-  ProgressLine& operator=(const ProgressLine&) = delete;
-
-  void Show(const SamplerProcess& s) {
-    if (!shown_) return;
-    const int64_t elapsed =
-        std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - start_).count();
-    std::string line = "accept: " + FormatDuration(std::min(elapsed, duration_ns_)) + " elapsed, " +
-                       FormatDuration(std::max<int64_t>(0, duration_ns_ - elapsed)) + " left; worst";
-    for (const CpuProgress& p : s.Progress()) {
-      line += " CPU" + std::to_string(p.cpu) + " " + (p.worst_ns ? FormatNsAsUs(*p.worst_ns) + " µs" : std::string("-"));
-    }
-    std::cout << "\r" << line << std::string(last_len_ > line.size() ? last_len_ - line.size() : 0, ' ') << std::flush;
-    last_len_ = line.size();
-  }
-
- private:
-  int64_t duration_ns_;
-  bool shown_ = false;
-  size_t last_len_ = 0;
-  std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
-};
-
 /// The pre-flight answers: the caller's (commission's verify), else the request's suite run
 /// now, else none.
 Result<std::vector<PreflightCheck>> PreflightAnswers(const LoadedProfile& lp, const AcceptanceRequest& request,
@@ -94,13 +62,19 @@ Result<std::vector<PreflightCheck>> PreflightAnswers(const LoadedProfile& lp, co
   return check::PreflightFromSuite(check::RunSuite(lp.profile, *lp.root, *suite, ro));
 }
 
-/// Runs the prepared test with Ctrl-C reaching the measuring process and the progress line.
-Result<AcceptanceRecord> Measure(PreparedAcceptance& prep) {
-  ProgressLine progress(prep.duration.count());
+/// Runs the prepared test with Ctrl-C reaching the measuring process and the progress line;
+/// `watch_counters` keeps the counters around the worst wake-up (the coarse why).
+Result<AcceptanceRecord> Measure(PreparedAcceptance& prep, bool watch_counters) {
+  ProgressLine progress(std::cout, "accept", prep.duration.count(), ProgressLine::StdoutIsLiveTerminal(),
+                        prep.progress_every ? std::optional<int64_t>(prep.progress_every->count()) : std::nullopt);
+  const auto start = std::chrono::steady_clock::now();
   AcceptanceHooks hooks;
   hooks.on_sampler = [](SamplerProcess* s) { SetStopTarget(s); };
   hooks.stop_requested = [] { return StopFlag().load(); };
-  hooks.on_progress = [&](const SamplerProcess& s) { progress.Show(s); };
+  hooks.on_progress = [&](const SamplerProcess& s) {
+    progress.Show(s.Progress(), std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - start).count());
+  };
+  hooks.watch_worst_window = watch_counters;
   return prep.run->Run(hooks);
 }
 
@@ -122,6 +96,21 @@ Result<std::shared_ptr<PreparedAcceptance>> PrepareAcceptance(LoadedProfile& lp,
     auto b = ReadVerdictFile(request.baseline);
     if (!b) return MakeError("--baseline: " + b.error().message);
     prep->baseline = std::move(*b);
+    if (!request.baseline_rules.require_same.empty()) {  // a run that cannot be compared is not started
+      Verdict now;
+      now.profile_name = lp.profile.name.value;
+      now.profile_digest = ProfileDigest(lp.profile);
+      now.host = ReadHostFacts(*lp.root);
+      const auto bad = RequiredSameViolations(IdentityChanges(*prep->baseline, now), request.baseline_rules);
+      if (!bad.empty()) return MakeError("--baseline " + request.baseline + ": " + JoinSome(bad, 3));
+    }
+  }
+  if (!request.progress_every.empty()) {
+    auto every = profile::ParseDuration(request.progress_every);
+    if (!every && request.progress_every != "0") {
+      return MakeError("--progress-every " + request.progress_every + ": " + every.error().message);
+    }
+    prep->progress_every = every ? *every : std::chrono::nanoseconds(0);
   }
   if (request.preflight_suite != "none") {
     if (auto s = check::LoadSuite(request.preflight_suite); !s) {
@@ -151,9 +140,12 @@ AcceptanceOutcome RunAcceptance(PreparedAcceptance& prep, const AcceptanceReques
   auto answers = PreflightAnswers(prep.lp, request, std::move(preflight));
   if (!answers) return cannot_run(answers.error().message);
   // 2. The run: loads first, then the sampler; Ctrl-C stops early and still judges.
+  //    The tracers for the verdict's why start first and are put back whatever happens.
   const std::optional<int32_t> hold_note = service::HeldPmQosNote(*prep.lp.root);
-  auto record = Measure(prep);
+  std::unique_ptr<AcceptanceExplainer> explainer = AcceptanceExplainer::Start(*prep.lp.root, p.acceptance);
+  auto record = Measure(prep, explainer && explainer->WantsCounters());
   if (!record) return cannot_run(record.error().message);
+  const std::optional<WorstWindow> worst_window = record->worst_window;
   // 3. The verdict, judged, and compared with the baseline.
   VerdictContext ctx;
   ctx.tool_version = request.version;
@@ -167,8 +159,9 @@ AcceptanceOutcome RunAcceptance(PreparedAcceptance& prep, const AcceptanceReques
   AcceptanceOutcome out;
   out.verdict = BuildVerdict(std::move(*record), std::move(ctx));
   Verdict& v = *out.verdict;
+  if (explainer) v.why = explainer->Finish(v, worst_window, TracePathBeside(request.outputs));
   std::optional<VerdictDiff> diff;
-  if (prep.baseline) diff = JudgeAgainstBaseline(v, *prep.baseline, request.baseline);
+  if (prep.baseline) diff = JudgeAgainstBaseline(v, *prep.baseline, request.baseline, request.baseline_rules);
   // 4. Written, summarised, and the exit code.
   auto written = WriteOutputs(v, request.outputs);
   std::cout << RenderAcceptSummary(v, request.color);

@@ -14,6 +14,7 @@
 #include "cli/profile_arg.h"
 #include "cli/verdict_files.h"
 #include "latency/acceptance.h"
+#include "report/diff.h"
 #include "report/verdict.h"
 
 namespace rtagent {
@@ -23,6 +24,8 @@ struct AcceptanceRequest {
   std::string duration;            ///< --duration ("30s"); empty: acceptance.duration
   std::vector<VerdictOutput> outputs;
   std::string baseline;            ///< a previous verdict (JSON); a regression fails the run
+  DiffRules baseline_rules;        ///< tolerances, --require-same and --allow-missing against the baseline
+  std::string progress_every;      ///< --progress-every D; empty: 1 min when stdout is not a terminal; "0": none
   std::string version;             ///< rtagent's version, written into the verdict
   std::string log_dir;             ///< external loads' logs; empty: beside --json, else the temp dir
   /// The check suite run as pre-flight when the caller gives no answers of its own:

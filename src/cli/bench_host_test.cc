@@ -190,3 +190,43 @@ TEST_CASE("bench without root measures at SCHED_OTHER and says so, bench pi with
   CHECK(pi.code == 3);
   CHECK_THAT(pi.out, Catch::Contains("needs SCHED_FIFO: run it as root"));
 }
+
+TEST_CASE("bench as root raises fs.mqueue.msgsize_max for the run and puts it back, Ctrl-C too", "[cli][bench][host]") {
+  if (std::string why = LiveSkipReason(); !why.empty()) {
+    RTAGENT_SKIP(why);
+  }
+  const std::string file = "/proc/sys/fs/mqueue/msgsize_max";
+  const std::string before = rtagent::Trim(Slurp(file));
+  if (before.empty()) RTAGENT_SKIP("no " + file + " (CONFIG_POSIX_MQUEUE off)");
+  if (std::stoll(before) >= 65536) RTAGENT_SKIP(file + " already allows 64 KiB (" + before + "): nothing to raise");
+  // Whatever happens below, this machine keeps its limit.
+  struct PutBack {
+    std::string file, value;
+    ~PutBack() {
+      if (rtagent::Trim(Slurp(file)) != value) std::ofstream(file) << value;
+    }
+  } put_back{file, before};
+
+  TempDir dir;
+  auto r = Rt("bench --quick --cpu 1 --only message --json " + dir.path() + "/b.jsonl");
+  INFO(r.out);
+  REQUIRE(r.code == 0);
+  CHECK(rtagent::Trim(Slurp(file)) == before);
+  CHECK_THAT(r.out, Catch::Contains("fs.mqueue.msgsize_max raised from " + before + " to 65536 for the run"));
+  const Lines l = Read(dir.path() + "/b.jsonl");
+  for (const char* id : {"message.mqueue.thread.16384", "message.mqueue.process.65536"}) {
+    INFO(id);
+    CHECK(l.At(id, "idle")["skipped"] == "");
+    CHECK(l.At(id, "idle")["count"].get<int>() > 0);
+  }
+
+  // Ctrl-C once the limit is raised: the run stops and the limit reads as before.
+  auto cut = rtagent::test::RunShell(
+      "CI=true " + std::string(RTAGENT_BINARY) + " bench --cpu 1 --only message > /dev/null 2>&1 & pid=$!; "
+      "i=0; while [ \"$(cat " + file + ")\" != 65536 ] && [ $i -lt 3000 ]; do sleep 0.01; i=$((i+1)); done; "
+      "cat " + file + "; kill -INT $pid; wait $pid; echo rc=$?");
+  INFO(cut.out);
+  CHECK_THAT(cut.out, Catch::StartsWith("65536"));  // it was raised when the signal came
+  CHECK_THAT(cut.out, Catch::Contains("rc="));  // it ended
+  CHECK(rtagent::Trim(Slurp(file)) == before);
+}

@@ -81,11 +81,12 @@ struct ExplainOptions {
   std::string json;      ///< --json FILE: the attribution as JSON ("-" stdout)
   std::string trace;     ///< --trace FILE: save the recorded trace (ftrace text, opens in ui.perfetto.dev)
   std::string from;      ///< --from TRACE: explain a saved trace instead of recording one
+  std::vector<std::string> diff;  ///< --diff A B: the causes of two traces or verdicts side by side
 };
 /// `rtagent explain`: records the timerlat tracer on the measured CPUs until a wake-up is later
 /// than the threshold (or the duration ends) and prints why it was late; `--from` re-reads a
-/// saved trace. 1 the threshold was crossed, 0 not, 2 bad input or an unreadable trace, 3 the
-/// kernel offers no tracer (or not root).
+/// saved trace; `--diff A B` compares the causes of two (0). 1 the threshold was crossed, 0
+/// not, 2 bad input or an unreadable trace, 3 the kernel offers no tracer (or not root).
 int CmdExplain(const GlobalOptions& g, const ExplainOptions& o);
 
 struct AcceptOptions {
@@ -95,6 +96,10 @@ struct AcceptOptions {
   std::string baseline;  ///< a previous verdict (JSON) to diff against; a regression fails
   std::string version;   ///< rtagent's version, written into the verdict
   std::string preflight;  ///< --preflight SUITE: the checks run first (default "boot"; "none")
+  std::vector<std::string> tolerance;     ///< --tolerance STAT=N%|Nus,... against the baseline
+  std::vector<std::string> require_same;  ///< --require-same profile|host|kernel: a difference is exit 2
+  bool allow_missing = false;             ///< --allow-missing: a role of the baseline missing now is not a regression
+  std::string progress_every;  ///< --progress-every D: a plain progress line every D; empty: 1 min without a terminal; "0": none
 };
 /// `rtagent accept PROFILE`: the loaded latency acceptance test. 0 PASS, 1 FAIL, 2 bad input,
 /// 3 cannot run here (not root, a fixture root).
@@ -103,18 +108,25 @@ int CmdAccept(const GlobalOptions& g, const AcceptOptions& o);
 struct DiffOptions {
   std::string before, after;  ///< verdict JSON files
   bool json = false;
-  double tolerance_percent = 10;
+  std::string junit;          ///< --junit FILE: one test case per compared statistic and role ("-" stdout)
+  double tolerance_percent = 10;  ///< every statistic's default
   double tolerance_us = 5;
+  std::vector<std::string> tolerance;     ///< --tolerance STAT=N%|Nus,...
+  std::vector<std::string> require_same;  ///< --require-same profile|host|kernel
+  bool allow_missing = false;
 };
-/// `rtagent diff BEFORE AFTER`: compares two verdicts by role; exit 1 on a regression.
+/// `rtagent diff BEFORE AFTER`: compares two verdicts by role; exit 1 on a regression (a role
+/// of BEFORE missing in AFTER among them), 2 on bad input or a --require-same difference.
 int CmdDiff(const GlobalOptions& g, const DiffOptions& o);
 
 struct ReportOptions {
   std::string verdict;          ///< a verdict JSON file
-  std::string from_cyclictest;  ///< or a cyclictest -h report
+  std::string from_cyclictest;  ///< or a cyclictest -h report or --json file
+  std::string from_rtla;        ///< or rtla timerlat hist's output
   std::string json, junit, md, svg, hist;  ///< outputs; none given: Markdown on stdout
 };
-/// `rtagent report VERDICT.json`: renders a stored verdict (or a cyclictest report) again.
+/// `rtagent report VERDICT.json`: renders a stored verdict (or an imported cyclictest or rtla
+/// result, what its file does not say left unknown) again.
 int CmdReport(const GlobalOptions& g, const ReportOptions& o);
 
 struct HoldOptions {

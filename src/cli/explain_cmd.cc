@@ -11,7 +11,9 @@
 #include "cli/stop_signal.h"
 #include "cli/verdict_files.h"
 #include "profile/duration.h"
+#include "report/diff.h"
 #include "report/why.h"
+#include "report/why_diff.h"
 #include "trace/attribution.h"
 #include "trace/ftrace_text.h"
 #include "trace/tracer_session.h"
@@ -21,18 +23,10 @@ namespace {
 
 constexpr const char* kCmd = "rtagent explain";
 
-// The wake-up to explain: the first past the threshold, else the latest of all (then
-// `crossed` is false). The error says what the trace holds instead.
+// The wake-up to explain (ChooseWakeup); the error says what the trace holds instead.
 Result<LateWakeup> Choose(const ParsedTrace& trace, const CpuSet& cpus, std::optional<int64_t> threshold_ns,
                           bool& crossed) {
-  WakeupQuery q;
-  q.cpus = cpus;
-  q.threshold_ns = threshold_ns;
-  auto first = PickWakeup(trace, q);
-  crossed = threshold_ns.has_value() && static_cast<bool>(first);
-  if (first || !threshold_ns) return first;
-  q.threshold_ns.reset();
-  return PickWakeup(trace, q);
+  return ChooseWakeup(trace, WakeupQuery{cpus, threshold_ns}, crossed);
 }
 
 // Prints the attribution, writes --json; the exit code for it.
@@ -44,16 +38,66 @@ int Report(const ParsedTrace& trace, const LateWakeup& w, bool crossed, std::opt
   }
   std::cout << RenderWhyText(a);
   if (!o.json.empty()) {
-    nlohmann::json j = {{"schema", "rtagent-explain/1"},
-                        {"threshold_us", threshold_ns ? nlohmann::json(*threshold_ns / 1000) : nlohmann::json()},
-                        {"crossed", crossed},
-                        {"why", WhyJson(a)}};
+    nlohmann::ordered_json j;
+    j["schema"] = "rtagent-explain/1";
+    j["threshold_us"] = threshold_ns ? nlohmann::ordered_json(*threshold_ns / 1000) : nlohmann::ordered_json();
+    j["crossed"] = crossed;
+    j["why"] = WhyJson(a);
     if (auto r = WriteTextFile(o.json, j.dump(2) + "\n"); !r) {
       std::cerr << kCmd << ": --json " << o.json << ": " << r.error().message << "\n";
       return kExitBadInput;
     }
   }
   return crossed ? kExitFail : kExitOk;
+}
+
+// The attribution FILE holds: a trace's (the first wake-up past `threshold_ns`, else its worst),
+// or the one a verdict's why section or an `explain --json` file carries.
+Result<Attribution> AttributionIn(const std::string& path, const CpuSet& cpus, std::optional<int64_t> threshold_ns) {
+  auto text = ReadTextFile(path);
+  if (!text) return text.error();
+  const size_t first = text->find_first_not_of(" \t\r\n");
+  if (first != std::string::npos && (*text)[first] == '{') {
+    auto j = nlohmann::ordered_json::parse(*text, nullptr, /*allow_exceptions=*/false);
+    if (j.is_discarded() || !j.is_object()) return MakeError(path + ": not valid JSON");
+    if (!j.contains("why") || !j["why"].is_object()) return MakeError(path + ": no \"why\" (neither a verdict nor explain --json)");
+    const auto& why = j["why"];
+    if (why.contains("wakeup")) return ParseWhyJson(why);  // explain --json
+    if (why.contains("attribution")) return ParseWhyJson(why["attribution"]);
+    return MakeError(path + ": its why holds no attribution (status " + why.value("status", std::string("?")) + ": " +
+                     why.value("reason", std::string("")) + ")");
+  }
+  auto trace = ParseFtraceText(*text);
+  if (!trace) return MakeError(path + ": " + trace.error().message);
+  bool crossed = false;
+  auto w = Choose(*trace, cpus, threshold_ns, crossed);
+  if (!w) return MakeError(path + ": " + w.error().message);
+  return Attribute(*trace, *w);
+}
+
+int Diff(const ExplainOptions& o, const CpuSet& cpus) {
+  std::optional<int64_t> threshold_ns;
+  if (o.threshold_us >= 0) threshold_ns = o.threshold_us * 1000;
+  auto before = AttributionIn(o.diff[0], cpus, threshold_ns);
+  auto after = before ? AttributionIn(o.diff[1], cpus, threshold_ns) : Result<Attribution>(before.error());
+  if (!before || !after) {
+    std::cerr << kCmd << ": --diff: " << (before ? after : before).error().message << "\n";
+    return kExitBadInput;
+  }
+  const CauseDiff d = DiffCauses(*before, *after, DiffTolerance{});
+  std::cout << RenderCauseDiffText(d);
+  if (!o.json.empty()) {
+    nlohmann::ordered_json j;
+    j["schema"] = "rtagent-explain-diff/1";
+    j["before"] = o.diff[0];
+    j["after"] = o.diff[1];
+    j["diff"] = CauseDiffJson(d);
+    if (auto r = WriteTextFile(o.json, j.dump(2) + "\n"); !r) {
+      std::cerr << kCmd << ": --json " << o.json << ": " << r.error().message << "\n";
+      return kExitBadInput;
+    }
+  }
+  return kExitOk;
 }
 
 int FromFile(const ExplainOptions& o, const CpuSet& cpus) {
@@ -172,6 +216,7 @@ int CmdExplain(const GlobalOptions& g, const ExplainOptions& o) {
     }
     cpus = *c;
   }
+  if (!o.diff.empty()) return Diff(o, cpus);
   if (!o.from.empty()) return FromFile(o, cpus);
   // 2. The profile and the request.
   int code = kExitOk;

@@ -23,6 +23,14 @@ Run RtAgent(const std::string& args) {
 
 const std::string kTrace = std::string(RTAGENT_SOURCE_DIR) + "/tests/traces/composed-spin-irq-softirq.txt";
 
+// The line of `out` that holds `needle` ("" when none).
+std::string LineWith(const std::string& out, const std::string& needle) {
+  const size_t at = out.find(needle);
+  if (at == std::string::npos) return "";
+  const size_t begin = out.rfind('\n', at) == std::string::npos ? 0 : out.rfind('\n', at) + 1;
+  return out.substr(begin, out.find('\n', at) - begin);
+}
+
 }  // namespace
 
 TEST_CASE("explain --from: the table of a saved trace, exit 1 past the threshold, 0 below it", "[cli][explain]") {
@@ -90,4 +98,54 @@ TEST_CASE("explain on this machine: exit 3 with the reason when the kernel has n
   Run r = RtAgent("explain --duration 1s");
   CHECK(r.code == 3);
   CHECK_THAT(r.out, Catch::Contains("rtagent explain: cannot record here: "));
+}
+
+TEST_CASE("explain --diff: the causes of two traces side by side, appeared and vanished", "[cli][explain][why]") {
+  rtagent::TempTree dir;
+  const std::string idle = std::string(RTAGENT_SOURCE_DIR) + "/tests/traces/qemu-rt-timerlat-idle.txt";
+  Run r = RtAgent("explain --diff " + idle + " " + kTrace + " --json " + dir.dir() + "/diff.json");
+  INFO(r.out);
+  CHECK(r.code == 0);
+  CHECK_THAT(r.out, Catch::StartsWith("Why, before and after: the late wake-up was 11259.2 µs, then 2010.0 µs\n"));
+  // The spinning thread appeared; the idle exit of the quiet trace vanished.
+  CHECK_THAT(r.out, Catch::Contains("  1906.0  appeared  noise-spin:412 RT 98"));
+  CHECK_THAT(r.out, Catch::Contains("–  vanished  timer IRQ delay: exit from idle"));
+  auto j = nlohmann::json::parse(rtagent::FsRoot(dir.dir()).Read("diff.json").value());
+  CHECK(j["schema"] == "rtagent-explain-diff/1");
+  CHECK(j["diff"]["causes"][0]["change"] == "appeared");
+  CHECK(j["diff"]["causes"][0]["before_us"].is_null());
+
+  // The same trace against itself: every cause the same.
+  Run same = RtAgent("explain --diff " + kTrace + " " + kTrace);
+  CHECK(same.code == 0);
+  CHECK(same.out.find("appeared") == std::string::npos);
+  CHECK(same.out.find("vanished") == std::string::npos);
+  CHECK_THAT(LineWith(same.out, "noise-spin:412 RT 98"), Catch::Contains(" same "));
+}
+
+TEST_CASE("explain --diff: a verdict or --json file compares as its attribution; bad input is exit 2",
+          "[cli][explain][why]") {
+  rtagent::TempTree dir;
+  REQUIRE(RtAgent("explain --from " + kTrace + " --json " + dir.dir() + "/why.json").code == 0);
+  Run r = RtAgent("explain --diff " + dir.dir() + "/why.json " + kTrace);
+  CHECK(r.code == 0);
+  CHECK_THAT(LineWith(r.out, "noise-spin:412 RT 98"), Catch::Contains(" same "));
+
+  dir.Put("skip.json", R"({"schema": "rtagent-verdict/1", "why": {"status": "skip", "reason": "no tracefs"}})");
+  Run skip = RtAgent("explain --diff " + dir.dir() + "/skip.json " + kTrace);
+  CHECK(skip.code == 2);
+  CHECK_THAT(skip.out, Catch::Contains("its why holds no attribution (status skip: no tracefs)"));
+  dir.Put("broken.json", "{ not json");
+  Run broken = RtAgent("explain --diff " + kTrace + " " + dir.dir() + "/broken.json");
+  CHECK(broken.code == 2);
+  CHECK_THAT(broken.out, Catch::Contains("broken.json: not valid JSON"));
+  dir.Put("other.json", R"({"schema": "x"})");
+  Run other = RtAgent("explain --diff " + kTrace + " " + dir.dir() + "/other.json");
+  CHECK(other.code == 2);
+  CHECK_THAT(other.out, Catch::Contains("other.json: no \"why\""));
+  Run missing = RtAgent("explain --diff " + kTrace + " " + dir.dir() + "/none.txt");
+  CHECK(missing.code == 2);
+  CHECK_THAT(missing.out, Catch::Contains("cannot read " + dir.dir() + "/none.txt"));
+  Run one = RtAgent("explain --diff " + kTrace);
+  CHECK(one.code != 0);
 }

@@ -1,66 +1,49 @@
-// `rtagent diff BEFORE AFTER` and `rtagent report VERDICT.json`: verdicts read back, compared
-// and rendered again. Nothing here touches the system.
+// `rtagent diff BEFORE AFTER` and `rtagent report VERDICT.json`: verdicts read back (or
+// imported from cyclictest and rtla), compared and rendered again. Nothing here touches the system.
 #include <iostream>
 
 #include "base/exit_codes.h"
 #include "cli/commands.h"
 #include "cli/verdict_files.h"
-#include "report/cyclictest_text.h"
 #include "report/diff.h"
-#include "report/judge.h"
+#include "report/import.h"
 
 namespace rtagent {
 
 int CmdDiff(const GlobalOptions&, const DiffOptions& o) {
+  auto fail = [](const std::string& message, int code) {
+    std::cerr << "rtagent diff: " << message << "\n";
+    return code;
+  };
+  DiffRules rules;
+  rules.fallback = DiffTolerance{o.tolerance_percent, o.tolerance_us};
+  rules.allow_missing = o.allow_missing;
+  if (auto ok = AddTolerances(rules, o.tolerance); !ok) return fail(ok.error().message, kExitBadInput);
+  if (auto ok = AddRequireSame(rules, o.require_same); !ok) return fail(ok.error().message, kExitBadInput);
+  if (!o.junit.empty()) {
+    if (auto ok = CheckWritable(o.junit); !ok) return fail("--junit: " + ok.error().message, kExitBadInput);
+  }
   auto before = ReadVerdictFile(o.before);
-  if (!before) {
-    std::cerr << "rtagent diff: " << before.error().message << "\n";
-    return kExitBadInput;
-  }
+  if (!before) return fail(before.error().message, kExitBadInput);
   auto after = ReadVerdictFile(o.after);
-  if (!after) {
-    std::cerr << "rtagent diff: " << after.error().message << "\n";
+  if (!after) return fail(after.error().message, kExitBadInput);
+  const VerdictDiff d = DiffVerdicts(*before, *after, rules);
+  if (auto bad = RequiredSameViolations(d.identity, rules); !bad.empty()) {
+    for (const std::string& b : bad) std::cerr << "rtagent diff: " << b << "\n";
     return kExitBadInput;
   }
-  DiffTolerance tol;
-  tol.percent = o.tolerance_percent;
-  tol.abs_us = o.tolerance_us;
-  const VerdictDiff d = DiffVerdicts(*before, *after, tol);
-  std::cout << (o.json ? RenderDiffJson(d) : RenderDiffMarkdown(d));
+  if (!o.junit.empty()) {
+    if (auto ok = WriteTextFile(o.junit, RenderDiffJUnit(d)); !ok) return fail("--junit: " + ok.error().message, kExitCannotRun);
+  }
+  if (o.junit != "-") std::cout << (o.json ? RenderDiffJson(d) : RenderDiffMarkdown(d));
   return d.regression ? kExitFail : kExitOk;
 }
 
-namespace {
-
-/// A verdict holding the histograms of a cyclictest -h report, one "CPU" per thread (the
-/// report does not say which CPU a thread ran on), judged only on its overflows.
-Result<Verdict> VerdictFromCyclictest(const std::string& path) {
-  auto text = ReadTextFile(path);
-  if (!text) return text.error();
-  auto rep = ParseCyclictestHistogram(*text);
-  if (!rep) return MakeError(path + ": not a cyclictest -h report: " + rep.error().message);
-  Verdict v;
-  v.profile_name = "cyclictest report " + path;
-  v.config.policy = "SCHED_FIFO";  // cyclictest does not say; keep the renderers from warning about it
-  v.config.memory_locked = true;
-  v.config.notes.push_back("read from a cyclictest -h report: thread N is shown as CPU N");
-  if (rep->pm_qos_us) v.config.pm_qos = PmQosNote{PmQosHolder::kSampler, rep->pm_qos_us};
-  int i = 0;
-  for (Histogram& h : rep->threads) {
-    v.config.cpus.Add(i);
-    v.config.histogram_limit_us = h.limit_us();
-    v.cpus.push_back(MakeCpuResult(i++, std::move(h)));
-  }
-  AcceptanceLimits limits;
-  Judge(v, limits);
-  return v;
-}
-
-}  // namespace
-
 int CmdReport(const GlobalOptions&, const ReportOptions& o) {
-  if (o.verdict.empty() == o.from_cyclictest.empty()) {
-    std::cerr << "rtagent report: give either a VERDICT.json or --from-cyclictest FILE\n";
+  const int inputs = static_cast<int>(!o.verdict.empty()) + static_cast<int>(!o.from_cyclictest.empty()) +
+                     static_cast<int>(!o.from_rtla.empty());
+  if (inputs != 1) {
+    std::cerr << "rtagent report: give one of a VERDICT.json, --from-cyclictest FILE or --from-rtla FILE\n";
     return kExitBadInput;
   }
   std::vector<VerdictOutput> outputs = {
@@ -72,7 +55,14 @@ int CmdReport(const GlobalOptions&, const ReportOptions& o) {
     std::cerr << "rtagent report: " << ok.error().message << "\n";
     return kExitBadInput;
   }
-  auto v = o.verdict.empty() ? VerdictFromCyclictest(o.from_cyclictest) : ReadVerdictFile(o.verdict);
+  Result<Verdict> v = MakeError("no input");
+  if (!o.verdict.empty()) {
+    v = ReadVerdictFile(o.verdict);
+  } else {
+    const std::string& path = o.from_cyclictest.empty() ? o.from_rtla : o.from_cyclictest;
+    auto text = ReadTextFile(path);
+    v = text ? ImportFile(o.from_cyclictest.empty() ? "rtla" : "cyclictest", path, *text) : Result<Verdict>(text.error());
+  }
   if (!v) {
     std::cerr << "rtagent report: " << v.error().message << "\n";
     return kExitBadInput;

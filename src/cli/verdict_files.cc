@@ -81,6 +81,16 @@ std::string RenderVerdictAs(const Verdict& v, const std::string& format) {
   return RenderMarkdown(v);
 }
 
+std::string TracePathBeside(const std::vector<VerdictOutput>& outputs) {
+  const VerdictOutput* chosen = nullptr;
+  for (const VerdictOutput& o : outputs) {
+    if (o.path.empty() || o.path == "-") continue;
+    if (chosen == nullptr || (o.format == "json" && chosen->format != "json")) chosen = &o;
+  }
+  if (chosen == nullptr) return "";
+  return std::filesystem::path(chosen->path).replace_extension(".trace.txt").string();
+}
+
 Result<void> CheckOutputs(const std::vector<VerdictOutput>& outputs) {
   for (const VerdictOutput& o : outputs) {
     if (o.path.empty()) continue;

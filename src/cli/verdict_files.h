@@ -33,6 +33,11 @@ struct VerdictOutput {
 /// The verdict rendered in `format` ("json", "junit", "md", "svg", "hist").
 std::string RenderVerdictAs(const Verdict& v, const std::string& format);
 
+/// Where the raw trace of a run goes: beside the first verdict file written (the JSON one
+/// first), its extension replaced by ".trace.txt" ("out/v.json" -> "out/v.trace.txt"); ""
+/// when every output goes to stdout or none was asked.
+std::string TracePathBeside(const std::vector<VerdictOutput>& outputs);
+
 /// Checks every requested output path; the first problem names the option and the path.
 Result<void> CheckOutputs(const std::vector<VerdictOutput>& outputs);
 /// Writes every requested output; stops at the first error.

@@ -1,6 +1,7 @@
 // `rtagent verify` as a user runs it on copies of the fixtures: the table, --json, --junit,
 // --suite by name and by file, and the exit codes 0 (nothing failed), 1 (a check failed) and
 // 2 (bad input: an unknown suite, a bad suite file or profile).
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -136,7 +137,7 @@ TEST_CASE("verify refuses a profile whose checks.suite names nothing, with its l
   CHECK(doc["results"].size() == 3);
 }
 
-TEST_CASE("verify on this machine: hwlat without root exits 3, Ctrl-C marks the report interrupted", "[cli][verify][host]") {
+TEST_CASE("verify on this machine: hwlat without root exits 3, pi without root is a SKIP, Ctrl-C marks the report interrupted", "[cli][verify][host]") {
   if (::geteuid() != 0 || ::access("/usr/bin/setpriv", X_OK) != 0) {
     RTAGENT_SKIP("needs root and setpriv(1) to run verify as another user");
   }
@@ -144,6 +145,21 @@ TEST_CASE("verify on this machine: hwlat without root exits 3, Ctrl-C marks the 
              " verify --suite commission");
   CHECK(r.code == 3);
   CHECK_THAT(r.out, Catch::Contains("the hwlat check drives the kernel's tracer and needs root"));
+
+  // hwlat off, the commission suite runs for another user and lists pi as a SKIP with the reason.
+  TempTree other;
+  other.Put("p.yaml", "checks:\n  hwlat: false\n  interrupts:\n    window: 100ms\n");
+  REQUIRE(::chmod(other.dir().c_str(), 0755) == 0);
+  Run nobody = Sh("/usr/bin/setpriv --reuid=65534 --regid=65534 --clear-groups " + std::string(RTAGENT_BINARY) +
+                  " verify " + other.dir() + "/p.yaml --suite commission --json");
+  INFO(nobody.out);
+  REQUIRE(nobody.out.find('{') != std::string::npos);
+  auto as_nobody = nlohmann::json::parse(nobody.out.substr(nobody.out.find('{'), nobody.out.rfind('}') - nobody.out.find('{') + 1));
+  bool pi_skipped = false;
+  for (const auto& res : as_nobody["results"]) {
+    if (res["id"] == "pi") pi_skipped = res["status"] == "SKIP" && res["summary"].get<std::string>().find("not root") != std::string::npos;
+  }
+  CHECK(pi_skipped);
 
   // A 60 s interrupt window on the live system, stopped by SIGINT after a second.
   TempTree t;

@@ -40,12 +40,45 @@ Result<std::unique_ptr<Load>> MakeLoad(const profile::Load& l, const std::string
   return MakeExternalLoad(es, root);
 }
 
+// The two counter readings around the worst wake-up seen so far: at each tick the worst
+// of every CPU is compared with the best kept; when one grew, the readings before and after
+// this tick become the window.
+class WorstWindowWatch {
+ public:
+  WorstWindowWatch(const SysRoot& root, std::optional<CounterSnapshot> start)
+      : root_(root), last_(std::move(start)), last_at_(std::chrono::steady_clock::now()) {}
+
+  void Tick(const SamplerProcess& sampler) {
+    std::optional<CounterSnapshot> now = ReadInterruptCounts(root_);
+    const auto at = std::chrono::steady_clock::now();
+    for (const CpuProgress& p : sampler.Progress()) {
+      if (!p.worst_ns || (window_ && *p.worst_ns <= window_->worst_ns) || !last_ || !now) continue;
+      WorstWindow w;
+      w.cpu = p.cpu;
+      w.worst_ns = *p.worst_ns;
+      w.span_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(at - last_at_).count();
+      w.counts = CoarseCounts(*last_, *now, CpuSet::Of({p.cpu}));
+      window_ = std::move(w);
+    }
+    last_ = std::move(now);
+    last_at_ = at;
+  }
+  std::optional<WorstWindow> Take() { return std::move(window_); }
+
+ private:
+  const SysRoot& root_;
+  std::optional<CounterSnapshot> last_;
+  std::chrono::steady_clock::time_point last_at_;
+  std::optional<WorstWindow> window_;
+};
+
 // Waits for the sampler to finish (its duration, or a stop asked through the hooks), telling
-// the caller of its progress.
-void WaitForSampler(SamplerProcess& sampler, const AcceptanceHooks& hooks) {
+// the caller of its progress and watching the counters when asked.
+void WaitForSampler(SamplerProcess& sampler, const AcceptanceHooks& hooks, WorstWindowWatch* watch) {
   while (!sampler.Finished()) {
     std::this_thread::sleep_for(kProgressPeriod);
     if (hooks.on_progress) hooks.on_progress(sampler);
+    if (watch) watch->Tick(sampler);
   }
 }
 
@@ -122,7 +155,9 @@ Result<AcceptanceRecord> AcceptanceRun::Run(const AcceptanceHooks& hooks) {
   if (hooks.stop_requested && hooks.stop_requested()) sampler.RequestStop();
 
   // 3. The run, until its duration or a stop.
-  WaitForSampler(sampler, hooks);
+  std::optional<WorstWindowWatch> watch;
+  if (hooks.watch_worst_window) watch.emplace(root, ReadInterruptCounts(root));
+  WaitForSampler(sampler, hooks, watch ? &*watch : nullptr);
   auto run = sampler.Wait();
   if (hooks.on_sampler) hooks.on_sampler(nullptr);
   loads.Stop();
@@ -134,6 +169,7 @@ Result<AcceptanceRecord> AcceptanceRun::Run(const AcceptanceHooks& hooks) {
   rec.load_count = loads.Size();
   rec.loads = loads.Reports();
   rec.load_problems = loads.Problems();
+  if (watch) rec.worst_window = watch->Take();
   return rec;
 }
 

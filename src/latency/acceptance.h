@@ -35,6 +35,18 @@ struct AcceptanceHooks {
   std::function<bool()> stop_requested;
   /// Called about four times a second while the sampler runs (a progress line).
   std::function<void(const SamplerProcess&)> on_progress;
+  /// Read the interrupt and softirq counters at each of those ticks and keep the two readings
+  /// around the worst wake-up (AcceptanceRecord::worst_window): the coarse "why" where no
+  /// tracer can be used.
+  bool watch_worst_window = false;
+};
+
+/// The counters that moved on a CPU between the two readings around the run's worst wake-up.
+struct WorstWindow {
+  int cpu = -1;
+  int64_t worst_ns = 0;   ///< the worst wake-up, as the sampler saw it at the later reading
+  int64_t span_ns = 0;    ///< time between the two readings
+  std::vector<CoarseCount> counts;  ///< largest first
 };
 
 /// Everything a run measured and read, before any judgement.
@@ -48,6 +60,7 @@ struct AcceptanceRecord {
   std::vector<LoadReport> loads;
   std::vector<std::string> load_problems;  ///< LoadSet::Problems(): empty when the loads held
   std::vector<InterruptDelta> interrupts;  ///< on the measured CPUs, during the run
+  std::optional<WorstWindow> worst_window;  ///< AcceptanceHooks::watch_worst_window
 };
 
 /// One run of the test: prepared (input checked, loads made) before anything runs, then run once.

@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <map>
 
 #include "base/kernel_paths.h"
@@ -72,6 +73,21 @@ std::vector<InterruptDelta> InterruptDeltas(const std::optional<CounterSnapshot>
   }
   std::vector<InterruptDelta> out;
   for (const auto& [name, count] : by_name) out.push_back({name, count});
+  return out;
+}
+
+std::vector<CoarseCount> CoarseCounts(const CounterSnapshot& before, const CounterSnapshot& after, const CpuSet& cpus) {
+  std::map<std::pair<std::string, std::string>, uint64_t> by_name;  // (source, name)
+  for (const RowGrowth& g : Growth(before, after, cpus)) {
+    if (g.row->source == CounterSource::kInterrupts) {
+      by_name[{"interrupts", LineName(*g.row)}] += g.delta;
+    } else {
+      by_name[{"softirqs", "softirq " + g.row->id}] += g.delta;
+    }
+  }
+  std::vector<CoarseCount> out;
+  for (const auto& [key, delta] : by_name) out.push_back({key.first, key.second, delta});
+  std::stable_sort(out.begin(), out.end(), [](const CoarseCount& a, const CoarseCount& b) { return a.delta > b.delta; });
   return out;
 }
 

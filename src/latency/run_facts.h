@@ -58,4 +58,18 @@ std::optional<CounterSnapshot> ReadInterruptCounts(const SysRoot& root);
 std::vector<InterruptDelta> InterruptDeltas(const std::optional<CounterSnapshot>& before,
                                             const std::optional<CounterSnapshot>& after, const CpuSet& cpus);
 
+/// One interrupt line or softirq that grew on the measured CPU: a row of the coarse "why"
+/// (docs/explain.md), where no tracer can say what ran.
+struct CoarseCount {
+  std::string source;  ///< "interrupts" or "softirqs"
+  std::string name;    ///< as InterruptDelta names a line; "softirq TIMER" for a softirq
+  uint64_t delta = 0;
+
+  bool operator==(const CoarseCount&) const = default;
+};
+
+/// Every interrupt line and softirq that grew on `cpus` between two readings, largest first
+/// (then in name order).
+std::vector<CoarseCount> CoarseCounts(const CounterSnapshot& before, const CounterSnapshot& after, const CpuSet& cpus);
+
 }  // namespace rtagent

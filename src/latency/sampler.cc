@@ -100,6 +100,7 @@ struct Sampler::Worker {
   // Live progress: written by the worker's loop, read by any thread.
   alignas(64) std::atomic<uint64_t> samples{0};
   std::atomic<int64_t> worst_ns{-1};
+  std::atomic<uint64_t> overflows{0};
   std::atomic<bool> done{false};
 };
 
@@ -313,6 +314,7 @@ void Sampler::MeasureLoop(Worker& w) {
     h.Record(latency_ns, now_ns - start_ns);
     last_ns = now_ns;
     w.samples.store(h.samples(), std::memory_order_relaxed);
+    w.overflows.store(h.overflows(), std::memory_order_relaxed);
     if (latency_ns > worst_ns) {
       worst_ns = latency_ns;
       w.worst_ns.store(latency_ns, std::memory_order_relaxed);
@@ -344,6 +346,7 @@ std::vector<CpuProgress> Sampler::Progress() const {
     p.samples = w->samples.load(std::memory_order_relaxed);
     int64_t worst = w->worst_ns.load(std::memory_order_relaxed);
     if (worst >= 0) p.worst_ns = worst;
+    p.overflows = w->overflows.load(std::memory_order_relaxed);
     out.push_back(p);
   }
   return out;

@@ -52,6 +52,7 @@ struct CpuProgress {
   int cpu = 0;
   uint64_t samples = 0;
   std::optional<int64_t> worst_ns;  ///< nullopt before the first sample
+  uint64_t overflows = 0;           ///< wake-ups past the histogram's last bin so far
 };
 
 /// What one CPU's thread measured and how it ran.

@@ -200,7 +200,7 @@ TEST_CASE("a missing or wrong measuring program is a clear error", "[latency][sa
     // It says the nonsense once the test has seen it ready (the file "go"), then hangs.
     SamplerProcess s(OneCpu(1s), live,
                      FakeProgram(tree, "garbles",
-                                 "printf 'hello 1\\nready\\n' >&3; while [ ! -e '" + tree.dir() +
+                                 "printf 'hello 2\\nready\\n' >&3; while [ ! -e '" + tree.dir() +
                                      "/go' ]; do sleep 0.05; done; printf 'progress 0:many:1\\n' >&3; exec sleep 600"));
     REQUIRE(s.Start());
     const pid_t pid = s.pid();
@@ -212,7 +212,7 @@ TEST_CASE("a missing or wrong measuring program is a clear error", "[latency][sa
     CHECK(Gone(pid));
   }
   SECTION("it dies in the middle of the run") {
-    SamplerProcess s(OneCpu(1s), live, FakeProgram(tree, "dies", "printf 'hello 1\\nready\\n' >&3; kill -9 $$"));
+    SamplerProcess s(OneCpu(1s), live, FakeProgram(tree, "dies", "printf 'hello 2\\nready\\n' >&3; kill -9 $$"));
     REQUIRE(s.Start());
     auto r = s.Wait();
     REQUIRE_FALSE(r);

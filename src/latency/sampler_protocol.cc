@@ -77,7 +77,7 @@ std::string EncodeProgress(const std::vector<CpuProgress>& progress) {
   std::string line = "progress";
   for (const CpuProgress& p : progress) {
     line += ' ' + std::to_string(p.cpu) + ':' + std::to_string(p.samples) + ':' +
-            std::to_string(p.worst_ns ? *p.worst_ns : -1);
+            std::to_string(p.worst_ns ? *p.worst_ns : -1) + ':' + std::to_string(p.overflows);
   }
   return line + '\n';
 }
@@ -230,7 +230,11 @@ Result<void> SamplerStreamReader::Feed(std::string_view line) {
     for (std::string_view f : SplitWs(rest)) {
       CpuProgress p;
       int64_t worst = -1;
-      if (!ParseTriple(f, p.cpu, p.samples, worst) || worst < -1) return broken("an unreadable progress line");
+      const size_t last = f.rfind(':');
+      if (last == std::string_view::npos || !ParseNumber(f.substr(last + 1), p.overflows) ||
+          !ParseTriple(f.substr(0, last), p.cpu, p.samples, worst) || worst < -1) {
+        return broken("an unreadable progress line");
+      }
       if (worst >= 0) p.worst_ns = worst;
       progress.push_back(p);
     }

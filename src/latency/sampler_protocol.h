@@ -5,9 +5,9 @@
 // instead of every page of rtagent and its libraries. The agent starts it with the config
 // on the command line (SamplerArgs) and reads this stream:
 //
-//   hello 1                          protocol version, first line
+//   hello 2                          protocol version, first line
 //   ready                            every thread set up, the loops run
-//   progress CPU:SAMPLES:WORST_NS …  a few times a second (WORST_NS -1 before the first)
+//   progress CPU:SAMPLES:WORST_NS:OVERFLOWS …  a few times a second (WORST_NS -1 before the first)
 //   result …, note …, cpu …, bins …, first …, worst …   what was measured (EncodeResult)
 //   end                              last line of a run
 //   error ERRNO MESSAGE              instead of ready or result, then the process exits 1
@@ -25,7 +25,7 @@
 namespace rtagent {
 
 /// The version the agent and the measuring process must agree on (the first line).
-inline constexpr int kSamplerProtocolVersion = 1;
+inline constexpr int kSamplerProtocolVersion = 2;
 
 /// "hello 1\n".
 std::string EncodeHello();

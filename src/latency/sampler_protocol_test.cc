@@ -93,9 +93,9 @@ TEST_CASE("a measured run crosses the process boundary unchanged", "[latency][sa
   }
 }
 
-TEST_CASE("progress lines give the worst so far per CPU, none before the first sample", "[latency][sampler-process]") {
+TEST_CASE("progress lines give the worst and the overflows so far per CPU, no worst before the first sample", "[latency][sampler-process]") {
   SamplerStreamReader r;
-  REQUIRE(FeedAll(r, EncodeHello() + EncodeReady() + EncodeProgress({{0, 0, std::nullopt}, {2, 41, 17250}})));
+  REQUIRE(FeedAll(r, EncodeHello() + EncodeReady() + EncodeProgress({{0, 0, std::nullopt, 0}, {2, 41, 17250, 3}})));
   CHECK(r.ready());
   CHECK_FALSE(r.finished());
   REQUIRE(r.progress().size() == 2);
@@ -104,6 +104,8 @@ TEST_CASE("progress lines give the worst so far per CPU, none before the first s
   CHECK(r.progress()[1].cpu == 2);
   CHECK(r.progress()[1].samples == 41);
   CHECK(r.progress()[1].worst_ns == std::optional<int64_t>(17250));
+  CHECK(r.progress()[1].overflows == 3);
+  CHECK(r.progress()[0].overflows == 0);
 }
 
 TEST_CASE("the measuring process's own error comes back with its errno", "[latency][sampler-process]") {
@@ -127,9 +129,10 @@ TEST_CASE("a stream that is not the protocol is refused, naming the line", "[lat
   };
   std::vector<Case> cases = {
       {"another program's output", "Usage: foo [options]\n", "no greeting"},
-      {"another protocol version", "hello 2\n", "rtagent and rtagent-sampler come from different builds"},
+      {"another protocol version", "hello 1\n", "rtagent and rtagent-sampler come from different builds"},
       {"a result before ready", EncodeHello() + "result 1000 1 1 80 1 1 0 - 0\n", "a line before 'ready'"},
-      {"a garbled progress line", EncodeHello() + EncodeReady() + "progress 1:x:3\n", "an unreadable progress line"},
+      {"a garbled progress line", EncodeHello() + EncodeReady() + "progress 1:x:3:0\n", "an unreadable progress line"},
+      {"a progress line without overflows", EncodeHello() + EncodeReady() + "progress 1:1:3\n", "an unreadable progress line"},
       {"a cpu line with a field missing", EncodeHello() + EncodeReady() + "result 1000 1 1 80 1 1 0 - 0\ncpu 1 1 80 0\n",
        "an unreadable cpu line"},
       {"a bin past the limit", EncodeHello() + EncodeReady() + "result 1000 1 1 80 1 1 0 - 0\n" +
@@ -138,7 +141,7 @@ TEST_CASE("a stream that is not the protocol is refused, naming the line", "[lat
       {"counts that do not add up", EncodeHello() + EncodeReady() + "result 1000 1 1 80 1 1 0 - 0\n" +
                                         "cpu 1 1 80 0 5 2 1 2 0 0 1000 1000 1000 0\nbins 1:1\nend\n",
        "histogram counts do not add up"},
-      {"a line after end", ok_result + "progress 1:1:1\n", "a line after its last one"},
+      {"a line after end", ok_result + "progress 1:1:1:0\n", "a line after its last one"},
   };
   for (const Case& c : cases) {
     INFO(c.what);

@@ -214,6 +214,8 @@ const Section<AcceptanceConfig>& AcceptanceSection() {
               "wake-ups each CPU must reach"),
           OptInt("pm_qos_us", &AcceptanceConfig::pm_qos_us, {0, 2000000000}, "none", "the sampler's own PM QoS note"),
           Nested("loads", LoadsSection(), "the loads that push against the test"),
+          Choice("explain", &AcceptanceConfig::explain, kExplainWhenNames, ExplainWhen::kOnBreach,
+                 "record the kernel's tracers during the run and say why the worst wake-up was late"),
       },
       {CheckCriteria, CheckLimits, CheckLoads}};
   return kSection;

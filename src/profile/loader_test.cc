@@ -464,6 +464,20 @@ TEST_CASE("acceptance criteria that cannot be met are errors", "[profile]") {
   CheckAt(Only(loads, "an external load needs 'argv'"), loads.path, 5, 9);
 }
 
+TEST_CASE("acceptance.explain is one of its three words, on-breach by default", "[profile]") {
+  TempDir dir;
+  auto ok = LoadYaml(dir, "acceptance:\n  explain: always\n");
+  REQUIRE(ok.result.ok());
+  CHECK(*ok.result->acceptance.explain == ExplainWhen::kAlways);
+  auto dflt = LoadYaml(dir, "acceptance:\n  duration: 10s\n");
+  REQUIRE(dflt.result.ok());
+  CHECK(*dflt.result->acceptance.explain == ExplainWhen::kOnBreach);
+  auto bad = LoadYaml(dir, "acceptance:\n  explain: sometimes\n");
+  const Diagnostic& d = Only(bad, "bad value \"sometimes\" for 'acceptance.explain'");
+  CheckAt(d, bad.path, 2, 12);
+  CHECK(d.hint == "allowed: on-breach, always or off");
+}
+
 TEST_CASE("every error carries a hint", "[profile]") {
   TempDir dir;
   auto l = LoadYaml(dir, "cores:\n  housekeping: 0\n  isolated: [a]\nranks:\n  rules:\n    x: {}\nkernel:\n  min_version: six\n"

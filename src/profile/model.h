@@ -226,6 +226,9 @@ struct ChecksConfig {
 
 enum class BuiltinLoad { kCache, kMessaging, kDisk, kNetwork, kMemory };
 
+/// When the acceptance run records the kernel's tracers to say why its worst wake-up was late.
+enum class ExplainWhen { kOnBreach, kAlways, kOff };
+
 struct Load {
   SourceMark mark;
   bool builtin = true;
@@ -252,6 +255,7 @@ struct AcceptanceConfig {
   Marked<std::optional<int>> pm_qos_us;  ///< the sampler's own PM QoS note; nullopt = none (measure the tuned state)
   Marked<CpuSpec> load_cpus;     ///< default placement of loads; default housekeeping
   std::vector<Load> loads;
+  Marked<ExplainWhen> explain;   ///< the verdict's "why" section; default on-breach
 };
 
 // -------------------------------------------------------------------------------- service
@@ -304,6 +308,7 @@ extern const std::vector<std::string> kPreemptRtNames;
 extern const std::vector<std::string> kSafetyNetNames;
 extern const std::vector<std::string> kBuiltinLoadNames;
 extern const std::vector<std::string> kOnStopNames;
+extern const std::vector<std::string> kExplainWhenNames;
 
 std::string ToString(BootloaderType v);
 std::string ToString(IsolcpusFlag v);
@@ -313,6 +318,7 @@ std::string ToString(PreemptRtRequirement v);
 std::string ToString(SafetyNetExpectation v);
 std::string ToString(BuiltinLoad v);
 std::string ToString(OnStop v);
+std::string ToString(ExplainWhen v);
 
 /// The file a boot loader type edits when cores.bootloader.path is not given, relative to the
 /// system root ("" for print and auto).

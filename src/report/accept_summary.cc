@@ -3,6 +3,7 @@
 #include "base/ansi_style.h"
 #include "base/text_table.h"
 #include "report/format.h"
+#include "report/why_section.h"
 
 namespace rtagent {
 
@@ -47,6 +48,7 @@ std::string RenderAcceptSummary(const Verdict& v, bool color) {
   for (const Criterion& k : v.criteria) {
     out += std::string(k.pass ? "PASS " : "FAIL ") + k.name + " (" + k.Role() + "): " + k.evidence + "\n";
   }
+  if (v.why) out += "\n" + RenderWhySectionText(*v.why);
   return out;
 }
 

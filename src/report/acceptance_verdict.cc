@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "base/hash.h"
+#include "base/kernel_text.h"
 #include "base/pm_qos.h"
 #include "base/time_text.h"
 
@@ -123,20 +124,23 @@ Verdict BuildVerdict(AcceptanceRecord rec, VerdictContext ctx) {
   return v;
 }
 
-VerdictDiff JudgeAgainstBaseline(Verdict& v, const Verdict& baseline, const std::string& baseline_path) {
-  VerdictDiff diff = DiffVerdicts(baseline, v);
-  int regressions = 0;
-  for (const RoleDiff& r : diff.roles) regressions += r.regression;
+VerdictDiff JudgeAgainstBaseline(Verdict& v, const Verdict& baseline, const std::string& baseline_path,
+                                 const DiffRules& rules) {
+  VerdictDiff diff = DiffVerdicts(baseline, v, rules);
+  const std::vector<std::string> regressed = RegressedItems(diff);
   Criterion k;
   k.name = "baseline";
   k.limit = 0;
-  k.measured = regressions;
+  k.measured = static_cast<double>(regressed.size());
   k.measured_text = diff.regression ? "regressed" : "no regression";
   k.pass = !diff.regression;
+  std::string what = JoinSome(regressed, 8);
+  if (diff.before_pass && !diff.after_pass) what += std::string(what.empty() ? "" : "; ") + "PASS became FAIL";
+  for (const std::string& n : diff.notes) {
+    if (n.rfind("no CPU was measured in both", 0) == 0) what += std::string(what.empty() ? "" : "; ") + n;
+  }
   k.evidence = "compared with " + baseline_path + ": " +
-               (diff.regression ? std::to_string(regressions) + " role(s) regressed" +
-                                      (diff.before_pass && !diff.after_pass ? ", PASS became FAIL" : "")
-                                : std::string("nothing got worse beyond the tolerance"));
+               (diff.regression ? "regressed: " + what : std::string("nothing got worse beyond the tolerance"));
   v.criteria.push_back(std::move(k));
   v.pass = v.pass && !diff.regression;
   return diff;

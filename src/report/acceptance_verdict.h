@@ -48,8 +48,9 @@ struct VerdictContext {
 /// median wake-up), then every criterion and warning judged (judge.h).
 Verdict BuildVerdict(AcceptanceRecord record, VerdictContext context);
 
-/// Compares `v` with a `baseline` verdict read from `baseline_path`: adds the "baseline"
-/// criterion (fails on any regression) and returns the comparison.
-VerdictDiff JudgeAgainstBaseline(Verdict& v, const Verdict& baseline, const std::string& baseline_path);
+/// Compares `v` with a `baseline` verdict read from `baseline_path` under `rules`: adds the
+/// "baseline" criterion (fails on any regression, naming each) and returns the comparison.
+VerdictDiff JudgeAgainstBaseline(Verdict& v, const Verdict& baseline, const std::string& baseline_path,
+                                 const DiffRules& rules = {});
 
 }  // namespace rtagent

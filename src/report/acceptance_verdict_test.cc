@@ -148,7 +148,19 @@ TEST_CASE("a baseline criterion fails the run when a role regressed", "[report]"
   const VerdictDiff d = JudgeAgainstBaseline(after, before, "before.json");
   CHECK(d.regression);
   CHECK_FALSE(after.pass);
-  CHECK(Find(after, "baseline")->evidence == "compared with before.json: 1 role(s) regressed");
+  CHECK(Find(after, "baseline")->evidence == "compared with before.json: regressed: CPU 1 max");
+
+  // A baseline that measured another CPU too: that CPU is missing now, named as such.
+  Verdict wider = BuildVerdict(Record(), Context());
+  wider.cpus.push_back(MakeCpuResult(7, wider.cpus[0].histogram));
+  Verdict again = BuildVerdict(Record(), Context());
+  JudgeAgainstBaseline(again, wider, "wider.json");
+  CHECK(Find(again, "baseline")->evidence == "compared with wider.json: regressed: CPU 7 missing");
+  DiffRules allow;
+  allow.allow_missing = true;
+  Verdict allowed = BuildVerdict(Record(), Context());
+  JudgeAgainstBaseline(allowed, wider, "wider.json", allow);
+  CHECK(Find(allowed, "baseline")->pass);
 }
 
 TEST_CASE("the profile's limits: each threshold it sets, and the run's duration", "[report]") {

@@ -74,6 +74,7 @@ std::string RenderCyclictestHistogram(const Verdict& v) {
 Result<CyclictestReport> ParseCyclictestHistogram(std::string_view text) {
   std::map<uint64_t, std::vector<uint64_t>> rows;
   std::map<std::string, std::vector<uint64_t>> footer;
+  std::map<uint64_t, std::vector<uint64_t>> overflow_cycles;  // by thread
   CyclictestReport out;
   int line_no = 0;
   for (std::string_view raw : SplitLines(text)) {
@@ -93,7 +94,18 @@ Result<CyclictestReport> ParseCyclictestHistogram(std::string_view text) {
       size_t colon = line.find(':');
       if (colon == std::string_view::npos) continue;
       std::string key(TrimView(line.substr(0, colon)));
-      if (key.rfind("Thread ", 0) == 0) continue;  // overflow cycle numbers: not kept
+      if (key.rfind("Thread ", 0) == 0) {  // "# Thread 0: 00123 00456 # 00005 others"
+        auto thread = ParseUint(std::string_view(key).substr(7));
+        if (!thread) return MakeError("line " + std::to_string(line_no) + ": not a thread number: \"" + key + "\"");
+        std::vector<uint64_t>& cycles = overflow_cycles[*thread];
+        for (std::string_view f : SplitWs(line.substr(colon + 1))) {
+          if (f.front() == '#') break;  // "# 00005 others": counted in the overflows, not listed
+          auto n = ParseUint(f);
+          if (!n) return MakeError("line " + std::to_string(line_no) + ": not a cycle number: \"" + std::string(f) + "\"");
+          cycles.push_back(*n);
+        }
+        continue;
+      }
       std::vector<uint64_t> values;
       for (std::string_view f : SplitWs(line.substr(colon + 1))) {
         auto n = ParseUint(f);
@@ -103,16 +115,37 @@ Result<CyclictestReport> ParseCyclictestHistogram(std::string_view text) {
       footer[key] = std::move(values);
       continue;
     }
-    if (line[0] < '0' || line[0] > '9') continue;  // cyclictest's live lines, "T: 0 (821) ..."
+    if (line.rfind("T:", 0) == 0) {  // "T: 0 ( 1234) P:80 I:1000 C:   3000 Min: ..."
+      std::vector<std::string_view> f = SplitWs(line);
+      for (size_t i = 0; i + 1 < f.size(); ++i) {
+        // "P:80" or "P:" "80" (the number is padded to a width)
+        std::string_view tag = f[i];
+        std::string_view value = tag.size() > 2 ? tag.substr(2) : f[i + 1];
+        if (tag.rfind("P:", 0) == 0) {
+          if (auto n = ParseInt(value)) out.priority = static_cast<int>(*n);
+        } else if (tag.rfind("I:", 0) == 0) {
+          if (auto n = ParseInt(value)) out.interval_us = *n;
+        }
+      }
+      continue;
+    }
+    if (line.rfind("policy:", 0) == 0) {  // "policy: fifo: loadavg: 0.10 0.05 ..."
+      const std::string name(TrimView(line.substr(7, line.find(':', 7) - 7)));
+      if (name == "fifo") out.policy = "SCHED_FIFO";
+      if (name == "rr") out.policy = "SCHED_RR";
+      if (name == "other") out.policy = "SCHED_OTHER";
+      continue;
+    }
+    if (line[0] < '0' || line[0] > '9') continue;  // other live lines
     std::vector<uint64_t> values;
     for (std::string_view f : SplitWs(line)) {
       auto n = ParseUint(f);
-      if (!n) return MakeError("cyclictest report line " + std::to_string(line_no) + ": not a number: \"" + std::string(f) + "\"", EINVAL);
+      if (!n) return MakeError("line " + std::to_string(line_no) + ": not a number: \"" + std::string(f) + "\"");
       values.push_back(*n);
     }
-    if (values.size() < 2) return MakeError("cyclictest report line " + std::to_string(line_no) + ": a bin without counts", EINVAL);
+    if (values.size() < 2) return MakeError("line " + std::to_string(line_no) + ": a bin without counts");
     const uint64_t bin = values.front();
-    if (bin > 10000000) return MakeError("cyclictest report line " + std::to_string(line_no) + ": bin " + std::to_string(bin) + " is implausible", EINVAL);
+    if (bin > 10000000) return MakeError("line " + std::to_string(line_no) + ": bin " + std::to_string(bin) + " is implausible");
     values.erase(values.begin());
     rows[bin] = std::move(values);
   }
@@ -124,12 +157,12 @@ Result<CyclictestReport> ParseCyclictestHistogram(std::string_view text) {
   const auto* avgs = field("Avg Latencies");
   const auto* maxes = field("Max Latencies");
   const auto* overflows = field("Histogram Overflows");
-  if (!maxes || !overflows) return MakeError("not a cyclictest -h report: no \"# Max Latencies\" or \"# Histogram Overflows\" line", EINVAL);
+  if (!maxes || !overflows) return MakeError("not a cyclictest -h report: no \"# Max Latencies\" or \"# Histogram Overflows\" line");
   // Thread count: Min Latencies has one value per thread; Max and Overflows may carry an
   // extra all-threads value (-H).
   const size_t threads = mins ? mins->size() : maxes->size();
   if (threads == 0 || maxes->size() < threads || overflows->size() < threads) {
-    return MakeError("cyclictest report footer does not list every thread", EINVAL);
+    return MakeError("cyclictest report footer does not list every thread");
   }
   const uint32_t limit = rows.empty() ? 1 : static_cast<uint32_t>(rows.rbegin()->first + 1);
   for (size_t t = 0; t < threads; ++t) {
@@ -150,8 +183,15 @@ Result<CyclictestReport> ParseCyclictestHistogram(std::string_view text) {
     if (p.samples == 0) p.min_ns = p.max_ns = 0;
     p.sum_ns = avgs && t < avgs->size() ? static_cast<int64_t>((*avgs)[t] * p.samples) * 1000 : 0;
     if (p.overflows > 0) p.overflow_max_ns = p.max_ns;
+    if (auto it = overflow_cycles.find(t); it != overflow_cycles.end()) {
+      if (it->second.size() > p.overflows) {
+        return MakeError("\"# Thread " + std::to_string(t) + ":\" lists " + std::to_string(it->second.size()) +
+                             " overflow cycles, more than its " + std::to_string(p.overflows) + " overflows");
+      }
+      for (uint64_t cycle : it->second) p.first_overflows.push_back(OverflowEvent{cycle, -1, -1});
+    }
     auto h = Histogram::Restore(std::move(p));
-    if (!h) return MakeError("cyclictest thread " + std::to_string(t) + ": " + h.error().message, EINVAL);
+    if (!h) return MakeError("cyclictest thread " + std::to_string(t) + ": " + h.error().message);
     out.threads.push_back(std::move(*h));
   }
   return out;

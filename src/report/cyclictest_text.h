@@ -28,13 +28,20 @@ std::string RenderCyclictestHistogram(const Verdict& v);
 struct CyclictestReport {
   std::vector<Histogram> threads;
   std::optional<int32_t> pm_qos_us;  ///< from "# /dev/cpu_dma_latency set to Nus"
+  /// From the summary lines "T: 0 ( 1234) P:80 I:1000 C:   3000 Min: ..." (printed without -q
+  /// and at the end with -q), when the file has them.
+  std::optional<int64_t> interval_us;
+  std::optional<int> priority;
+  std::optional<std::string> policy;  ///< from "policy: fifo: loadavg: ..." (without -q): "SCHED_FIFO"
 };
 
 /// Reads a cyclictest -h report (any version): missing rows are zero (newer versions skip
 /// empty bins), the histogram limit is the last row + 1 (older versions print every bin, so
 /// that is -h; for newer ones a lower bound), the worst comes from "# Max Latencies" (in the
 /// footer only), the sum from "# Avg Latencies" × samples (cyclictest rounds it to a µs).
-/// Overflow events are not kept: cyclictest records only their cycle numbers.
+/// Overflows keep the cycle numbers of "# Thread N:" as their sample numbers (their time and
+/// latency are not in the file: -1); "# NNNNN others" are counted, not listed.
+/// Errors name the line ("line 12: ...").
 Result<CyclictestReport> ParseCyclictestHistogram(std::string_view text);
 
 }  // namespace rtagent

@@ -1,15 +1,130 @@
 #include "report/diff.h"
 
 #include <algorithm>
-#include <map>
+#include <charconv>
 #include <nlohmann/json.hpp>
-#include <set>
 #include <sstream>
 
+#include "base/junit_xml.h"
+#include "base/kernel_text.h"
 #include "report/format.h"
 #include "report/markdown.h"
 
 namespace rtagent {
+
+double DiffTolerance::AllowedUs(double before_us) const { return std::max(abs_us, before_us * percent / 100.0); }
+
+const std::vector<std::string>& DiffStatistics() {
+  static const std::vector<std::string> kStats = {"max", "p99", "p99.9", "p99.99"};
+  return kStats;
+}
+
+DiffTolerance DiffRules::For(const std::string& statistic) const {
+  auto it = tolerance.find(statistic);
+  return it == tolerance.end() ? fallback : it->second;
+}
+
+namespace {
+
+std::optional<double> ParseNonNegative(std::string_view s) {
+  double v = 0;
+  auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+  if (ec != std::errc() || end != s.data() + s.size() || !(v >= 0)) return std::nullopt;
+  return v;
+}
+
+}  // namespace
+
+Result<void> AddTolerances(DiffRules& rules, const std::vector<std::string>& specs) {
+  const std::string hint = "; write STAT=N% or STAT=Nus with STAT one of max, p99, p99.9, p99.99 (e.g. max=10%,p99=20us)";
+  // Per statistic, the parts this call names: a statistic named here replaces its tolerance.
+  std::map<std::string, DiffTolerance> named;
+  for (const std::string& spec : specs) {
+    for (std::string_view item : SplitChar(spec, ',')) {
+      item = TrimView(item);
+      const size_t eq = item.find('=');
+      if (item.empty() || eq == std::string_view::npos) {
+        return MakeError("--tolerance \"" + std::string(item) + "\": not STAT=VALUE" + hint, EINVAL);
+      }
+      const std::string stat(TrimView(item.substr(0, eq)));
+      std::string_view value = TrimView(item.substr(eq + 1));
+      const auto& known = DiffStatistics();
+      if (std::find(known.begin(), known.end(), stat) == known.end()) {
+        return MakeError("--tolerance \"" + std::string(item) + "\": unknown statistic \"" + stat + "\"" + hint, EINVAL);
+      }
+      bool percent = false;
+      if (value.size() > 1 && value.back() == '%') {
+        percent = true;
+        value.remove_suffix(1);
+      } else if (value.size() > 2 && value.substr(value.size() - 2) == "us") {
+        value.remove_suffix(2);
+      } else if (value.size() > 3 && value.substr(value.size() - 3) == "µs") {
+        value.remove_suffix(3);
+      } else {
+        return MakeError("--tolerance \"" + std::string(item) + "\": the value needs a unit, % or us" + hint, EINVAL);
+      }
+      auto n = ParseNonNegative(TrimView(value));
+      if (!n) return MakeError("--tolerance \"" + std::string(item) + "\": not a number at least 0" + hint, EINVAL);
+      auto [it, fresh] = named.try_emplace(stat, DiffTolerance{0, 0});
+      (percent ? it->second.percent : it->second.abs_us) = *n;
+    }
+  }
+  for (auto& [stat, tol] : named) rules.tolerance[stat] = tol;
+  return Ok();
+}
+
+Result<void> AddRequireSame(DiffRules& rules, const std::vector<std::string>& values) {
+  for (const std::string& value : values) {
+    for (std::string_view item : SplitChar(value, ',')) {
+      const std::string what(TrimView(item));
+      if (what != "profile" && what != "host" && what != "kernel") {
+        return MakeError("--require-same \"" + what + "\": not one of profile, host, kernel", EINVAL);
+      }
+      rules.require_same.insert(what);
+    }
+  }
+  return Ok();
+}
+
+namespace {
+
+std::string Said(const std::string& s) { return s.empty() ? "unknown" : s; }
+
+std::string ProfileText(const Verdict& v) {
+  if (v.profile_digest.empty()) return Said(v.profile_name) + " (digest unknown)";
+  return v.profile_name + " (" + v.profile_digest + ")";
+}
+
+std::string KernelText(const Verdict& v) {
+  if (v.host.kernel_release.empty() && v.host.kernel_version.empty()) return "unknown";
+  return Said(v.host.kernel_release) + " " + Said(v.host.kernel_version);
+}
+
+}  // namespace
+
+std::vector<IdentityChange> IdentityChanges(const Verdict& before, const Verdict& after) {
+  std::vector<IdentityChange> out;
+  // A side that does not say is not known to be the same.
+  auto differs = [](const std::string& b, const std::string& a) { return b.empty() || a.empty() || b != a; };
+  if (differs(before.profile_digest, after.profile_digest)) out.push_back({"profile", ProfileText(before), ProfileText(after)});
+  if (differs(before.host.hostname, after.host.hostname)) {
+    out.push_back({"host", Said(before.host.hostname), Said(after.host.hostname)});
+  }
+  const std::string bk = KernelText(before), ak = KernelText(after);
+  if (bk == "unknown" || ak == "unknown" || bk != ak) out.push_back({"kernel", bk, ak});
+  return out;
+}
+
+std::vector<std::string> RequiredSameViolations(const std::vector<IdentityChange>& changes, const DiffRules& rules) {
+  std::vector<std::string> out;
+  for (const IdentityChange& c : changes) {
+    if (rules.require_same.count(c.what)) {
+      out.push_back(c.what + " differs: " + c.before + " -> " + c.after + " (--require-same " + c.what + ")");
+    }
+  }
+  return out;
+}
+
 namespace {
 
 struct Value {
@@ -29,6 +144,13 @@ Value PercentileOf(const CpuResult& c, double q) {
   return {static_cast<double>(*p.us), false};
 }
 
+Value StatisticOf(const CpuResult& c, const std::string& stat) {
+  if (stat == "max") return MaxOf(c);
+  if (stat == "p99") return PercentileOf(c, 0.99);
+  if (stat == "p99.9") return PercentileOf(c, 0.999);
+  return PercentileOf(c, 0.9999);
+}
+
 MetricChange Compare(const std::string& metric, const Value& b, const Value& a, const DiffTolerance& tol) {
   MetricChange m;
   m.metric = metric;
@@ -36,12 +158,11 @@ MetricChange Compare(const std::string& metric, const Value& b, const Value& a, 
   m.after_us = a.us;
   m.before_beyond = b.beyond;
   m.after_beyond = a.beyond;
+  if (b.us) m.allowed_us = tol.AllowedUs(*b.us);
   if (b.us && a.us) {
     m.delta_us = *a.us - *b.us;
     if (*b.us > 0) m.delta_percent = *m.delta_us / *b.us * 100.0;
-    const bool over_abs = *m.delta_us > tol.abs_us;
-    const bool over_pct = *b.us > 0 ? *m.delta_us > *b.us * tol.percent / 100.0 : *m.delta_us > 0;
-    m.regression = over_abs && over_pct;
+    m.regression = *m.delta_us > *m.allowed_us;
   } else if (a.beyond && !b.beyond && b.us) {
     m.regression = true;  // it left the histogram: worse by an unknown amount
   }
@@ -56,11 +177,17 @@ std::string ValueText(const std::optional<double>& us, bool beyond) {
   return FormatFixed(*us, 1);
 }
 
-// CPUs, matched by number: max, p99 and p99.9, overflows and skipped periods.
-void DiffCpus(const Verdict& before, const Verdict& after, const DiffTolerance& tol, VerdictDiff& d) {
+std::string MissingNote(const DiffRules& rules, const char* what) {
+  return std::string(what) + " in BEFORE only: missing now" +
+         (rules.allow_missing ? " (allowed by --allow-missing)" : " (a regression; --allow-missing accepts it)");
+}
+
+// CPUs, matched by number: the statistics, overflows and skipped periods.
+void DiffCpus(const Verdict& before, const Verdict& after, VerdictDiff& d) {
   std::set<int> cpus;
   for (const CpuResult& c : before.cpus) cpus.insert(c.cpu);
   for (const CpuResult& c : after.cpus) cpus.insert(c.cpu);
+  bool any_common = false;
   for (int cpu : cpus) {
     RoleDiff r;
     r.kind = "cpu";
@@ -70,22 +197,33 @@ void DiffCpus(const Verdict& before, const Verdict& after, const DiffTolerance& 
     r.only_before = a == nullptr;
     r.only_after = b == nullptr;
     if (a && b) {
-      r.metrics.push_back(Compare("max", MaxOf(*b), MaxOf(*a), tol));
-      r.metrics.push_back(Compare("p99", PercentileOf(*b, 0.99), PercentileOf(*a, 0.99), tol));
-      r.metrics.push_back(Compare("p99.9", PercentileOf(*b, 0.999), PercentileOf(*a, 0.999), tol));
+      any_common = true;
+      for (const std::string& stat : DiffStatistics()) {
+        r.metrics.push_back(Compare(stat, StatisticOf(*b, stat), StatisticOf(*a, stat), d.rules.For(stat)));
+      }
+      r.overflows = CountChange{b->stats.overflows, a->stats.overflows, a->stats.overflows > 0 && b->stats.overflows == 0};
       if (a->stats.overflows != b->stats.overflows) {
         r.notes.push_back("overflows " + FormatCount(b->stats.overflows) + " -> " + FormatCount(a->stats.overflows));
-        if (a->stats.overflows > 0 && b->stats.overflows == 0) r.regression = true;
       }
+      r.regression = r.overflows->regression;
       if (a->stats.skipped_periods != b->stats.skipped_periods) {
         r.notes.push_back("skipped periods " + FormatCount(b->stats.skipped_periods) + " -> " +
                           FormatCount(a->stats.skipped_periods));
       }
+    } else if (b) {
+      r.notes.push_back(MissingNote(d.rules, "measured"));
+      r.regression = !d.rules.allow_missing;
     } else {
-      r.notes.push_back(a ? "measured in AFTER only" : "measured in BEFORE only");
+      r.notes.push_back("measured in AFTER only");
     }
     for (const MetricChange& m : r.metrics) r.regression = r.regression || m.regression;
     d.roles.push_back(std::move(r));
+  }
+  if (!any_common && !cpus.empty()) {
+    d.notes.push_back("no CPU was measured in both runs (BEFORE " + (before.cpus.empty() ? "none" : before.config.cpus.ToList()) +
+                      ", AFTER " + (after.cpus.empty() ? "none" : after.config.cpus.ToList()) +
+                      "): nothing could be compared, which is never a pass");
+    d.regression = true;
   }
 }
 
@@ -127,42 +265,50 @@ void DiffLoads(const Verdict& before, const Verdict& after, VerdictDiff& d) {
         r.regression = true;
       }
       if (a->exit_code != b->exit_code || a->signal != b->signal) r.notes.push_back("ended " + Ended(*b) + " -> " + Ended(*a));
+    } else if (b) {
+      r.notes.push_back(MissingNote(d.rules, "run"));
+      r.regression = !d.rules.allow_missing;
     } else {
-      r.notes.push_back(a ? "run in AFTER only" : "run in BEFORE only");
+      r.notes.push_back("run in AFTER only");
     }
     d.roles.push_back(std::move(r));
   }
 }
 
-// Criteria, matched by (name, CPU): only those whose verdict changed, appeared or went.
+// Criteria, matched by (name, CPU). The "baseline" criterion of an earlier gate is that
+// gate's, not the run's: it is not compared.
 void DiffCriteria(const Verdict& before, const Verdict& after, VerdictDiff& d) {
   std::vector<std::string> keys;
   std::map<std::string, const Criterion*> bk, ak;
   for (const Criterion& k : before.criteria) {
+    if (k.name == "baseline") continue;
     keys.push_back(CriterionKey(k));
     bk[CriterionKey(k)] = &k;
   }
   for (const Criterion& k : after.criteria) {
+    if (k.name == "baseline") continue;
     if (!bk.count(CriterionKey(k))) keys.push_back(CriterionKey(k));
     ak[CriterionKey(k)] = &k;
   }
   for (const std::string& key : keys) {
     const Criterion* b = bk.count(key) ? bk[key] : nullptr;
     const Criterion* a = ak.count(key) ? ak[key] : nullptr;
-    if (a && b && a->pass == b->pass) continue;  // unchanged verdicts are not news
     RoleDiff r;
     r.kind = "criterion";
     r.role = key;
     r.only_before = a == nullptr;
     r.only_after = b == nullptr;
     if (a && b) {
-      r.notes.push_back(std::string(b->pass ? "pass" : "FAIL") + " -> " + (a->pass ? "pass" : "FAIL") + " (" +
-                        b->measured_text + " -> " + a->measured_text + ")");
+      if (a->pass != b->pass) {
+        r.notes.push_back(std::string(b->pass ? "pass" : "FAIL") + " -> " + (a->pass ? "pass" : "FAIL") + " (" +
+                          b->measured_text + " -> " + a->measured_text + ")");
+      }
       r.regression = b->pass && !a->pass;
+    } else if (b) {
+      r.notes.push_back(MissingNote(d.rules, "judged") + ": it was " + (b->pass ? "pass" : "FAIL") + " (" + b->measured_text + ")");
+      r.regression = !d.rules.allow_missing;
     } else {
-      const Criterion* k = a ? a : b;
-      r.notes.push_back(std::string(a ? "new in AFTER: " : "gone in AFTER: ") + (k->pass ? "pass" : "FAIL") + " (" +
-                        k->measured_text + ")");
+      r.notes.push_back(std::string("new in AFTER: ") + (a->pass ? "pass" : "FAIL") + " (" + a->measured_text + ")");
     }
     d.roles.push_back(std::move(r));
   }
@@ -182,30 +328,71 @@ void DiffWarnings(const Verdict& before, const Verdict& after, VerdictDiff& d) {
   }
 }
 
+std::string ToleranceText(const DiffTolerance& t) {
+  return "+" + FormatFixed(t.percent, 1) + " % or +" + FormatFixed(t.abs_us, 1) + " µs, the larger";
+}
+
+std::string ChangeText(const MetricChange& m) {
+  if (!m.delta_us) return "–";
+  std::string change = (*m.delta_us >= 0 ? "+" : "") + FormatFixed(*m.delta_us, 1);
+  if (m.delta_percent) change += " (" + std::string(*m.delta_percent >= 0 ? "+" : "") + FormatFixed(*m.delta_percent, 1) + " %)";
+  return change;
+}
+
 }  // namespace
 
-VerdictDiff DiffVerdicts(const Verdict& before, const Verdict& after, const DiffTolerance& tol) {
+VerdictDiff DiffVerdicts(const Verdict& before, const Verdict& after, const DiffRules& rules) {
   VerdictDiff d;
   d.before_profile = before.profile_name;
   d.after_profile = after.profile_name;
   d.before_pass = before.pass;
   d.after_pass = after.pass;
-  d.tolerance = tol;
-  DiffCpus(before, after, tol, d);
+  d.rules = rules;
+  d.identity = IdentityChanges(before, after);
+  DiffCpus(before, after, d);
   DiffLoads(before, after, d);
   DiffCriteria(before, after, d);
   DiffWarnings(before, after, d);
-  d.regression = before.pass && !after.pass;
+  const bool explained_before = before.why && before.why->attribution;
+  const bool explained_after = after.why && after.why->attribution;
+  if (explained_before && explained_after) {
+    d.causes = DiffCauses(*before.why->attribution, *after.why->attribution, rules.fallback);
+  } else if (explained_before != explained_after) {
+    d.notes.push_back(std::string("only ") + (explained_before ? "BEFORE" : "AFTER") +
+                      " says why its worst wake-up was late (the kernel's tracers); the causes are not compared");
+  }
+  d.regression = d.regression || (before.pass && !after.pass);
   for (const RoleDiff& r : d.roles) d.regression = d.regression || r.regression;
   return d;
+}
+
+std::vector<std::string> RegressedItems(const VerdictDiff& d) {
+  std::vector<std::string> out;
+  for (const RoleDiff& r : d.roles) {
+    if (!r.regression) continue;
+    std::string what;
+    for (const MetricChange& m : r.metrics) {
+      if (m.regression) what += (what.empty() ? " " : ", ") + m.metric;
+    }
+    if (r.overflows && r.overflows->regression) what += (what.empty() ? " " : ", ") + std::string("overflows");
+    if (r.only_before) what = " missing";
+    out.push_back(r.role + what);
+  }
+  return out;
 }
 
 std::string RenderDiffMarkdown(const VerdictDiff& d) {
   std::ostringstream o;
   o << "# Latency diff: " << (d.regression ? "REGRESSION" : "no regression") << "\n\n";
   o << "BEFORE " << MarkdownCell(d.before_profile) << " " << (d.before_pass ? "PASS" : "FAIL") << " -> AFTER "
-    << MarkdownCell(d.after_profile) << " " << (d.after_pass ? "PASS" : "FAIL") << ". A latency regresses when it grows by more than "
-    << FormatFixed(d.tolerance.abs_us, 1) << " µs and more than " << FormatFixed(d.tolerance.percent, 1) << " %.\n\n";
+    << MarkdownCell(d.after_profile) << " " << (d.after_pass ? "PASS" : "FAIL") << ".\n\n";
+  for (const IdentityChange& c : d.identity) {
+    o << "- **" << c.what << " differs**: " << MarkdownCell(c.before) << " -> " << MarkdownCell(c.after) << "\n";
+  }
+  if (!d.identity.empty()) o << "\n";
+  o << "A statistic regresses when it grows by more than its tolerance:";
+  for (const std::string& stat : DiffStatistics()) o << " " << stat << " " << ToleranceText(d.rules.For(stat)) << ";";
+  o << " a role of BEFORE missing now " << (d.rules.allow_missing ? "is allowed" : "regresses") << ".\n\n";
   for (const std::string& n : d.notes) o << "> " << n << "\n";
   if (!d.notes.empty()) o << "\n";
 
@@ -213,32 +400,31 @@ std::string RenderDiffMarkdown(const VerdictDiff& d) {
   for (const RoleDiff& r : d.roles) any_cpu = any_cpu || r.kind == "cpu";
   if (any_cpu) {
     o << "## Latency per CPU (µs)\n\n";
-    o << "| Role | Metric | Before | After | Change | Regression |\n|---|---|---:|---:|---:|---|\n";
+    o << "| Role | Metric | Before | After | Change | Allowed | Regression |\n|---|---|---:|---:|---:|---:|---|\n";
     for (const RoleDiff& r : d.roles) {
       if (r.kind != "cpu") continue;
       for (const MetricChange& m : r.metrics) {
-        std::string change = "–";
-        if (m.delta_us) {
-          change = (*m.delta_us >= 0 ? "+" : "") + FormatFixed(*m.delta_us, 1);
-          if (m.delta_percent) change += " (" + std::string(*m.delta_percent >= 0 ? "+" : "") + FormatFixed(*m.delta_percent, 1) + " %)";
-        }
         o << "| " << r.role << " | " << m.metric << " | " << ValueText(m.before_us, m.before_beyond) << " | "
-          << ValueText(m.after_us, m.after_beyond) << " | " << change << " | " << (m.regression ? "**yes**" : "no") << " |\n";
+          << ValueText(m.after_us, m.after_beyond) << " | " << ChangeText(m) << " | "
+          << (m.allowed_us ? "+" + FormatFixed(*m.allowed_us, 1) : std::string("–")) << " | "
+          << (m.regression ? "**yes**" : "no") << " |\n";
       }
+      const bool note_regressed = r.only_before || (r.overflows && r.overflows->regression);
       for (const std::string& n : r.notes) {
-        o << "| " << r.role << " | note | | | " << MarkdownCell(n) << " | " << (r.regression && r.metrics.empty() ? "**yes**" : "") << " |\n";
+        o << "| " << r.role << " | note | | | " << MarkdownCell(n) << " | | " << (r.regression && note_regressed ? "**yes**" : "")
+          << " |\n";
       }
     }
     o << "\n";
   }
   for (const char* kind : {"load", "criterion"}) {
     bool any = false;
-    for (const RoleDiff& r : d.roles) any = any || r.kind == kind;
+    for (const RoleDiff& r : d.roles) any = any || (r.kind == kind && (kind == std::string("load") || !r.notes.empty()));
     if (!any) continue;
     o << (std::string(kind) == "load" ? "## Loads\n\n" : "## Criteria that changed\n\n");
     o << "| Role | Change | Regression |\n|---|---|---|\n";
     for (const RoleDiff& r : d.roles) {
-      if (r.kind != kind) continue;
+      if (r.kind != kind || (r.kind == "criterion" && r.notes.empty())) continue;
       std::string notes;
       for (const std::string& n : r.notes) notes += (notes.empty() ? "" : "; ") + n;
       o << "| " << MarkdownCell(r.role) << " | " << MarkdownCell(notes.empty() ? "unchanged" : notes) << " | "
@@ -246,6 +432,7 @@ std::string RenderDiffMarkdown(const VerdictDiff& d) {
     }
     o << "\n";
   }
+  if (d.causes) o << RenderCauseDiffMarkdown(*d.causes);
   return o.str();
 }
 
@@ -263,24 +450,96 @@ std::string RenderDiffJson(const VerdictDiff& d) {
                              {"after_beyond_limit", m.after_beyond},
                              {"delta_us", opt(m.delta_us)},
                              {"delta_percent", opt(m.delta_percent)},
+                             {"allowed_us", opt(m.allowed_us)},
                              {"regression", m.regression}});
     }
-    roles.push_back(json{{"kind", r.kind},
-                         {"role", r.role},
-                         {"only_before", r.only_before},
-                         {"only_after", r.only_after},
-                         {"metrics", metrics},
-                         {"notes", r.notes},
-                         {"regression", r.regression}});
+    json role{{"kind", r.kind},     {"role", r.role},   {"only_before", r.only_before}, {"only_after", r.only_after},
+              {"metrics", metrics}, {"notes", r.notes}, {"regression", r.regression}};
+    if (r.overflows) {
+      role["overflows"] = json{{"before", r.overflows->before}, {"after", r.overflows->after}, {"regression", r.overflows->regression}};
+    }
+    roles.push_back(std::move(role));
   }
-  json out{{"schema", "rtagent-diff/1"},
+  json tolerance = json::object();
+  for (const std::string& stat : DiffStatistics()) {
+    const DiffTolerance t = d.rules.For(stat);
+    tolerance[stat] = json{{"percent", t.percent}, {"abs_us", t.abs_us}};
+  }
+  json identity = json::array();
+  for (const IdentityChange& c : d.identity) identity.push_back(json{{"what", c.what}, {"before", c.before}, {"after", c.after}});
+  json out{{"schema", "rtagent-diff/2"},
            {"regression", d.regression},
            {"before", json{{"profile", d.before_profile}, {"result", d.before_pass ? "PASS" : "FAIL"}}},
            {"after", json{{"profile", d.after_profile}, {"result", d.after_pass ? "PASS" : "FAIL"}}},
-           {"tolerance", json{{"percent", d.tolerance.percent}, {"abs_us", d.tolerance.abs_us}}},
+           {"differs", identity},
+           {"tolerance", tolerance},
+           {"allow_missing", d.rules.allow_missing},
            {"notes", d.notes},
            {"roles", roles}};
+  if (d.causes) out["causes"] = CauseDiffJson(*d.causes);
   return out.dump(2) + "\n";
+}
+
+std::string RenderDiffJUnit(const VerdictDiff& d) {
+  JUnitReport rep;
+  rep.name = "rtagent diff";
+  rep.suite_name = "rtagent diff: " + d.before_profile + " -> " + d.after_profile;
+  rep.properties = {{"result", d.regression ? "REGRESSION" : "no regression"}};
+  for (const IdentityChange& c : d.identity) rep.properties.push_back({c.what + "_differs", c.before + " -> " + c.after});
+  for (const std::string& stat : DiffStatistics()) rep.properties.push_back({"tolerance." + stat, ToleranceText(d.rules.For(stat))});
+  auto add = [&](std::string classname, std::string name, std::optional<JUnitFailure> failure) {
+    JUnitCase c{std::move(classname), std::move(name), "0", std::move(failure), std::nullopt, std::nullopt};
+    rep.cases.push_back(std::move(c));
+  };
+  for (const RoleDiff& r : d.roles) {
+    std::string cls = "rtagent.diff." + r.kind;
+    if (r.kind == "cpu") cls = "rtagent.diff.cpu" + r.role.substr(4);
+    if (r.only_after) continue;  // nothing to compare against
+    if (r.only_before) {
+      std::optional<JUnitFailure> f;
+      if (r.regression) f = JUnitFailure{r.role + ": " + r.notes.front(), "missing", std::nullopt};
+      add(cls, r.kind == "cpu" ? "present" : r.role + " present", f);
+      continue;
+    }
+    for (const MetricChange& m : r.metrics) {
+      std::optional<JUnitFailure> f;
+      if (m.regression) {
+        f = JUnitFailure{r.role + " " + m.metric + ": " + ValueText(m.before_us, m.before_beyond) + " -> " +
+                             ValueText(m.after_us, m.after_beyond) + " µs" + (m.delta_us ? ", " + ChangeText(m) : "") +
+                             (m.allowed_us ? ", allowed +" + FormatFixed(*m.allowed_us, 1) + " µs" : ""),
+                         "regression", std::nullopt};
+      }
+      add(cls, m.metric, f);
+    }
+    if (r.overflows) {
+      std::optional<JUnitFailure> f;
+      if (r.overflows->regression) {
+        f = JUnitFailure{r.role + " overflows: " + FormatCount(r.overflows->before) + " -> " + FormatCount(r.overflows->after),
+                         "regression", std::nullopt};
+      }
+      add(cls, "overflows", f);
+    }
+    if (r.kind != "cpu") {
+      std::optional<JUnitFailure> f;
+      std::string notes;
+      for (const std::string& n : r.notes) notes += (notes.empty() ? "" : "; ") + n;
+      if (r.regression) f = JUnitFailure{r.role + ": " + notes, "regression", std::nullopt};
+      add(cls, r.role, f);
+    }
+  }
+  std::optional<JUnitFailure> result;
+  if (d.before_pass && !d.after_pass) result = JUnitFailure{"PASS became FAIL", "regression", std::nullopt};
+  add("rtagent.diff.run", "result", result);
+  std::optional<JUnitFailure> common;
+  for (const std::string& n : d.notes) {
+    if (n.rfind("no CPU was measured in both", 0) == 0) common = JUnitFailure{n, "nothing_compared", std::nullopt};
+  }
+  add("rtagent.diff.run", "CPUs in common", common);
+  std::string out;
+  for (const IdentityChange& c : d.identity) out += c.what + " differs: " + c.before + " -> " + c.after + "\n";
+  for (const std::string& n : d.notes) out += n + "\n";
+  if (!out.empty()) rep.system_out = out;
+  return RenderJUnitXml(rep);
 }
 
 }  // namespace rtagent

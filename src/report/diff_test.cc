@@ -65,17 +65,138 @@ TEST_CASE("diff matches CPUs and loads by role, not by position", "[report]") {
   CheckExpected("diff.json", RenderDiffJson(d));
 }
 
-TEST_CASE("diff tolerances need both the percent and the µs to be passed", "[report]") {
+DiffRules Fallback(double percent, double abs_us) {
+  DiffRules r;
+  r.fallback = DiffTolerance{percent, abs_us};
+  return r;
+}
+
+TEST_CASE("diff tolerances allow the larger of the percent and the µs", "[report]") {
   const Verdict before = ExampleVerdict();
   const Verdict after = After();
-  DiffTolerance loose{10, 20};  // +17.2 µs is under 20 µs
-  VerdictDiff d = DiffVerdicts(before, after, loose);
+  VerdictDiff d = DiffVerdicts(before, after, Fallback(10, 20));  // +17.2 µs is under 20 µs
   CHECK_FALSE(Metric(Role(d, "CPU 3"), "max").regression);
+  CHECK(Metric(Role(d, "CPU 3"), "max").allowed_us == Approx(20));
   CHECK(Metric(Role(d, "CPU 3"), "p99").regression);  // +22 µs
-  DiffTolerance wide{1000, 1};  // +220 % is under 1000 %
-  d = DiffVerdicts(before, after, wide);
+  d = DiffVerdicts(before, after, Fallback(1000, 1));  // +220 % is under 1000 %
   CHECK_FALSE(Role(d, "CPU 3").regression);
   CHECK_FALSE(DiffVerdicts(before, before).regression);
+}
+
+TEST_CASE("a tolerance per statistic replaces that statistic's default only", "[report]") {
+  const Verdict before = ExampleVerdict();
+  const Verdict after = After();
+  DiffRules rules;
+  REQUIRE(AddTolerances(rules, {"max=20us", "p99.9=300%,p99=10%"}));
+  CHECK(rules.For("max").abs_us == 20);
+  CHECK(rules.For("max").percent == 0);  // named with µs only: no % on top
+  CHECK(rules.For("p99").percent == 10);
+  CHECK(rules.For("p99").abs_us == 0);
+  CHECK(rules.For("p99.99").percent == 10);  // not named: the default, 10 % or 5 µs
+  CHECK(rules.For("p99.99").abs_us == 5);
+  VerdictDiff d = DiffVerdicts(before, after, rules);
+  CHECK_FALSE(Metric(Role(d, "CPU 3"), "max").regression);   // +17.2 <= 20
+  CHECK(Metric(Role(d, "CPU 3"), "p99").regression);         // +22 > 10 % of 3
+  CHECK_FALSE(Metric(Role(d, "CPU 3"), "p99.9").regression); // +18 <= 300 % of 7
+  REQUIRE(AddTolerances(rules, {"max=10%,max=20us"}));
+  CHECK(rules.For("max").percent == 10);
+  CHECK(rules.For("max").abs_us == 20);
+}
+
+TEST_CASE("bad --tolerance and --require-same values are refused with a hint", "[report]") {
+  DiffRules rules;
+  for (const auto& [spec, says] : std::vector<std::pair<std::string, std::string>>{
+           {"p95=10%", "unknown statistic \"p95\""},
+           {"max=10", "needs a unit"},
+           {"max=-3us", "not a number at least 0"},
+           {"max=tenus", "not a number"},
+           {"max", "not STAT=VALUE"},
+           {"max=10%,,p99=5%", "not STAT=VALUE"},
+       }) {
+    INFO(spec);
+    auto r = AddTolerances(rules, {spec});
+    REQUIRE_FALSE(r);
+    CHECK_THAT(r.error().message, Catch::Contains(says) && Catch::Contains("max, p99, p99.9, p99.99"));
+  }
+  auto r = AddRequireSame(rules, {"profile,kernel", "board"});
+  REQUIRE_FALSE(r);
+  CHECK_THAT(r.error().message, Catch::Contains("\"board\": not one of profile, host, kernel"));
+  REQUIRE(AddRequireSame(rules, {"host", "profile,kernel"}));
+  CHECK(rules.require_same == std::set<std::string>{"host", "kernel", "profile"});
+}
+
+TEST_CASE("a role of the baseline missing now is a regression unless allowed", "[report]") {
+  Verdict before = ExampleVerdict();
+  Verdict after = ExampleVerdict();
+  after.cpus.pop_back();  // CPU 3 not measured now
+  after.loads.pop_back();  // nor the disk load
+  Judge(after, ExampleLimits());
+  VerdictDiff d = DiffVerdicts(before, after);
+  CHECK(Role(d, "CPU 3").regression);
+  CHECK(Role(d, "load disk").regression);
+  CHECK(Role(d, "max on CPU 3").regression);
+  CHECK(d.regression);
+  CHECK_THAT(RenderDiffMarkdown(d), Catch::Contains("measured in BEFORE only: missing now (a regression; --allow-missing accepts it)"));
+  const std::string junit = RenderDiffJUnit(d);
+  CHECK_THAT(junit, Catch::Contains("<testcase classname=\"rtagent.diff.cpu3\" name=\"present\""));
+  CHECK_THAT(junit, Catch::Contains("type=\"missing\""));
+  DiffRules allow;
+  allow.allow_missing = true;
+  d = DiffVerdicts(before, after, allow);
+  CHECK_FALSE(Role(d, "CPU 3").regression);
+  CHECK_FALSE(Role(d, "load disk").regression);
+  CHECK_FALSE(d.regression);
+}
+
+TEST_CASE("two runs on different CPUs are never a pass, missing roles allowed or not", "[report]") {
+  Verdict before = ExampleVerdict();  // CPUs 2-3
+  Verdict after = ExampleVerdict();
+  after.cpus[0].cpu = 0;
+  after.cpus[1].cpu = 1;
+  after.config.cpus = CpuSet::Of({0, 1});
+  DiffRules allow;
+  allow.allow_missing = true;
+  const VerdictDiff d = DiffVerdicts(before, after, allow);
+  CHECK(d.regression);
+  REQUIRE_FALSE(d.notes.empty());
+  CHECK_THAT(d.notes[0], Catch::Contains("no CPU was measured in both runs (BEFORE 2-3, AFTER 0-1)"));
+  CHECK_THAT(RenderDiffJUnit(d), Catch::Contains("type=\"nothing_compared\""));
+}
+
+TEST_CASE("what differs between the runs is stated first and --require-same refuses it", "[report]") {
+  Verdict before = ExampleVerdict();
+  Verdict after = ExampleVerdict();
+  CHECK(IdentityChanges(before, after).empty());
+  after.profile_digest = "sha256:ffff";
+  after.host.kernel_release = "6.12.9-amd64";
+  after.host.kernel_version = "#1 SMP PREEMPT_DYNAMIC Debian 6.12.9-1";
+  const VerdictDiff d = DiffVerdicts(before, after);
+  REQUIRE(d.identity.size() == 2);
+  CHECK(d.identity[0].what == "profile");
+  CHECK(d.identity[1].what == "kernel");
+  CHECK_THAT(RenderDiffMarkdown(d), Catch::Contains("- **kernel differs**: 6.12.9-rt-amd64 #1 SMP PREEMPT_RT Debian 6.12.9-1 -> 6.12.9-amd64"));
+  DiffRules rules;
+  REQUIRE(AddRequireSame(rules, {"host,kernel"}));
+  const auto bad = RequiredSameViolations(d.identity, rules);
+  REQUIRE(bad.size() == 1);
+  CHECK_THAT(bad[0], Catch::StartsWith("kernel differs: 6.12.9-rt-amd64") && Catch::EndsWith("(--require-same kernel)"));
+  // A side that does not say (an import) is not known to be the same.
+  Verdict unknown = ExampleVerdict();
+  unknown.host.hostname.clear();
+  CHECK(IdentityChanges(before, unknown).at(0).after == "unknown");
+}
+
+TEST_CASE("an earlier gate's baseline criterion is not compared", "[report]") {
+  Verdict before = ExampleVerdict();
+  before.criteria.push_back(Criterion{"baseline", std::nullopt, "", 0, 0, "no regression", true, ""});
+  const VerdictDiff d = DiffVerdicts(before, ExampleVerdict());
+  for (const RoleDiff& r : d.roles) CHECK(r.role != "baseline (run)");
+  CHECK_FALSE(d.regression);
+}
+
+TEST_CASE("diff JUnit: one test case per compared statistic and role", "[report]") {
+  const VerdictDiff d = DiffVerdicts(ExampleVerdict(), After());
+  CheckExpected("diff.junit.xml", RenderDiffJUnit(d));
 }
 
 TEST_CASE("a percentile leaving the histogram is a regression of unknown size", "[report]") {
@@ -92,7 +213,7 @@ TEST_CASE("a percentile leaving the histogram is a regression of unknown size", 
   CHECK_FALSE(p99.delta_us);
   CHECK(p99.regression);
   CHECK(Role(d, "CPU 3").regression);
-  CHECK_THAT(RenderDiffMarkdown(d), Catch::Contains("| CPU 3 | p99 | 3.0 | beyond limit | – | **yes** |"));
+  CHECK_THAT(RenderDiffMarkdown(d), Catch::Contains("| CPU 3 | p99 | 3.0 | beyond limit | – | +5.0 | **yes** |"));
 }
 
 TEST_CASE("broken placement, a criterion turning FAIL and missing roles are reported", "[report]") {

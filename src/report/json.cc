@@ -2,13 +2,38 @@
 
 #include <nlohmann/json.hpp>
 
+#include "report/why_section.h"
+
 namespace rtagent {
 namespace {
 
 using json = nlohmann::ordered_json;
 
+// An imported event may know only its sample number: a negative time or latency is unknown (null).
 json EventJson(const OverflowEvent& e) {
-  return json{{"sample", e.sample_index}, {"since_start_ns", e.since_start_ns}, {"latency_ns", e.latency_ns}};
+  auto known = [](int64_t ns) { return ns >= 0 ? json(ns) : json(nullptr); };
+  return json{{"sample", e.sample_index}, {"since_start_ns", known(e.since_start_ns)}, {"latency_ns", known(e.latency_ns)}};
+}
+
+// A fact an imported verdict's source does not state is written as null.
+void NullUnknown(const Verdict& v, json& host, json& config) {
+  const std::vector<std::pair<const char*, std::vector<std::pair<json*, const char*>>>> facts = {
+      {"interval", {{&config, "interval_us"}}},
+      {"duration", {{&config, "duration_asked_ns"}, {&config, "duration_actual_ns"}}},
+      {"scheduling", {{&config, "priority"}, {&config, "policy"}}},
+      {"memory_locked", {{&config, "memory_locked"}}},
+      {"pm_qos", {{&config, "pm_qos"}}},
+      {"host", {{&host, "hostname"}}},
+      {"kernel", {{&host, "kernel_release"}, {&host, "kernel_version"}, {&host, "preempt_rt"}}},
+      {"clock",
+       {{&host, "clocksource"}, {&host, "coarse_clock"}, {&host, "clock_reasons"}, {&host, "clock_resolution_ns"},
+        {&host, "clock_read_cost_ns"}}},
+      {"virtual_machine", {{&host, "virtual_machine"}, {&host, "hypervisor"}}},
+  };
+  for (const auto& [fact, keys] : facts) {
+    if (v.Knows(fact)) continue;
+    for (const auto& [obj, key] : keys) (*obj)[key] = nullptr;
+  }
 }
 
 template <typename T>
@@ -72,23 +97,35 @@ json HostFactsJson(const HostFacts& h) {
   return host;
 }
 
+namespace {
+
+// A field an import's source did not state is null: it reads as the type's default, and the
+// verdict's "imported.unknown" list says it is unknown. A missing field is still an error.
+template <typename T>
+T NullOr(const json& j, const char* key, T fallback = T{}) {
+  const json& v = j.at(key);
+  return v.is_null() ? fallback : v.get<T>();
+}
+
+}  // namespace
+
 HostFacts ParseHostFactsJson(const json& h) {
   HostFacts host;
-  host.hostname = h.value("hostname", "");
-  host.kernel_release = h.value("kernel_release", "");
-  host.kernel_version = h.value("kernel_version", "");
-  host.preempt_rt = h.at("preempt_rt").get<bool>();
-  host.clocksource = h.value("clocksource", "");
-  host.virtual_machine = h.at("virtual_machine").get<bool>();
-  host.hypervisor = h.value("hypervisor", "");
+  host.hostname = h.contains("hostname") ? NullOr<std::string>(h, "hostname") : "";
+  host.kernel_release = h.contains("kernel_release") ? NullOr<std::string>(h, "kernel_release") : "";
+  host.kernel_version = h.contains("kernel_version") ? NullOr<std::string>(h, "kernel_version") : "";
+  host.preempt_rt = NullOr<bool>(h, "preempt_rt");
+  host.clocksource = h.contains("clocksource") ? NullOr<std::string>(h, "clocksource") : "";
+  host.virtual_machine = NullOr<bool>(h, "virtual_machine");
+  host.hypervisor = h.contains("hypervisor") ? NullOr<std::string>(h, "hypervisor") : "";
   if (h.contains("boot_args_pending") && h["boot_args_pending"].is_array()) {
     for (const json& a : h["boot_args_pending"])
       if (a.is_string()) host.boot_args_pending.push_back(a.get<std::string>());
   }
-  host.coarse_clock = h.at("coarse_clock").get<bool>();
-  host.clock_reasons = h.value("clock_reasons", std::vector<std::string>{});
-  host.clock_resolution_ns = h.value("clock_resolution_ns", int64_t{0});
-  host.clock_read_cost_ns = h.value("clock_read_cost_ns", int64_t{0});
+  host.coarse_clock = NullOr<bool>(h, "coarse_clock");
+  host.clock_reasons = h.contains("clock_reasons") ? NullOr<std::vector<std::string>>(h, "clock_reasons") : std::vector<std::string>{};
+  host.clock_resolution_ns = h.contains("clock_resolution_ns") ? NullOr<int64_t>(h, "clock_resolution_ns") : 0;
+  host.clock_read_cost_ns = h.contains("clock_read_cost_ns") ? NullOr<int64_t>(h, "clock_read_cost_ns") : 0;
   return host;
 }
 
@@ -108,6 +145,7 @@ std::string RenderJson(const Verdict& v) {
   // Written only when known, so verdicts from before these fields read the same.
   if (v.config.pm_qos_device_us) config["pm_qos"]["device_us"] = *v.config.pm_qos_device_us;
   if (v.config.pm_qos_hold_us) config["pm_qos"]["hold_us"] = *v.config.pm_qos_hold_us;
+  NullUnknown(v, host, config);
   json cpus = json::array();
   for (const CpuResult& c : v.cpus) {
     cpus.push_back(json{{"cpu", c.cpu}, {"stats", StatsJson(c.stats)}, {"histogram", HistogramJson(c.histogram)}});
@@ -151,13 +189,18 @@ std::string RenderJson(const Verdict& v) {
   out["tool_version"] = v.tool_version;
   out["started_at"] = v.started_at;
   out["profile"] = json{{"name", v.profile_name}, {"digest", v.profile_digest}};
-  out["host"] = HostFactsJson(v.host);
+  if (v.imported) {
+    out["imported"] = json{{"tool", v.imported->tool}, {"path", v.imported->path}, {"unknown", v.imported->unknown}};
+  }
+  out["host"] = host;
   out["config"] = config;
   out["criteria"] = criteria;
   out["cpus"] = cpus;
   out["loads"] = loads;
   out["interrupts"] = irqs;
   out["preflight"] = preflight;
+  // Written only when acceptance.explain asked for it, so verdicts without it read the same.
+  if (v.why) out["why"] = WhySectionJson(*v.why);
   return out.dump(2) + "\n";
 }
 
@@ -170,8 +213,8 @@ std::optional<T> GetOptional(const json& j, const char* key) {
 }
 
 OverflowEvent ParseEvent(const json& j) {
-  return OverflowEvent{j.at("sample").get<uint64_t>(), j.at("since_start_ns").get<int64_t>(),
-                       j.at("latency_ns").get<int64_t>()};
+  return OverflowEvent{j.at("sample").get<uint64_t>(), NullOr<int64_t>(j, "since_start_ns", -1),
+                       NullOr<int64_t>(j, "latency_ns", -1)};
 }
 
 Result<CpuSet> ParseCpus(const json& j, const char* key) {
@@ -186,13 +229,17 @@ Result<RunConfig> ParseConfig(const json& c) {
   auto cpus = ParseCpus(c, "cpus");
   if (!cpus) return cpus.error();
   config.cpus = *cpus;
-  config.interval_us = c.at("interval_us").get<int64_t>();
-  config.priority = c.at("priority").get<int>();
-  config.policy = c.value("policy", "");
-  config.duration_asked_ns = c.at("duration_asked_ns").get<int64_t>();
-  config.duration_actual_ns = c.at("duration_actual_ns").get<int64_t>();
+  config.interval_us = NullOr<int64_t>(c, "interval_us");
+  config.priority = NullOr<int>(c, "priority");
+  config.policy = c.contains("policy") ? NullOr<std::string>(c, "policy") : "";
+  config.duration_asked_ns = NullOr<int64_t>(c, "duration_asked_ns");
+  config.duration_actual_ns = NullOr<int64_t>(c, "duration_actual_ns");
   config.histogram_limit_us = c.at("histogram_limit_us").get<uint32_t>();
-  config.memory_locked = c.at("memory_locked").get<bool>();
+  config.memory_locked = NullOr<bool>(c, "memory_locked");
+  if (c.at("pm_qos").is_null()) {  // an import that does not say
+    config.notes = c.value("notes", std::vector<std::string>{});
+    return config;
+  }
   const std::string holder = c.at("pm_qos").at("holder").get<std::string>();
   auto parsed_holder = ParsePmQosHolder(holder);
   if (!parsed_holder) return MakeError("config.pm_qos.holder: unknown holder \"" + holder + "\"", EINVAL);
@@ -286,6 +333,11 @@ Result<Verdict> ParseUnchecked(const json& root) {
   v.started_at = root.value("started_at", "");
   v.profile_name = root.at("profile").at("name").get<std::string>();
   v.profile_digest = root.at("profile").value("digest", "");
+  if (root.contains("imported")) {
+    const json& im = root.at("imported");
+    v.imported = ImportSource{im.at("tool").get<std::string>(), im.at("path").get<std::string>(),
+                              im.at("unknown").get<std::vector<std::string>>()};
+  }
   v.host = ParseHostFactsJson(root.at("host"));
   auto config = ParseConfig(root.at("config"));
   if (!config) return config.error();
@@ -306,6 +358,11 @@ Result<Verdict> ParseUnchecked(const json& root) {
   }
   for (const json& pj : root.at("preflight")) {
     v.preflight.push_back({pj.at("name").get<std::string>(), pj.at("passed").get<bool>(), pj.value("reason", "")});
+  }
+  if (root.contains("why")) {
+    auto why = ParseWhySectionJson(root.at("why"));
+    if (!why) return why.error();
+    v.why = std::move(*why);
   }
   return v;
 }

@@ -9,8 +9,10 @@ namespace rtagent {
 namespace {
 
 // "at sample 151,220, 2 min 31 s into the run" for an overflow event.
+// An imported event may not say when it happened (since_start_ns < 0): then only its sample.
 std::string When(const OverflowEvent& e) {
-  return "at sample " + FormatCount(e.sample_index) + ", " + FormatDuration(e.since_start_ns) + " into the run";
+  return "at sample " + FormatCount(e.sample_index) +
+         (e.since_start_ns >= 0 ? ", " + FormatDuration(e.since_start_ns) + " into the run" : std::string());
 }
 
 Criterion MaxCriterion(const CpuResult& c, int64_t limit_us) {
@@ -160,6 +162,13 @@ std::vector<Criterion> EvaluateCriteria(const AcceptanceLimits& limits, const Ve
 
 std::vector<TrustWarning> TrustWarnings(const Verdict& v, const AcceptanceLimits& limits) {
   std::vector<TrustWarning> out;
+  if (v.imported) {
+    std::string unknown;
+    for (const std::string& f : v.imported->unknown) unknown += (unknown.empty() ? "" : ", ") + f;
+    out.push_back({"imported", "read from " + v.imported->tool + " output " + v.imported->path +
+                                   ", not measured by rtagent" +
+                                   (unknown.empty() ? std::string() : "; the file does not say: " + unknown + " (shown as unknown)")});
+  }
   if (!v.host.boot_args_pending.empty()) {
     std::string args;
     for (const std::string& a : v.host.boot_args_pending) args += (args.empty() ? "" : " ") + a;
@@ -203,11 +212,11 @@ std::vector<TrustWarning> TrustWarnings(const Verdict& v, const AcceptanceLimits
                                      (v.config.pm_qos.value_us ? std::to_string(*v.config.pm_qos.value_us) : "?") +
                                      " µs): C-state exits are hidden"});
   }
-  if (!v.config.policy.empty() && v.config.policy != "SCHED_FIFO") {
+  if (v.Knows("scheduling") && !v.config.policy.empty() && v.config.policy != "SCHED_FIFO") {
     out.push_back({"sched_other", "the sampler ran " + v.config.policy +
                                       ", not SCHED_FIFO: its figures include waits a real-time loop would not see"});
   }
-  if (!v.cpus.empty() && !v.config.memory_locked) {
+  if (!v.cpus.empty() && v.Knows("memory_locked") && !v.config.memory_locked) {
     out.push_back({"memory_not_locked", "the sampler's memory was not locked: page faults may show in the figures"});
   }
   if (v.interrupted) {

@@ -32,7 +32,8 @@ struct AcceptanceLimits {
 /// 1 µs bin), samples and duration when at least it.
 std::vector<Criterion> EvaluateCriteria(const AcceptanceLimits& limits, const Verdict& v);
 
-/// Everything that makes the figures untrustworthy, in a fixed order: boot arguments not in
+/// Everything that makes the figures untrustworthy, in a fixed order: read from another
+/// tool (what its file does not say listed), boot arguments not in
 /// effect yet (the CPUs are not isolated until the reboot), virtual machine,
 /// coarse clock, too short for its samples (a quantile q needs 10 / (1 - q) samples on
 /// every CPU), the sampler's own PM QoS note, a non-FIFO class, unlocked memory, interrupted.

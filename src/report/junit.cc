@@ -2,6 +2,7 @@
 
 #include "base/junit_xml.h"
 #include "report/format.h"
+#include "report/why_section.h"
 
 namespace rtagent {
 namespace {
@@ -29,30 +30,39 @@ std::string RenderJUnit(const Verdict& v) {
   JUnitReport r;
   r.name = "rtagent accept";
   r.suite_name = "rtagent accept: " + v.profile_name;
-  r.time = FormatFixed(static_cast<double>(v.config.duration_actual_ns) / 1e9, 3);
+  if (v.Knows("duration")) r.time = FormatFixed(static_cast<double>(v.config.duration_actual_ns) / 1e9, 3);
   r.timestamp = v.started_at;
-  r.hostname = v.host.hostname;
+  if (v.Knows("host")) r.hostname = v.host.hostname;
   r.properties = {{"result", v.pass ? "PASS" : "FAIL"}, {"profile", v.profile_name}};
   if (!v.profile_digest.empty()) r.properties.push_back({"profile_digest", v.profile_digest});
-  r.properties.insert(r.properties.end(), {{"kernel", v.host.kernel_release},
-                                           {"preempt_rt", v.host.preempt_rt ? "yes" : "no"},
-                                           {"virtual_machine", v.host.virtual_machine ? "yes" : "no"},
-                                           {"coarse_clock", v.host.coarse_clock ? "yes" : "no"},
-                                           {"cpus", v.config.cpus.ToList()},
-                                           {"interval_us", std::to_string(v.config.interval_us)}});
+  // What an import's source does not state is left out, never written as "no" or 0.
+  auto add = [&](const char* fact, std::string name, std::string value) {
+    if (v.Knows(fact)) r.properties.push_back({std::move(name), std::move(value)});
+  };
+  add("kernel", "kernel", v.host.kernel_release);
+  add("kernel", "preempt_rt", v.host.preempt_rt ? "yes" : "no");
+  add("virtual_machine", "virtual_machine", v.host.virtual_machine ? "yes" : "no");
+  add("clock", "coarse_clock", v.host.coarse_clock ? "yes" : "no");
+  add("cpus", "cpus", v.config.cpus.ToList());
+  add("interval", "interval_us", std::to_string(v.config.interval_us));
+  if (v.imported) r.properties.push_back({"imported_from", v.imported->tool + " " + v.imported->path});
   for (const TrustWarning& w : v.warnings) r.properties.push_back({"warning." + w.code, w.text});
 
   for (const Criterion& k : v.criteria) {
     JUnitCase c{ClassName(k), CaseName(k), "0", std::nullopt, std::nullopt, std::nullopt};
     if (!k.pass) {
       const std::string limit = Limit(k);
+      // A latency that failed carries the why of the worst wake-up, which is what CI shows first.
+      const bool latency = k.unit == "µs";
       c.failure = JUnitFailure{k.Role() + ": " + k.name + " " + (k.measured_text.empty() ? "failed" : k.measured_text) +
-                                   (limit.empty() ? "" : ", limit " + limit),
-                               k.name.substr(0, k.name.find(' ')), k.evidence};
+                                   (limit.empty() ? "" : ", limit " + limit) +
+                                   (latency && v.why ? "; " + WhyCaption(*v.why) : ""),
+                               k.name.substr(0, k.name.find(' ')),
+                               k.evidence + (latency && v.why ? "\n\n" + RenderWhySectionText(*v.why) : "")};
     }
     r.cases.push_back(std::move(c));
   }
-  JUnitCase completed{"rtagent.accept.run", "completed", *r.time, std::nullopt, std::nullopt, std::nullopt};
+  JUnitCase completed{"rtagent.accept.run", "completed", r.time.value_or("0"), std::nullopt, std::nullopt, std::nullopt};
   if (v.interrupted) {
     completed.failure = JUnitFailure{"the run was interrupted", "interrupted",
                                      "measured for " + FormatDuration(v.config.duration_actual_ns) + " of " +
@@ -61,6 +71,7 @@ std::string RenderJUnit(const Verdict& v) {
   r.cases.push_back(std::move(completed));
   std::string out = "result " + std::string(v.pass ? "PASS" : "FAIL") + "\n";
   for (const TrustWarning& w : v.warnings) out += "warning: " + w.text + "\n";
+  if (v.why) out += "\n" + RenderWhySectionText(*v.why);
   r.system_out = out;
   return RenderJUnitXml(r);
 }

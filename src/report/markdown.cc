@@ -4,6 +4,7 @@
 
 #include "base/kernel_paths.h"
 #include "report/format.h"
+#include "report/why_section.h"
 
 namespace rtagent {
 namespace {
@@ -26,6 +27,31 @@ std::string LimitText(const Criterion& k) {
   if (k.name.rfind("preflight ", 0) == 0) return "passed";
   if (k.name.rfind("placement ", 0) == 0) return "held";
   return "≤ " + value;
+}
+
+/// `text` when the verdict knows `fact`, else "unknown" (an import's source did not say).
+std::string Known(const Verdict& v, const std::string& fact, const std::string& text) {
+  return v.Knows(fact) ? text : "unknown";
+}
+
+// "Measured CPUs 2-3 every 1000 µs for 1.0 s (asked 1.0 s), SCHED_FIFO priority 80, on host
+// (kernel, PREEMPT_RT), started ...": each part an import's source does not state says so.
+std::string RunSentence(const Verdict& v) {
+  std::string s = v.Knows("cpus") ? "Measured CPUs " + v.config.cpus.ToList()
+                                   : "Measured threads " + v.config.cpus.ToList() + " (the CPU each ran on unknown)";
+  s += v.Knows("interval") ? " every " + std::to_string(v.config.interval_us) + " µs" : ", interval unknown";
+  s += v.Knows("duration") ? " for " + FormatDuration(v.config.duration_actual_ns) + " (asked " +
+                                 FormatDuration(v.config.duration_asked_ns) + ")"
+                           : ", duration unknown";
+  s += v.Knows("scheduling") ? ", " + v.config.policy + " priority " + std::to_string(v.config.priority)
+                             : ", scheduling unknown";
+  s += v.Knows("host") ? ", on " + MarkdownCell(v.host.hostname) : ", host unknown";
+  s += v.Knows("kernel") ? " (" + MarkdownCell(v.host.kernel_release) + (v.host.preempt_rt ? ", PREEMPT_RT)" : ", not PREEMPT_RT)")
+                         : " (kernel unknown)";
+  if (!v.started_at.empty()) s += ", started " + v.started_at;
+  s += ".";
+  if (v.imported) s += " Read from " + v.imported->tool + " output " + MarkdownCell(v.imported->path) + ".";
+  return s;
 }
 
 }  // namespace
@@ -65,12 +91,7 @@ std::string RenderMarkdown(const Verdict& v) {
   }
   if (v.interrupted) o << "; the run was interrupted";
   o << ".\n\n";
-  o << "Measured CPUs " << v.config.cpus.ToList() << " every " << v.config.interval_us << " µs for "
-    << FormatDuration(v.config.duration_actual_ns) << " (asked " << FormatDuration(v.config.duration_asked_ns) << "), "
-    << v.config.policy << " priority " << v.config.priority << ", on " << MarkdownCell(v.host.hostname) << " ("
-    << MarkdownCell(v.host.kernel_release) << (v.host.preempt_rt ? ", PREEMPT_RT" : ", not PREEMPT_RT") << ")";
-  if (!v.started_at.empty()) o << ", started " << v.started_at;
-  o << ".\n\n";
+  o << RunSentence(v) << "\n\n";
 
   if (!v.criteria.empty()) {
     o << "## Criteria\n\n";
@@ -83,6 +104,8 @@ std::string RenderMarkdown(const Verdict& v) {
     }
     o << "\n";
   }
+
+  if (v.why) o << RenderWhySectionMarkdown(*v.why);
 
   o << "## Latency per CPU (µs)\n\n";
   o << "| CPU | Samples | Min | Mean | p50 | p90 | p99 | p99.9 | p99.99 | Max | Overflows | Skipped periods |\n";
@@ -105,7 +128,8 @@ std::string RenderMarkdown(const Verdict& v) {
       if (c.stats.overflows == 0) continue;
       const auto& first = c.histogram.first_overflows();
       o << "- CPU " << c.cpu << ": " << FormatCount(c.stats.overflows) << " at or past " << c.histogram.limit_us()
-        << " µs, the latest " << FormatNsAsUs(c.histogram.overflow_max_ns()) << " µs. Worst:";
+        << " µs, the latest " << FormatNsAsUs(c.histogram.overflow_max_ns()) << " µs.";
+      if (!c.histogram.worst_overflows().empty()) o << " Worst:";
       for (const OverflowEvent& e : c.histogram.worst_overflows()) {
         o << " " << FormatNsAsUs(e.latency_ns) << " µs at sample " << FormatCount(e.sample_index) << " ("
           << FormatDuration(e.since_start_ns) << ");";
@@ -120,15 +144,18 @@ std::string RenderMarkdown(const Verdict& v) {
 
   o << "## Run\n\n";
   o << "| Setting | Value |\n|---|---|\n";
-  o << "| Measured CPUs | " << v.config.cpus.ToList() << " |\n";
-  o << "| Interval | " << v.config.interval_us << " µs |\n";
-  o << "| Scheduling | " << v.config.policy << ", priority " << v.config.priority << " asked |\n";
-  o << "| Duration | " << FormatDuration(v.config.duration_actual_ns) << " of " << FormatDuration(v.config.duration_asked_ns)
-    << " asked |\n";
+  o << "| Measured CPUs | " << v.config.cpus.ToList() << (v.Knows("cpus") ? "" : " (threads; the CPU each ran on unknown)") << " |\n";
+  o << "| Interval | " << Known(v, "interval", std::to_string(v.config.interval_us) + " µs") << " |\n";
+  o << "| Scheduling | " << Known(v, "scheduling", v.config.policy + ", priority " + std::to_string(v.config.priority) + " asked") << " |\n";
+  o << "| Duration | "
+    << Known(v, "duration", FormatDuration(v.config.duration_actual_ns) + " of " + FormatDuration(v.config.duration_asked_ns) + " asked")
+    << " |\n";
   o << "| Histogram | 1 µs bins, 0 to " << v.config.histogram_limit_us << " µs |\n";
-  o << "| Memory locked | " << YesNo(v.config.memory_locked) << " |\n";
+  o << "| Memory locked | " << Known(v, "memory_locked", YesNo(v.config.memory_locked)) << " |\n";
   o << "| PM QoS note in force | ";
-  if (v.config.pm_qos.holder == PmQosHolder::kNone) {
+  if (!v.Knows("pm_qos")) {
+    o << "unknown";
+  } else if (v.config.pm_qos.holder == PmQosHolder::kNone) {
     o << "none (every idle state allowed)";
   } else {
     o << (v.config.pm_qos.value_us ? std::to_string(*v.config.pm_qos.value_us) + " µs" : "unknown value") << ", held by "
@@ -150,14 +177,19 @@ std::string RenderMarkdown(const Verdict& v) {
 
   o << "## Host\n\n";
   o << "| Fact | Value |\n|---|---|\n";
-  o << "| Host | " << MarkdownCell(v.host.hostname) << " |\n";
-  o << "| Kernel | " << MarkdownCell(v.host.kernel_release) << " `" << MarkdownCell(v.host.kernel_version) << "` |\n";
-  o << "| PREEMPT_RT | " << YesNo(v.host.preempt_rt) << " |\n";
-  o << "| Clocksource | " << MarkdownCell(v.host.clocksource) << " |\n";
-  o << "| Clock | resolution " << v.host.clock_resolution_ns << " ns, one read " << v.host.clock_read_cost_ns << " ns"
-    << (v.host.coarse_clock ? ", **coarse**" : "") << " |\n";
-  o << "| Virtual machine | " << YesNo(v.host.virtual_machine)
-    << (v.host.hypervisor.empty() ? "" : " (" + MarkdownCell(v.host.hypervisor) + ")") << " |\n\n";
+  o << "| Host | " << Known(v, "host", MarkdownCell(v.host.hostname)) << " |\n";
+  o << "| Kernel | "
+    << Known(v, "kernel", MarkdownCell(v.host.kernel_release) + " `" + MarkdownCell(v.host.kernel_version) + "`") << " |\n";
+  o << "| PREEMPT_RT | " << Known(v, "kernel", YesNo(v.host.preempt_rt)) << " |\n";
+  o << "| Clocksource | " << Known(v, "clock", MarkdownCell(v.host.clocksource)) << " |\n";
+  o << "| Clock | "
+    << Known(v, "clock", "resolution " + std::to_string(v.host.clock_resolution_ns) + " ns, one read " +
+                             std::to_string(v.host.clock_read_cost_ns) + " ns" + (v.host.coarse_clock ? ", **coarse**" : ""))
+    << " |\n";
+  o << "| Virtual machine | "
+    << Known(v, "virtual_machine",
+             YesNo(v.host.virtual_machine) + (v.host.hypervisor.empty() ? "" : " (" + MarkdownCell(v.host.hypervisor) + ")"))
+    << " |\n\n";
 
   if (!v.loads.empty()) {
     o << "## Loads\n\n";

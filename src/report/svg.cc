@@ -7,6 +7,7 @@
 #include "base/xml.h"
 #include "report/format.h"
 #include "report/log_axis.h"
+#include "report/why_section.h"
 
 namespace rtagent {
 namespace {
@@ -26,7 +27,9 @@ std::string Label(double decade) {
 }  // namespace
 
 std::string RenderSvg(const Verdict& v) {
-  const double top = 58 + static_cast<double>(v.warnings.size()) * 14 + 24;
+  // The why's caption is one more line under the warnings.
+  const double caption_lines = static_cast<double>(v.warnings.size()) + (v.why ? 1 : 0);
+  const double top = 58 + caption_lines * 14 + 24;
   // Axes: latency from 0.5 µs (bin 0's left edge) to the decade above everything drawn;
   // counts from 0.5 (below a single wake-up) to the decade above the fullest bin.
   double top_us = 10;
@@ -62,15 +65,20 @@ std::string RenderSvg(const Verdict& v) {
   o << "  <text x=\"" << kLeft << "\" y=\"24\" font-size=\"16\" font-weight=\"bold\">"
     << XmlEscape("Wake-up latency — " + v.profile_name + " — " + (v.pass ? "PASS" : "FAIL")) << "</text>\n";
   o << "  <text x=\"" << kLeft << "\" y=\"42\" fill=\"#444444\">"
-    << XmlEscape("CPUs " + v.config.cpus.ToList() + ", every " + std::to_string(v.config.interval_us) + " µs for " +
-                 FormatDuration(v.config.duration_actual_ns) + ", " + v.host.kernel_release +
-                 (v.host.preempt_rt ? " PREEMPT_RT" : ""))
+    << XmlEscape((v.Knows("cpus") ? "CPUs " : "threads ") + v.config.cpus.ToList() +
+                 (v.Knows("interval") ? ", every " + std::to_string(v.config.interval_us) + " µs" : ", interval unknown") +
+                 (v.Knows("duration") ? " for " + FormatDuration(v.config.duration_actual_ns) : ", duration unknown") +
+                 (v.Knows("kernel") ? ", " + v.host.kernel_release + (v.host.preempt_rt ? " PREEMPT_RT" : "") : ", kernel unknown"))
     << "</text>\n";
   double wy = 58;
   for (const TrustWarning& w : v.warnings) {
     o << "  <text x=\"" << kLeft << "\" y=\"" << N(wy) << "\" fill=\"#b00020\">" << XmlEscape("⚠ " + w.text)
       << "</text>\n";
     wy += 14;
+  }
+  if (v.why) {
+    o << "  <text x=\"" << kLeft << "\" y=\"" << N(wy) << "\" fill=\"#333333\">" << XmlEscape(WhyCaption(*v.why))
+      << "</text>\n";
   }
 
   // Grid and axes, one line per decade.

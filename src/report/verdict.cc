@@ -2,6 +2,8 @@
 
 #include <sched.h>
 
+#include <algorithm>
+
 namespace rtagent {
 
 std::string PmQosHolderName(PmQosHolder h) {
@@ -22,6 +24,10 @@ std::optional<PmQosHolder> ParsePmQosHolder(const std::string& name) {
 }
 
 std::string Criterion::Role() const { return cpu ? "CPU " + std::to_string(*cpu) : "run"; }
+
+bool Verdict::Knows(const std::string& fact) const {
+  return !imported || std::find(imported->unknown.begin(), imported->unknown.end(), fact) == imported->unknown.end();
+}
 
 const CpuResult* Verdict::FindCpu(int cpu) const {
   for (const CpuResult& c : cpus) {

@@ -13,6 +13,7 @@
 #include "latency/run_facts.h"
 #include "latency/sampler.h"
 #include "latency/statistics.h"
+#include "trace/attribution.h"
 
 namespace rtagent {
 
@@ -104,6 +105,33 @@ struct TrustWarning {
   bool operator==(const TrustWarning&) const = default;
 };
 
+/// Where a verdict read from another tool's output came from, and which facts that output does
+/// not state. Renderers show those as unknown (null in JSON, "unknown" in text, left out of
+/// JUnit properties), never as a zero, a "no" or a default.
+struct ImportSource {
+  std::string tool;  ///< "cyclictest -h", "cyclictest --json", "rtla timerlat hist"
+  std::string path;  ///< the file read
+  /// The facts it does not state, by Verdict::Knows's names.
+  std::vector<std::string> unknown;
+};
+
+/// The verdict's "why": the kernel's own account of its worst (or first too late) wake-up, a
+/// coarser one from counters, or why there is none. Never part of the judgement.
+struct WhySection {
+  /// "explained" (the tracers' attribution), "coarse" (counter deltas), "skip" (neither).
+  std::string status;
+  std::string reason;  ///< skip and coarse: why the tracers could not be used
+  std::optional<int64_t> threshold_us;  ///< the limit the recording stopped at
+  bool crossed = false;                 ///< the explained wake-up was past the threshold
+  std::optional<Attribution> attribution;  ///< "explained"
+  int coarse_cpu = -1;                  ///< "coarse": the CPU of the worst wake-up
+  std::optional<int64_t> coarse_worst_ns;  ///< "coarse": its latency
+  std::string coarse_window;            ///< "coarse": the time the counts cover, in words
+  std::vector<CoarseCount> coarse;      ///< "coarse": largest first (latency/run_facts.h)
+  std::string trace_path;               ///< where the raw trace was saved ("" when it was not)
+  std::string trace_format;             ///< "ftrace text"
+};
+
 /// The whole verdict.
 struct Verdict {
   std::string tool_version;
@@ -120,9 +148,17 @@ struct Verdict {
   bool pass = false;
   bool interrupted = false;
   std::vector<TrustWarning> warnings;
+  std::optional<WhySection> why;  ///< acceptance.explain; nullopt when off
+
+  std::optional<ImportSource> imported;  ///< set when read from another tool's output
 
   /// The CPU's result, or nullptr.
   const CpuResult* FindCpu(int cpu) const;
+  /// False when the verdict was imported from a source that does not state `fact`: "interval",
+  /// "duration", "scheduling" (policy and priority), "memory_locked", "pm_qos", "host",
+  /// "kernel" (release, version, PREEMPT_RT), "clock", "virtual_machine", "cpus" (which CPU a
+  /// thread ran on).
+  bool Knows(const std::string& fact) const;
 };
 
 /// A CpuResult with its statistics (the reported quantiles plus `extra_quantiles`).

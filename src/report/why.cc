@@ -5,6 +5,11 @@
 
 namespace rtagent {
 
+std::string CauseLabel(const Cause& c) {
+  if (c.policy.empty()) return c.name;
+  return c.name + " " + c.policy + (c.priority ? " " + std::to_string(*c.priority) : "");
+}
+
 std::string RenderWhyText(const Attribution& a) {
   const LateWakeup& w = a.wakeup;
   const int64_t total = w.latency_ns;
@@ -12,11 +17,7 @@ std::string RenderWhyText(const Attribution& a) {
                     " µs late (" + w.source + ", " + w.comm + ":" + std::to_string(w.pid) + "):\n";
   TextTable t({">µs", ">share", "cause", "what it is"});
   for (const Cause& c : a.causes) {
-    std::string name = c.name;
-    if (!c.policy.empty()) {
-      name += " " + c.policy + (c.priority ? " " + std::to_string(*c.priority) : "");
-    }
-    t.Row({FormatNsAsUs(c.ns), FormatFixed(c.Share(total), 1) + "%", name, c.detail});
+    t.Row({FormatNsAsUs(c.ns), FormatFixed(c.Share(total), 1) + "%", CauseLabel(c), c.detail});
   }
   out += t.Render(2);
   out += "  events: " + a.events + "\n";
@@ -24,27 +25,94 @@ std::string RenderWhyText(const Attribution& a) {
   return out;
 }
 
-nlohmann::json WhyJson(const Attribution& a) {
+namespace {
+
+using json = nlohmann::ordered_json;
+
+template <typename T>
+json OrNull(const std::optional<T>& v) {
+  return v ? json(*v) : json(nullptr);
+}
+
+template <typename T>
+std::optional<T> OptionalAt(const json& j, const char* key) {
+  if (!j.contains(key) || j.at(key).is_null()) return std::nullopt;
+  return j.at(key).get<T>();
+}
+
+// A time written as µs (the readable key) and, since verdicts carry it, as exact ns.
+int64_t NsAt(const json& j, const char* ns_key, const char* us_key) {
+  if (j.contains(ns_key)) return j.at(ns_key).get<int64_t>();
+  return static_cast<int64_t>(j.at(us_key).get<double>() * 1000.0 + 0.5);
+}
+
+}  // namespace
+
+json WhyJson(const Attribution& a) {
   const LateWakeup& w = a.wakeup;
-  nlohmann::json wake = {{"cpu", w.cpu},   {"latency_us", static_cast<double>(w.latency_ns) / 1000.0},
-                         {"source", w.source}, {"pid", w.pid},
-                         {"comm", w.comm}};
-  wake["irq_latency_us"] = w.irq_latency_ns ? nlohmann::json(static_cast<double>(*w.irq_latency_ns) / 1000.0) : nlohmann::json();
-  nlohmann::json causes = nlohmann::json::array();
+  json wake;
+  wake["cpu"] = w.cpu;
+  wake["latency_us"] = static_cast<double>(w.latency_ns) / 1000.0;
+  wake["latency_ns"] = w.latency_ns;
+  wake["source"] = w.source;
+  wake["pid"] = w.pid;
+  wake["comm"] = w.comm;
+  wake["irq_latency_us"] = w.irq_latency_ns ? json(static_cast<double>(*w.irq_latency_ns) / 1000.0) : json();
+  json causes = json::array();
   for (const Cause& c : a.causes) {
-    nlohmann::json j = {{"kind", c.kind},
-                        {"name", c.name},
-                        {"us", static_cast<double>(c.ns) / 1000.0},
-                        {"share_percent", std::stod(FormatFixed(c.Share(w.latency_ns), 1))},
-                        {"detail", c.detail}};
-    j["irq"] = c.irq ? nlohmann::json(*c.irq) : nlohmann::json();
-    j["pid"] = c.pid ? nlohmann::json(*c.pid) : nlohmann::json();
+    json j;
+    j["kind"] = c.kind;
+    j["name"] = c.name;
+    j["us"] = static_cast<double>(c.ns) / 1000.0;
+    j["ns"] = c.ns;
+    j["share_percent"] = std::stod(FormatFixed(c.Share(w.latency_ns), 1));
+    j["irq"] = OrNull(c.irq);
+    j["pid"] = OrNull(c.pid);
     j["comm"] = c.comm;
     j["policy"] = c.policy;
-    j["priority"] = c.priority ? nlohmann::json(*c.priority) : nlohmann::json();
+    j["priority"] = OrNull(c.priority);
+    j["detail"] = c.detail;
     causes.push_back(std::move(j));
   }
-  return {{"wakeup", wake}, {"causes", causes}, {"notes", a.notes}, {"events", a.events}};
+  json out;
+  out["wakeup"] = wake;
+  out["causes"] = causes;
+  out["notes"] = a.notes;
+  out["events"] = a.events;
+  return out;
+}
+
+Result<Attribution> ParseWhyJson(const json& j) {
+  try {
+    Attribution a;
+    const json& w = j.at("wakeup");
+    a.wakeup.cpu = w.at("cpu").get<int>();
+    a.wakeup.latency_ns = NsAt(w, "latency_ns", "latency_us");
+    a.wakeup.source = w.value("source", "");
+    a.wakeup.pid = w.value("pid", -1);
+    a.wakeup.comm = w.value("comm", "");
+    if (auto irq_us = OptionalAt<double>(w, "irq_latency_us")) {
+      a.wakeup.irq_latency_ns = static_cast<int64_t>(*irq_us * 1000.0 + 0.5);
+    }
+    for (const json& c : j.at("causes")) {
+      Cause cause;
+      cause.kind = c.at("kind").get<std::string>();
+      cause.name = c.at("name").get<std::string>();
+      cause.ns = NsAt(c, "ns", "us");
+      cause.irq = OptionalAt<int>(c, "irq");
+      cause.pid = OptionalAt<int>(c, "pid");
+      cause.comm = c.value("comm", "");
+      cause.policy = c.value("policy", "");
+      cause.priority = OptionalAt<int>(c, "priority");
+      cause.detail = c.value("detail", "");
+      a.causes.push_back(std::move(cause));
+    }
+    a.notes = j.value("notes", std::vector<std::string>{});
+    a.events = j.value("events", "");
+    return a;
+  } catch (const json::exception& e) {
+    return MakeError(std::string("why: ") + e.what(), EINVAL);
+  }
 }
 
 }  // namespace rtagent

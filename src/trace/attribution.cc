@@ -330,6 +330,15 @@ Result<LateWakeup> PickWakeup(const ParsedTrace& trace, const WakeupQuery& q) {
   return *best;
 }
 
+Result<LateWakeup> ChooseWakeup(const ParsedTrace& trace, const WakeupQuery& query, bool& crossed) {
+  auto first = PickWakeup(trace, query);
+  crossed = query.threshold_ns.has_value() && static_cast<bool>(first);
+  if (first || !query.threshold_ns) return first;
+  WakeupQuery worst = query;
+  worst.threshold_ns.reset();
+  return PickWakeup(trace, worst);
+}
+
 namespace {
 
 // The woken thread's rank: from its wake-up or from the switch to it; and when it was woken.

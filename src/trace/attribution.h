@@ -51,6 +51,10 @@ std::vector<LateWakeup> FindWakeups(const ParsedTrace& trace);
 /// The one `query` asks for; the error says what the trace holds instead.
 Result<LateWakeup> PickWakeup(const ParsedTrace& trace, const WakeupQuery& query);
 
+/// The wake-up to explain: the first past `query.threshold_ns`, else (or without a threshold)
+/// the worst of all; `crossed` says whether it was past the threshold.
+Result<LateWakeup> ChooseWakeup(const ParsedTrace& trace, const WakeupQuery& query, bool& crossed);
+
 /// One row of the table.
 struct Cause {
   /// "timer_irq_delay", "timer_irq", "irq", "softirq", "nmi", "thread" (ranked above the woken

@@ -8,45 +8,12 @@
 
 #include "base/fault_root.h"
 #include "base/kernel_paths.h"
+#include "trace/tracefs_test_support.h"
 #include "trace/tracer_session.h"
 
 using namespace rtagent;
+using rtagent::testing::Tracefs;
 
-namespace {
-
-const std::map<std::string, std::string> kBefore = {
-    {kpath::kCurrentTracer, "nop\n"},         {kpath::kTracingOn, "1\n"},
-    {kpath::kTracingCpumask, "f\n"},          {kpath::kOsnoiseCpus, "0-3\n"},
-    {kpath::kTimerlatPeriodUs, "1000\n"},     {kpath::kOsnoiseStopUs, "0\n"},
-    {kpath::kOsnoiseStopTotalUs, "0\n"}};
-
-struct Tracefs {
-  TempTree tree;
-  FaultRoot root{tree.dir()};
-  explicit Tracefs(const std::string& tracers = "timerlat osnoise hwlat nop", bool with_osnoise_events = true) {
-    Put(kpath::kAvailableTracers, tracers + "\n");
-    for (const auto& [f, v] : kBefore) Put(f, v);
-    for (const auto& [system, event] : ExplainEvents()) {
-      if (system == "osnoise" && !with_osnoise_events) continue;
-      Put(kpath::TraceEventEnable(system, event), "0\n");
-    }
-    Put(kpath::kTrace, "# tracer: timerlat\n  timerlat/2-88 [002] ..... 1.000010000: #1 context thread timer_latency 10000 ns\n");
-  }
-  void Put(const std::string& f, const std::string& v) const { tree.Put(kpath::TracefsFile(kpath::kTracefs, f), v); }
-  std::string Get(const std::string& f) const { return tree.Get(kpath::TracefsFile(kpath::kTracefs, f)); }
-  void RequireAsBefore() const {
-    for (const auto& [f, v] : kBefore) {
-      INFO(f);
-      CHECK((Get(f) == v || Get(f) == v.substr(0, v.size() - 1)));
-    }
-    for (const auto& [system, event] : ExplainEvents()) {
-      const std::string f = kpath::TraceEventEnable(system, event);
-      if (!Get(f).empty()) CHECK((Get(f) == "0\n" || Get(f) == "0"));
-    }
-  }
-};
-
-}  // namespace
 
 TEST_CASE("tracer session: timerlat on the measured CPUs with its events, everything back afterwards",
           "[trace][session]") {

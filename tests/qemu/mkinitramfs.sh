@@ -85,7 +85,7 @@ fi
 
 # harness files
 cp "$HERE/init.sh" init
-cp "$HERE/lib.sh" "$HERE/apply-lib.sh" rtagent/
+cp "$HERE/lib.sh" "$HERE/apply-lib.sh" "$HERE/bench-lib.sh" rtagent/
 cp "$HERE"/scenarios/*.sh rtagent/scenarios/
 [ -d "$REPO/profiles" ] && cp -r "$REPO/profiles" rtagent/profiles
 [ -d "$HERE/profiles" ] && cp -r "$HERE/profiles" rtagent/qemu-profiles

@@ -13,7 +13,11 @@
 #   # profile: PATH              with rootfs: the profile rtagent.service holds (repo-relative)
 #   # bootdisk: grub             boot through that boot loader from a disk (mkbootdisk.sh); the
 #                                scenario runs at every boot (guest/run-phases.sh) and reboots
-#   # boots: N                   how many boots it takes (the timeout is N times the per-boot one)
+#   # boots: N                   how many boots it takes (the timeout is N times the per-boot one:
+#                                RTAGENT_QEMU_TIMEOUT, default 240 s, 480 s for a bootdisk: scenario)
+#   # host-after: SCRIPT         run tests/qemu/host/SCRIPT OUTDIR RTAGENT on the host afterwards
+# A scenario hands files to the host with "ARTIFACT NAME TEXT" lines (TEXT appended to NAME in
+# its folder under OUTDIR).
 # rtagent: --rtagent, else $RTAGENT_BIN, else build/rtagent. --strict (or RTAGENT_QEMU_STRICT=1)
 # makes an rtagent command that is still a stub ("not built yet") a failure instead of a SKIP.
 # Logs (full console per scenario, facts.txt) stay in --out (default a fresh /tmp folder).
@@ -32,7 +36,7 @@ while [ $# -gt 0 ]; do
     --rtagent) RTAGENT=$2; shift 2 ;;
     --out) OUTDIR=$2; shift 2 ;;
     --strict) STRICT=1; shift ;;
-    -h|--help) sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,24p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     -*) echo "run.sh: unknown option $1" >&2; exit 2 ;;
     *) SCENARIOS+=("${1%.sh}"); shift ;;
   esac
@@ -104,7 +108,9 @@ for s in "${SCENARIOS[@]}"; do
       summary+=("FAIL $s: mkbootdisk.sh or mkharness.sh failed ($work/mkbootdisk.log)"); failed=$((failed+1)); continue
     fi
     echo "--- $s (kernel $flavour through $loader: $(basename "$base"))"
-    "$HERE/boot.sh" -D -s "$s" -l "$work/console.log" -t $(( boots * ${RTAGENT_QEMU_TIMEOUT:-240} )) \
+    # A boot from the disk runs SeaBIOS, GRUB, Debian's initramfs and a whole systemd: twice
+    # the per-boot time of a direct boot by default.
+    "$HERE/boot.sh" -D -s "$s" -l "$work/console.log" -t $(( boots * ${RTAGENT_QEMU_TIMEOUT:-480} )) \
         -q "-drive file=$base,if=none,format=raw,snapshot=on,id=root -device virtio-blk-pci,drive=root,bootindex=0
             -drive file=$work/harness.img,if=none,format=raw,readonly=on,id=harness -device virtio-blk-pci,drive=harness" \
         > "$work/result.txt"
@@ -115,7 +121,13 @@ for s in "${SCENARIOS[@]}"; do
   fi
   rc=$?
   secs=$(awk -v a="$t" -v b="$(date +%s.%N)" 'BEGIN{printf "%.1f", b-a}')
-  cat "$work/result.txt"
+  # Files a scenario hands to the host: each "ARTIFACT NAME TEXT" line appends TEXT to $work/NAME.
+  grep '^ARTIFACT ' "$work/result.txt" | while read -r _ name text; do printf '%s\n' "$text" >> "$work/$name"; done
+  # A step on the host after the boot (# host-after: SCRIPT, in tests/qemu/host/): its
+  # PASS/FAIL/SKIP/FACT lines count as the scenario's.
+  after=$(header "$s" host-after)
+  [ -n "$after" ] && "$HERE/host/$after" "$OUTDIR" "$RTAGENT" >> "$work/result.txt" 2>&1
+  grep -v '^ARTIFACT ' "$work/result.txt"
   sed -n "s/^FACT /$s /p" "$work/result.txt" >> "$OUTDIR/facts.txt"
   np=$(grep -c '^PASS ' "$work/result.txt"); nf=$(grep -c '^FAIL ' "$work/result.txt"); ns=$(grep -c '^SKIP ' "$work/result.txt")
   if [ $rc = 0 ] && [ "$nf" = 0 ] && [ "$np" -gt 0 ]; then

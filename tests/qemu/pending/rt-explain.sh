@@ -1,22 +1,35 @@
 #!/bin/sh
 # kernel: rt
-# The timerlat tracer with osnoise, sched and irq events on isolated CPU 2 only, while a
-# named FIFO 98 thread ("noise-spin") spins on CPU 2 every 100 ms and IRQ 4 (ttyS0) is sent to
-# CPU 2 and made to fire by console output from CPU 0. Tracing stops itself at a thread latency
-# above 15 ms (stop_tracing_total_us), and the end of the trace is printed between
-# TRACE-BEGIN/TRACE-END (tests/traces/ holds one such trace). Then `rtagent explain --from` on
-# that trace and a live `rtagent explain` must name noise-spin first and put tracefs back. Under TCG timerlat once hung the
-# guest: here it runs on one CPU only, with a 1 ms period and a 512 KB buffer, and a watchdog
-# switches it off after 20 s whatever happens.
+# disk: 16M
+# qemu: -drive file=@WORK@/disk.img,if=none,format=raw,id=d0 -device virtio-blk-pci,drive=d0,vectors=0
+# `rtagent explain` and `accept`'s why on Debian's PREEMPT_RT kernel (issue 13, docs/explain.md)
+# with two causes injected on isolated CPU 2 whose answer is known:
+# (1) "noise-spin", a FIFO 98 thread (above timerlat's FIFO 95 and the sampler's 90) spinning
+#     ~25 ms every 100 ms on CPU 2. Under TCG the emulated timer alone wakes ~11 ms late from
+#     idle (tests/traces/qemu-rt-timerlat-idle.txt), so the spin and the threshold (15 ms) sit
+#     above that; on hardware the issue's 2 ms would do. The loop is timed first.
+# (2) the virtio-blk disk's interrupt (vectors=0: one legacy IO-APIC line, whose affinity can
+#     be set, unlike the managed MSI queue lines) sent to CPU 2 and fired by reads from CPU 0.
+# The serial console is only the scenario's output: no IRQ of its own is used as noise (a
+# serial flood with the trace dumped over the same line made the kernel disable IRQ 4 and
+# hang the console), and only the last lines of the trace are printed.
 . /rtagent/lib.sh
 T=/sys/kernel/tracing
 grep -qw timerlat $T/available_tracers || { fail "timerlat available" "not in available_tracers"; finish; }
 
-# (1) a FIFO thread above timerlat's FIFO 95, named, spinning ~25 ms every 100 ms on CPU 2.
-# Under TCG the emulated timer alone wakes ~11 ms late from idle (tests/traces/
-# qemu-rt-timerlat-idle.txt), so the spin and the threshold (15 ms) sit above that; on
-# hardware the issue's 2 ms would do. The loop is timed first to find its count.
-# Timed with /proc/uptime (centiseconds; busybox's date has no nanoseconds) over at least 200 ms.
+# (2) the disk and its IRQ on CPU 2
+load_modules virtio_pci virtio_blk
+i=0; while [ ! -e /sys/block/vda ] && [ $i -lt 50 ]; do sleep 0.2; i=$((i+1)); done
+[ -e /sys/block/vda ] || { fail "virtio-blk disk vda appeared" "no /sys/block/vda"; finish; }
+VIRQ=$(awk '/virtio/ { sub(":", "", $1); print $1; exit }' /proc/interrupts)
+fact virtio_irq "$(grep "^ *$VIRQ:" /proc/interrupts | tr -s ' ')"
+echo 2 > /proc/irq/$VIRQ/smp_affinity_list 2>/dev/null
+expect_file "the disk's IRQ $VIRQ is sent to CPU 2" /proc/irq/$VIRQ/smp_affinity_list 2
+taskset -c 0 sh -c 'while :; do echo 3 > /proc/sys/vm/drop_caches; dd if=/dev/vda of=/dev/null bs=64k 2>/dev/null; done' &
+DISK=$!
+
+# (1) the spinning thread. Timed with /proc/uptime (centiseconds; busybox's date has no
+# nanoseconds) over at least 200 ms.
 uptime_cs() { read -r u _ < /proc/uptime; echo "${u%.*}${u#*.}"; }
 n=20000
 while :; do
@@ -29,64 +42,67 @@ N=$(( 25000000 / per ))
 fact spin_loop "$per ns per iteration, $N iterations for 25 ms"
 chrt -f 98 taskset -c 2 sh -c "echo -n noise-spin > /proc/self/comm; while :; do i=0; while [ \$i -lt $N ]; do i=\$((i+1)); done; usleep 100000; done" &
 SPIN=$!
-# (2) IRQ 4 (ttyS0) on CPU 2, fired by output from housekeeping CPU 0
-echo 2 > /proc/irq/4/smp_affinity_list 2>/dev/null
-fact irq4_affinity "$(cat /proc/irq/4/smp_affinity_list)"
-taskset -c 0 sh -c 'while :; do echo "serial noise ................................................"; usleep 20000; done' > /dev/ttyS0 &
-SER=$!
 
-echo 0 > $T/tracing_on
-echo > $T/trace
-echo 4 > $T/tracing_cpumask
-echo 512 > $T/buffer_size_kb
-echo 2 > $T/osnoise/cpus
-echo 1000 > $T/osnoise/timerlat_period_us
-echo 15000 > $T/osnoise/stop_tracing_total_us
-for e in osnoise/enable sched/sched_switch/enable sched/sched_wakeup/enable irq/irq_handler_entry/enable \
-         irq/irq_handler_exit/enable irq/softirq_entry/enable irq/softirq_exit/enable; do
-  echo 1 > $T/events/$e
+first_cause() { awk '/^Why the wake-up/ { getline; getline; for (i = 3; i <= NF; i++) printf "%s ", $i; exit }' "$1"; }
+for f in current_tracer tracing_on osnoise/stop_tracing_total_us osnoise/cpus tracing_cpumask; do
+  cat $T/$f > /tmp/before.$(echo $f | tr / _)
 done
-( sleep 20; echo 0 > $T/tracing_on; echo nop > $T/current_tracer ) &
-DOG=$!
-t0=$(date +%s)
-echo timerlat > $T/current_tracer
-echo 1 > $T/tracing_on
-n=0
-while [ "$(cat $T/tracing_on)" = 1 ] && [ $n -lt 150 ]; do usleep 100000; n=$((n+1)); done
-fact timerlat_stopped_after_ds "$n"
-echo 0 > $T/tracing_on
-cat $T/trace > /tmp/rec.txt
-kill $SER 2>/dev/null; wait $SER 2>/dev/null
-echo nop > $T/current_tracer
-kill $DOG 2>/dev/null
-pass "timerlat switched on and back off on CPU 2 ($(( $(date +%s) - t0 )) s)"
-echo "=== TRACE-BEGIN"
-tail -n 3000 /tmp/rec.txt
-echo "=== TRACE-END"
-echo 0 > $T/events/enable
-echo 0 > $T/osnoise/stop_tracing_total_us
-echo 1 > $T/tracing_on
+put_back() {
+  for f in current_tracer tracing_on osnoise/stop_tracing_total_us osnoise/cpus tracing_cpumask; do
+    expect_file "$1 put $f back" $T/$f "$(cat /tmp/before.$(echo $f | tr / _))"
+  done
+}
 
-# rtagent explain on the recorded trace, then a recording of its own with the same noise.
-first_cause() { awk 'NR == 3 { for (i = 3; i <= NF; i++) printf "%s ", $i; exit }' "$1"; }
-rt_expect explain-from 1 explain --from /tmp/rec.txt --cpus 2 --threshold 15000
-sed 's/^/  | /' "$OUT/explain-from.out" | head -20
-case "$(first_cause "$OUT/explain-from.out")" in
-  *noise-spin*) pass "explain --from names noise-spin first" ;;
-  *) fail "explain --from names noise-spin first" "$(first_cause "$OUT/explain-from.out")" ;;
-esac
-for f in current_tracer tracing_on osnoise/stop_tracing_total_us osnoise/cpus tracing_cpumask; do cat $T/$f > /tmp/before.$(echo $f | tr / _); done
-taskset -c 0 sh -c 'while :; do echo "serial noise ................................................"; usleep 20000; done' > /dev/ttyS0 &
-SER=$!
-rt_expect explain-live 1 explain --cpus 2 --threshold 15000 --duration 15s --trace /tmp/live.txt
-kill $SER 2>/dev/null; wait $SER 2>/dev/null
+# A live recording: the kernel stops at the first thread latency above 15 ms.
+rt_expect explain-live 1 explain --cpus 2 --threshold 15000 --duration 20s --trace /tmp/live.txt
 sed 's/^/  | /' "$OUT/explain-live.out" "$OUT/explain-live.err" | head -24
 case "$(first_cause "$OUT/explain-live.out")" in
   *noise-spin*) pass "explain names noise-spin first" ;;
   *) fail "explain names noise-spin first" "$(first_cause "$OUT/explain-live.out")" ;;
 esac
-for f in current_tracer tracing_on osnoise/stop_tracing_total_us osnoise/cpus tracing_cpumask; do
-  expect_file "explain put $f back" $T/$f "$(cat /tmp/before.$(echo $f | tr / _))"
-done
-kill $SPIN $SER 2>/dev/null
+put_back explain
+n=$(grep -c "irq_handler_entry: irq=$VIRQ " /tmp/live.txt)
+fact virtio_irq_events_on_cpu2 "$n"
+if [ "$n" -gt 0 ]; then pass "the trace holds the disk's IRQ $VIRQ on CPU 2 ($n handler entries)"
+else fail "the trace holds the disk's IRQ $VIRQ on CPU 2" "no irq_handler_entry irq=$VIRQ"; fi
+if grep -q "IRQ $VIRQ (virtio" "$OUT/explain-live.out"; then info "the late wake-up's table names IRQ $VIRQ"; fi
+
+# The same trace read back gives the same table.
+rt_expect explain-from 1 explain --from /tmp/live.txt --cpus 2 --threshold 15000
+sed -n '/^Why the wake-up/,$p' "$OUT/explain-live.out" > /tmp/live.table
+sed -n '/^Why the wake-up/,$p' "$OUT/explain-from.out" > /tmp/from.table
+if [ -s /tmp/live.table ] && cmp -s /tmp/live.table /tmp/from.table; then pass "explain --from gives the live run's table"
+else fail "explain --from gives the live run's table" "$(diff /tmp/live.table /tmp/from.table | head -4 | tr '\n' '|')"; fi
+
+# accept's verdict carries the why of its first wake-up past max_us, and the trace beside it.
+cat > /tmp/why.yaml <<'YAML'
+name: qemu-explain
+cores:
+  housekeeping: 0-1
+  isolated: 2-3
+acceptance:
+  duration: 10s
+  cpus: 2
+  histogram_limit_us: 100000
+  max_us: 15000
+  explain: on-breach
+YAML
+rt_verdict accept accept /tmp/why.yaml --preflight none --json "$OUT/v.json" --md "$OUT/v.md"
+sed -n '/^Why/,$p' "$OUT/accept.out" | sed 's/^/  | /' | head -16
+json_flat "$OUT/v.json" > /tmp/v.flat
+jexpect "the verdict's why is explained" /tmp/v.flat why.status explained
+case "$(jget /tmp/v.flat why.attribution.causes.0.name)" in
+  noise-spin*) pass "accept's why names noise-spin first" ;;
+  *) fail "accept's why names noise-spin first" "$(jget /tmp/v.flat why.attribution.causes.0.name)" ;;
+esac
+jexpect "the raw trace is saved beside the verdict" /tmp/v.flat why.trace.path "$OUT/v.trace.txt"
+expect_grep "the saved trace is the timerlat tracer's" "^# tracer: timerlat" "$OUT/v.trace.txt"
+expect_grep "the Markdown verdict has the why" "^## Why the worst wake-up was late" "$OUT/v.md"
+put_back accept
+
+kill $SPIN $DISK 2>/dev/null
+# The end of the live trace, for tests/traces: a few lines over the console, nothing more.
+echo "=== TRACE-BEGIN"
+tail -n 60 /tmp/live.txt
+echo "=== TRACE-END"
 finish

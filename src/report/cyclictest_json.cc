@@ -1,0 +1,170 @@
+#include "report/cyclictest_json.h"
+
+#include <ctime>
+#include <map>
+#include <nlohmann/json.hpp>
+
+#include "base/kernel_text.h"
+
+namespace rtagent {
+namespace {
+
+using json = nlohmann::json;
+
+// The value after a short option ("-i1000", "-i 1000") or a long one ("--interval=1000",
+// "--interval 1000") in cyclictest's command line; nullopt when not given.
+std::optional<std::string> OptionValue(const std::vector<std::string_view>& argv, std::string_view shopt, std::string_view lopt) {
+  for (size_t i = 1; i < argv.size(); ++i) {
+    std::string_view a = argv[i];
+    const bool has_next = i + 1 < argv.size();
+    if ((!shopt.empty() && a == shopt) || a == lopt) {
+      if (has_next) return std::string(argv[i + 1]);
+      return std::nullopt;
+    }
+    if (a.rfind(lopt, 0) == 0 && a.size() > lopt.size() && a[lopt.size()] == '=') return std::string(a.substr(lopt.size() + 1));
+    if (!shopt.empty() && a.rfind(shopt, 0) == 0 && a.size() > shopt.size() && a.rfind("--", 0) != 0) {
+      return std::string(a.substr(shopt.size()));
+    }
+  }
+  return std::nullopt;
+}
+
+bool HasFlag(const std::vector<std::string_view>& argv, std::string_view shopt, std::string_view lopt) {
+  for (size_t i = 1; i < argv.size(); ++i) {
+    if (argv[i] == shopt || argv[i] == lopt) return true;
+  }
+  return false;
+}
+
+// cyclictest's --policy names.
+std::optional<std::string> PolicyName(std::string_view p) {
+  if (p == "fifo") return "SCHED_FIFO";
+  if (p == "rr") return "SCHED_RR";
+  if (p == "other" || p == "normal") return "SCHED_OTHER";
+  if (p == "batch") return "SCHED_BATCH";
+  if (p == "idle") return "SCHED_IDLE";
+  return std::nullopt;
+}
+
+// The times rt-tests writes: "Tue, 01 Dec 2026 21:14:27 +0000" (RFC 2822, whole seconds).
+std::optional<int64_t> ParseTime(const std::string& s) {
+  std::tm tm{};
+  const char* end = ::strptime(s.c_str(), "%a, %d %b %Y %H:%M:%S %z", &tm);
+  if (end == nullptr || *end != '\0') return std::nullopt;
+  return static_cast<int64_t>(::timegm(&tm)) - tm.tm_gmtoff;
+}
+
+// The 1-based line of byte `offset` in `text`.
+int LineOf(std::string_view text, size_t offset) {
+  int line = 1;
+  for (size_t i = 0; i < offset && i < text.size(); ++i) line += text[i] == '\n';
+  return line;
+}
+
+Result<ImportedRun> ParseParsed(const json& root) {
+  ImportedRun run;
+  run.tool = "cyclictest --json";
+  if (!root.is_object() || !root.contains("thread") || !root["thread"].is_object()) {
+    return MakeError("no \"thread\" object: not a cyclictest --json file");
+  }
+  if (root.contains("sysinfo") && root["sysinfo"].is_object()) {
+    const json& si = root["sysinfo"];
+    if (si.contains("nodename") && si["nodename"].is_string()) run.hostname = si["nodename"].get<std::string>();
+    if (si.contains("release") && si["release"].is_string()) run.kernel_release = si["release"].get<std::string>();
+    if (si.contains("version") && si["version"].is_string()) run.kernel_version = si["version"].get<std::string>();
+  }
+  // rt-tests 2.x writes the key with a colon inside it ("cmdline:"); a fixed one would not.
+  for (const char* key : {"cmdline:", "cmdline"}) {
+    if (!root.contains(key) || !root[key].is_string()) continue;
+    const std::string cmdline = root[key].get<std::string>();
+    const std::vector<std::string_view> argv = SplitWs(cmdline);
+    if (auto i = OptionValue(argv, "-i", "--interval")) {
+      auto n = ParseInt(*i);
+      if (!n || *n <= 0) return MakeError(std::string(key) + ": -i " + *i + " is not an interval in µs");
+      run.interval_us = *n;
+    }
+    if (auto p = OptionValue(argv, "-p", "--priority")) {
+      auto n = ParseInt(*p);
+      if (!n || *n < 0 || *n > 99) return MakeError(std::string(key) + ": -p " + *p + " is not a priority");
+      run.priority = static_cast<int>(*n);
+    }
+    if (auto pol = OptionValue(argv, "", "--policy")) {
+      run.policy = PolicyName(*pol);
+    } else if (run.priority && *run.priority > 0) {
+      run.policy = "SCHED_FIFO";  // cyclictest's documented default once a priority is given
+    }
+    if (HasFlag(argv, "-m", "--mlockall")) run.memory_locked = true;
+    break;
+  }
+  if (root.contains("start_time") && root.contains("end_time") && root["start_time"].is_string() &&
+      root["end_time"].is_string()) {
+    auto a = ParseTime(root["start_time"].get<std::string>());
+    auto b = ParseTime(root["end_time"].get<std::string>());
+    if (a && b && *b >= *a) run.duration_ns = (*b - *a) * 1000000000;
+  }
+  for (const auto& [name, t] : root["thread"].items()) {
+    const std::string where = "thread." + name;
+    if (!t.is_object()) return MakeError(where + ": not an object");
+    for (const char* key : {"cycles", "min", "max", "avg"}) {
+      if (!t.contains(key) || !t[key].is_number()) return MakeError(where + "." + key + ": missing or not a number");
+    }
+    if (!t.contains("histogram") || !t["histogram"].is_object()) {
+      return MakeError(where + ".histogram: missing (cyclictest writes it with -h N only: run it with -h)");
+    }
+    std::map<uint64_t, uint64_t> buckets;
+    uint64_t in_bins = 0;
+    for (const auto& [bucket, count] : t["histogram"].items()) {
+      auto b = ParseUint(bucket);
+      if (!b || *b > 10000000 || !count.is_number_unsigned()) {
+        return MakeError(where + ".histogram." + bucket + ": not a bucket in µs with a count");
+      }
+      buckets[*b] = count.get<uint64_t>();
+      in_bins += count.get<uint64_t>();
+    }
+    const int64_t cycles = t["cycles"].get<int64_t>();
+    if (cycles < 0 || static_cast<uint64_t>(cycles) < in_bins) {
+      return MakeError(where + ".cycles: " + std::to_string(cycles) + " is fewer than the histogram's " + std::to_string(in_bins));
+    }
+    HistogramParts p;
+    // cyclictest's histogram covers 0 .. -h N - 1; the file names only the buckets it has.
+    p.limit_us = buckets.empty() ? 1 : static_cast<uint32_t>(buckets.rbegin()->first + 1);
+    p.bins.assign(p.limit_us, 0);
+    for (const auto& [b, n] : buckets) p.bins[b] = n;
+    p.samples = static_cast<uint64_t>(cycles);
+    p.overflows = p.samples - in_bins;
+    if (p.samples > 0) {
+      p.min_ns = t["min"].get<int64_t>() * 1000;
+      p.max_ns = t["max"].get<int64_t>() * 1000;
+      p.sum_ns = static_cast<int64_t>(t["avg"].get<double>() * 1000.0 * static_cast<double>(p.samples));
+      if (p.overflows > 0) p.overflow_max_ns = p.max_ns;
+    }
+    auto h = Histogram::Restore(std::move(p));
+    if (!h) return MakeError(where + ": " + h.error().message);
+    run.threads.push_back(std::move(*h));
+    if (t.contains("cpu") && t["cpu"].is_number_integer() && t["cpu"].get<int>() >= 0) run.cpus.push_back(t["cpu"].get<int>());
+  }
+  if (run.threads.empty()) return MakeError("\"thread\" is empty: no thread measured");
+  return run;
+}
+
+}  // namespace
+
+Result<ImportedRun> ParseCyclictestJson(std::string_view text) {
+  json root = json::parse(text.begin(), text.end(), nullptr, /*allow_exceptions=*/false);
+  if (root.is_discarded()) {
+    // Parse again for the position of the first error, as a line.
+    try {
+      [[maybe_unused]] const json again = json::parse(text.begin(), text.end());
+    } catch (const json::parse_error& e) {
+      return MakeError("line " + std::to_string(LineOf(text, e.byte)) + ": not valid JSON");
+    }
+    return MakeError("not valid JSON");
+  }
+  try {
+    return ParseParsed(root);
+  } catch (const json::exception& e) {
+    return MakeError(std::string("cyclictest JSON: ") + e.what());
+  }
+}
+
+}  // namespace rtagent

@@ -1,0 +1,44 @@
+// Results of other latency tools read as verdicts, so `report` renders them and `diff` gates
+// rtagent against what a team already runs: cyclictest's -h report and --json file, and rtla
+// timerlat hist. A fact the file does not state stays unknown (Verdict::imported lists it);
+// it is never filled in with a zero, a "no" or a default.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "base/result.h"
+#include "latency/histogram.h"
+#include "report/verdict.h"
+
+namespace rtagent {
+
+/// What one tool's file says about a run: one histogram per thread and each stated fact.
+struct ImportedRun {
+  std::string tool;                 ///< "cyclictest -h", "cyclictest --json", "rtla timerlat hist"
+  std::vector<Histogram> threads;   ///< one per measuring thread, in the file's order
+  std::vector<int> cpus;            ///< the CPU of each thread; empty when the file does not say
+  std::optional<int64_t> interval_us;
+  std::optional<int> priority;
+  std::optional<std::string> policy;      ///< "SCHED_FIFO", "SCHED_RR", "SCHED_OTHER"
+  std::optional<int64_t> duration_ns;     ///< how long it measured
+  std::optional<bool> memory_locked;
+  std::optional<int32_t> pm_qos_us;       ///< the tool's own /dev/cpu_dma_latency note
+  bool pm_qos_stated = false;             ///< the file says whether it held one
+  std::optional<std::string> hostname, kernel_release, kernel_version;
+  std::vector<std::string> notes;         ///< what was read and how (the thread columns used)
+};
+
+/// The verdict of an imported run: thread N shown as CPU N when the file does not name the
+/// CPUs, every unstated fact listed in `imported.unknown`, judged only on its overflows
+/// (an import carries no profile limits).
+Verdict VerdictFromImport(ImportedRun run, const std::string& path);
+
+/// The import formats `ImportFile` reads: "cyclictest" (its -h report or its --json file, told
+/// apart by their content) and "rtla" (rtla timerlat hist).
+Result<Verdict> ImportFile(const std::string& format, const std::string& path, std::string_view text);
+
+}  // namespace rtagent

@@ -1,0 +1,197 @@
+#include "report/import.h"
+
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+
+#include "base/sysroot.h"
+#include "report/cyclictest_json.h"
+#include "report/json.h"
+#include "report/junit.h"
+#include "report/markdown.h"
+#include "report/rtla_text.h"
+
+using namespace rtagent;
+
+namespace {
+
+std::string Fixture(const std::string& name) {
+  auto text = FsRoot(RTAGENT_SOURCE_DIR).Read("tests/imports/" + name);
+  REQUIRE(text);
+  return *text;
+}
+
+}  // namespace
+
+TEST_CASE("rtla timerlat hist: each CPU's Usr column, its overflows and duration", "[report]") {
+  auto run = ParseRtlaTimerlatHist(Fixture("rtla-timerlat-hist-u.txt"));
+  REQUIRE(run);
+  CHECK(run->tool == "rtla timerlat hist");
+  CHECK(run->cpus == std::vector<int>{2, 3});
+  REQUIRE(run->threads.size() == 2);
+  const Histogram& h = run->threads[0];
+  CHECK(h.samples() == 1000);
+  CHECK(h.overflows() == 1);
+  CHECK(h.max_ns() == 41000);
+  CHECK(h.bins()[2] == 700);  // the Usr column, not Thr's 400 nor IRQ's 2
+  CHECK(h.limit_us() == 18);
+  CHECK(run->duration_ns == std::optional<int64_t>(1000000000));
+  CHECK_FALSE(run->interval_us);  // rtla does not print its period
+}
+
+TEST_CASE("rtla timerlat hist read back as a verdict says what the file does not", "[report]") {
+  auto v = ImportFile("rtla", "t.txt", Fixture("rtla-timerlat-hist-u.txt"));
+  REQUIRE(v);
+  REQUIRE(v->imported);
+  CHECK(v->Knows("cpus"));
+  CHECK(v->Knows("duration"));
+  CHECK_FALSE(v->Knows("interval"));
+  CHECK_FALSE(v->Knows("kernel"));
+  CHECK_FALSE(v->pass);  // an overflow on each CPU
+  const std::string md = RenderMarkdown(*v);
+  CHECK_THAT(md, Catch::Contains("Measured CPUs 2-3, interval unknown for 1.0 s"));
+  CHECK_THAT(md, Catch::Contains("host unknown (kernel unknown)"));
+  CHECK_THAT(md, Catch::Contains("| Memory locked | unknown |"));
+  CHECK_THAT(md, Catch::Contains("| Virtual machine | unknown |"));
+}
+
+TEST_CASE("rtla timerlat hist errors name the line and what was expected", "[report]") {
+  const std::string good = Fixture("rtla-timerlat-hist-u.txt");
+  auto replace = [&](const std::string& from, const std::string& to) {
+    std::string t = good;
+    t.replace(t.find(from), from.size(), to);
+    return t;
+  };
+  for (const auto& [name, text, says] : std::vector<std::tuple<std::string, std::string, std::string>>{
+           {"a row with a missing count", replace("9              0         4         6         0         2         3",
+                                                   "9              0         4         6         0         2"),
+            "line 10: bucket 9 has 5 counts for 6 columns"},
+           {"a word in a row", replace("17             0", "17             x"), "line 11: not a count: \"x\""},
+           {"no unit line", replace("# Time unit is microseconds (us)\n", ""), "no \"# Time unit is microseconds (us)\" line"},
+           {"a bad duration", replace("0 00:00:01", "one second"), "line 3: unreadable duration"},
+           {"a bad column", replace("IRQ-002", "IRQ002"), "line 4: column \"IRQ002\" is not KIND-CPU"},
+           {"no header", "hello\n", "no \"Index IRQ-000 Thr-000 ...\" header line"},
+           {"no max line", replace("max:", "top:"), "no \"max:\" line after the buckets"},
+           {"2 µs buckets", "# Time unit is microseconds (us)\nIndex Thr-000\n0 5\n2 3\n4 1\nover: 0\ncount: 9\nmin: 0\navg: 1\nmax: 4\n",
+            "the buckets step by 2 µs (rtla -b 2)"},
+       }) {
+    INFO(name);
+    auto r = ImportFile("rtla", "t.txt", text);
+    REQUIRE_FALSE(r);
+    CHECK_THAT(r.error().message, Catch::StartsWith("t.txt: ") && Catch::Contains(says) &&
+                                      Catch::Contains("expected the output of rtla timerlat hist"));
+  }
+}
+
+TEST_CASE("an import's unknown facts are null in JSON, unknown in text and absent from JUnit", "[report]") {
+  auto v = ImportFile("rtla", "t.txt", Fixture("rtla-timerlat-hist-u.txt"));
+  REQUIRE(v);
+  const std::string text = RenderJson(*v);
+  auto j = nlohmann::json::parse(text);
+  CHECK(j["config"]["memory_locked"].is_null());
+  CHECK(j["config"]["interval_us"].is_null());
+  CHECK(j["config"]["policy"].is_null());
+  CHECK(j["host"]["virtual_machine"].is_null());
+  CHECK(j["host"]["preempt_rt"].is_null());
+  CHECK(j["imported"]["tool"] == "rtla timerlat hist");
+  CHECK(j["config"]["duration_actual_ns"] == 1000000000);  // stated: kept
+  // It reads back the same, unknowns included.
+  auto back = ParseVerdictJson(text);
+  REQUIRE(back);
+  REQUIRE(back->imported);
+  CHECK(back->imported->unknown == v->imported->unknown);
+  CHECK(RenderJson(*back) == text);
+  const std::string junit = RenderJUnit(*v);
+  CHECK_THAT(junit, !Catch::Contains("name=\"virtual_machine\"") && !Catch::Contains("name=\"interval_us\"") && !Catch::Contains("name=\"preempt_rt\""));
+  CHECK_THAT(junit, Catch::Contains("<property name=\"imported_from\" value=\"rtla timerlat hist t.txt\"/>"));
+  CHECK_THAT(junit, Catch::Contains("<property name=\"cpus\" value=\"2-3\"/>"));
+}
+
+TEST_CASE("a real cyclictest --json file: CPUs, overflows, host, kernel and the command line", "[report]") {
+  // cyclictest -m -p 80 -i 1000 -l 3000 -t 2 -a 0-1 -h 20 -q --json=FILE on this VM (rt-tests 2.4).
+  auto run = ParseCyclictestJson(Fixture("cyclictest-h20.json"));
+  REQUIRE(run);
+  CHECK(run->cpus == std::vector<int>{0, 1});
+  REQUIRE(run->threads.size() == 2);
+  CHECK(run->threads[0].samples() == 3000);
+  CHECK(run->threads[0].overflows() == 1768);  // cycles minus what the 20 µs histogram holds
+  CHECK(run->threads[0].max_ns() == 35572000);
+  CHECK(run->threads[0].first_overflows().empty());  // the JSON has no sample numbers
+  CHECK(run->interval_us == std::optional<int64_t>(1000));
+  CHECK(run->priority == std::optional<int>(80));
+  CHECK(run->policy == std::optional<std::string>("SCHED_FIFO"));
+  CHECK(run->memory_locked == std::optional<bool>(true));
+  CHECK(run->duration_ns == std::optional<int64_t>(3000000000));
+  CHECK(run->hostname == std::optional<std::string>("vm"));
+  CHECK(run->kernel_release == std::optional<std::string>("6.18.44-fc-v1045"));
+  auto v = ImportFile("cyclictest", "ct.json", Fixture("cyclictest-h20.json"));
+  REQUIRE(v);
+  CHECK(v->Knows("cpus"));
+  CHECK(v->Knows("memory_locked"));
+  CHECK_FALSE(v->Knows("pm_qos"));  // the JSON does not say whether it held a note
+  CHECK_FALSE(v->Knows("virtual_machine"));
+  CHECK_THAT(RenderMarkdown(*v), Catch::Contains("Measured CPUs 0-1 every 1000 µs for 3.0 s (asked 3.0 s), SCHED_FIFO priority 80, on vm "
+                                                 "(6.18.44-fc-v1045, not PREEMPT_RT)"));
+}
+
+TEST_CASE("cyclictest --json errors name the line or the key and what was expected", "[report]") {
+  const std::string good = Fixture("cyclictest-h20.json");
+  auto replace = [&](const std::string& from, const std::string& to) {
+    std::string t = good;
+    t.replace(t.find(from), from.size(), to);
+    return t;
+  };
+  for (const auto& [name, text, says] : std::vector<std::tuple<std::string, std::string, std::string>>{
+           {"broken JSON", replace("\"cycles\": 3000,", "\"cycles\": 3000"), "line 35: not valid JSON"},
+           {"no histogram (run without -h)", replace("\"histogram\"", "\"histo\""),
+            "thread.0.histogram: missing (cyclictest writes it with -h N only: run it with -h)"},
+           {"cycles not a number", replace("\"cycles\": 3000", "\"cycles\": \"many\""), "thread.0.cycles: missing or not a number"},
+           {"fewer cycles than histogram", replace("\"cycles\": 3000", "\"cycles\": 5"), "thread.0.cycles: 5 is fewer than the histogram's 1232"},
+           {"a bad interval", replace("-i 1000", "-i often"), "cmdline:: -i often is not an interval in µs"},
+           {"no threads", "{\"thread\": {}}", "\"thread\" is empty"},
+           {"not cyclictest's", "{\"schema\": 1}", "no \"thread\" object"},
+       }) {
+    INFO(name);
+    auto r = ImportFile("cyclictest", "ct.json", text);
+    REQUIRE_FALSE(r);
+    CHECK_THAT(r.error().message, Catch::StartsWith("ct.json: ") && Catch::Contains(says) &&
+                                      Catch::Contains("expected a file written by cyclictest --json=FILE"));
+  }
+}
+
+TEST_CASE("a real cyclictest -h report keeps its overflow cycle numbers and leaves the rest unknown", "[report]") {
+  // The same command's -h text (stdout), rt-tests 2.4.
+  auto v = ImportFile("cyclictest", "ct.txt", Fixture("cyclictest-h20-q.txt"));
+  REQUIRE(v);
+  REQUIRE(v->cpus.size() == 2);
+  const Histogram& h = v->cpus[0].histogram;
+  CHECK(h.overflows() == 1768);
+  REQUIRE(h.first_overflows().size() == 20);
+  CHECK(h.first_overflows()[5].sample_index == 6);
+  CHECK(h.first_overflows()[5].latency_ns == -1);  // not in the file
+  const std::string md = RenderMarkdown(*v);
+  CHECK_THAT(md, Catch::Contains("Measured threads 0-1 (the CPU each ran on unknown), interval unknown, duration unknown, "
+                                 "scheduling unknown, host unknown (kernel unknown)."));
+  CHECK_THAT(md, Catch::Contains("first at sample 0, 1, 2, 3, 4, 6, 7, 8, 10, 18"));
+  CHECK_THAT(md, Catch::Contains("and 1,748 more"));
+  CHECK_THAT(md, !Catch::Contains("every 0 µs") && !Catch::Contains("not PREEMPT_RT"));
+  auto j = nlohmann::json::parse(RenderJson(*v));
+  CHECK(j["config"]["memory_locked"].is_null());
+  CHECK(j["cpus"][0]["histogram"]["first_overflows"][0]["latency_ns"].is_null());
+  CHECK(j["cpus"][0]["histogram"]["first_overflows"][1]["sample"] == 1);
+  CHECK(j["config"]["pm_qos"]["value_us"] == 0);  // "# /dev/cpu_dma_latency set to 0us": stated
+  CHECK_THAT(RenderJUnit(*v), !Catch::Contains("name=\"virtual_machine\""));
+  CHECK(v->warnings.front().code == "imported");
+}
+
+TEST_CASE("cyclictest -h errors name the line", "[report]") {
+  std::string text = Fixture("cyclictest-h20-q.txt");
+  text.replace(text.find("# Thread 1: 00000"), 17, "# Thread 1: 0000x");
+  auto r = ImportFile("cyclictest", "ct.txt", text);
+  REQUIRE_FALSE(r);
+  CHECK_THAT(r.error().message, Catch::StartsWith("ct.txt: line 30: not a cycle number: \"0000x\"") &&
+                                    Catch::Contains("expected the output of cyclictest -h N"));
+  text = Fixture("cyclictest-h20-q.txt");
+  text.replace(text.find("# Thread 0: 00000"), 17, "# Thread x: 00000");
+  CHECK_THAT(ImportFile("cyclictest", "ct.txt", text).error().message, Catch::Contains("line 29: not a thread number"));
+  CHECK_THAT(ImportFile("rteval", "x.xml", "<x/>").error().message, Catch::Contains("unknown import format \"rteval\""));
+}

@@ -1,0 +1,156 @@
+#include "report/rtla_text.h"
+
+#include <map>
+#include <numeric>
+
+#include "base/kernel_text.h"
+
+namespace rtagent {
+namespace {
+
+struct Column {
+  int cpu = 0;
+  size_t index = 0;  // among the count columns
+  std::string kind;  // "IRQ", "Thr", "Usr"
+};
+
+Error LineError(int line_no, const std::string& what) { return MakeError("line " + std::to_string(line_no) + ": " + what); }
+
+// "0 00:10:00": days, then hours, minutes and seconds.
+std::optional<int64_t> ParseRtlaDuration(std::string_view text) {
+  std::vector<std::string_view> f = SplitWs(text);
+  if (f.size() != 2) return std::nullopt;
+  auto days = ParseUint(f[0]);
+  std::vector<std::string_view> hms = SplitChar(f[1], ':');
+  if (!days || hms.size() != 3) return std::nullopt;
+  int64_t s = 0;
+  for (std::string_view part : hms) {
+    auto n = ParseUint(part);
+    if (!n) return std::nullopt;
+    s = s * 60 + static_cast<int64_t>(*n);
+  }
+  s += static_cast<int64_t>(*days) * 86400;
+  return s * 1000000000;
+}
+
+}  // namespace
+
+Result<ImportedRun> ParseRtlaTimerlatHist(std::string_view text) {
+  ImportedRun run;
+  run.tool = "rtla timerlat hist";
+  int64_t unit_ns = 0;  // 1000 for µs, 1 for ns; 0 until the unit line
+  std::vector<Column> columns;
+  std::map<uint64_t, std::vector<uint64_t>> rows;
+  std::map<std::string, std::vector<std::string_view>> footer;
+  bool header_seen = false;
+  int line_no = 0;
+  for (std::string_view raw : SplitLines(text)) {
+    ++line_no;
+    std::string_view line = TrimView(raw);
+    if (line.empty()) continue;
+    if (line[0] == '#') {
+      if (line.find("Time unit is microseconds") != std::string_view::npos) unit_ns = 1000;
+      if (line.find("Time unit is nanoseconds") != std::string_view::npos) unit_ns = 1;
+      if (size_t at = line.find("Duration:"); at != std::string_view::npos) {
+        run.duration_ns = ParseRtlaDuration(TrimView(line.substr(at + 9)));
+        if (!run.duration_ns) return LineError(line_no, "unreadable duration \"" + std::string(line) + "\"");
+      }
+      continue;
+    }
+    std::vector<std::string_view> f = SplitWs(line);
+    if (f[0] == "Index") {
+      for (size_t i = 1; i < f.size(); ++i) {
+        const size_t dash = f[i].find('-');
+        auto cpu = dash == std::string_view::npos ? std::nullopt : ParseUint(f[i].substr(dash + 1));
+        if (!cpu) return LineError(line_no, "column \"" + std::string(f[i]) + "\" is not KIND-CPU (IRQ-000, Thr-000, Usr-000)");
+        columns.push_back({static_cast<int>(*cpu), i - 1, std::string(f[i].substr(0, dash))});
+      }
+      header_seen = true;
+      continue;
+    }
+    if (f[0] == "ALL:") break;  // a newer rtla's summary over every CPU: not per CPU, not read
+    if (!header_seen) continue;  // what rtla prints before its histogram
+    if (f[0].back() == ':') {
+      if (f.size() != columns.size() + 1) {
+        return LineError(line_no, "\"" + std::string(f[0]) + "\" has " + std::to_string(f.size() - 1) + " values for " +
+                                      std::to_string(columns.size()) + " columns");
+      }
+      footer[std::string(f[0].substr(0, f[0].size() - 1))] = std::vector<std::string_view>(f.begin() + 1, f.end());
+      continue;
+    }
+    auto index = ParseUint(f[0]);
+    if (!index) return LineError(line_no, "not a bucket row: \"" + std::string(line) + "\"");
+    if (f.size() != columns.size() + 1) {
+      return LineError(line_no, "bucket " + std::string(f[0]) + " has " + std::to_string(f.size() - 1) + " counts for " +
+                                    std::to_string(columns.size()) + " columns");
+    }
+    std::vector<uint64_t> counts;
+    for (size_t i = 1; i < f.size(); ++i) {
+      auto n = ParseUint(f[i]);
+      if (!n) return LineError(line_no, "not a count: \"" + std::string(f[i]) + "\"");
+      counts.push_back(*n);
+    }
+    rows[*index] = std::move(counts);
+  }
+  if (!header_seen) return MakeError("no \"Index IRQ-000 Thr-000 ...\" header line");
+  if (unit_ns == 0) return MakeError("no \"# Time unit is microseconds (us)\" line");
+  for (const char* key : {"over", "count", "min", "avg", "max"}) {
+    if (!footer.count(key)) return MakeError("no \"" + std::string(key) + ":\" line after the buckets");
+  }
+  if (unit_ns == 1000 && rows.size() >= 2) {
+    uint64_t step = 0;
+    for (const auto& [index, counts] : rows) step = std::gcd(step, index);
+    if (step > 1) {
+      return MakeError("the buckets step by " + std::to_string(step) + " µs (rtla -b " + std::to_string(step) +
+                           "): only 1 µs buckets (the default) are read");
+    }
+  }
+  // One column per CPU: Usr when there is one, else Thr.
+  std::map<int, const Column*> chosen;
+  for (const Column& c : columns) {
+    if (c.kind != "Thr" && c.kind != "Usr") continue;
+    auto it = chosen.find(c.cpu);
+    if (it == chosen.end() || c.kind == "Usr") chosen[c.cpu] = &c;
+  }
+  if (chosen.empty()) return MakeError("no Thr-NNN or Usr-NNN column: nothing a thread saw");
+  auto number = [&](const char* key, size_t col) -> std::optional<uint64_t> { return ParseUint(footer[key][col]); };
+  const uint32_t limit_us =
+      rows.empty() ? 1 : static_cast<uint32_t>(rows.rbegin()->first * static_cast<uint64_t>(unit_ns) / 1000 + 1);
+  for (const auto& [cpu, col] : chosen) {
+    HistogramParts p;
+    p.limit_us = limit_us;
+    p.bins.assign(limit_us, 0);
+    uint64_t in_bins = 0;
+    for (const auto& [index, counts] : rows) {
+      p.bins[index * static_cast<uint64_t>(unit_ns) / 1000] += counts[col->index];
+      in_bins += counts[col->index];
+    }
+    auto over = number("over", col->index);
+    if (!over) return MakeError(col->kind + "-" + std::to_string(cpu) + ": \"over:\" is not a number");
+    p.overflows = *over;
+    p.samples = in_bins + p.overflows;
+    if (p.samples > 0) {
+      auto min = number("min", col->index), max = number("max", col->index), avg = number("avg", col->index);
+      if (!min || !max || !avg) {
+        return MakeError(col->kind + "-" + std::to_string(cpu) + ": min, avg or max is not a number");
+      }
+      p.min_ns = static_cast<int64_t>(*min) * unit_ns;
+      p.max_ns = static_cast<int64_t>(*max) * unit_ns;
+      p.sum_ns = static_cast<int64_t>(*avg) * unit_ns * static_cast<int64_t>(p.samples);  // rtla rounds avg to its unit
+      if (p.overflows > 0) p.overflow_max_ns = p.max_ns;
+    }
+    auto h = Histogram::Restore(std::move(p));
+    if (!h) return MakeError(col->kind + "-" + std::to_string(cpu) + ": " + h.error().message);
+    run.threads.push_back(std::move(*h));
+    run.cpus.push_back(cpu);
+    if (auto count = number("count", col->index); count && *count != run.threads.back().samples()) {
+      run.notes.push_back("CPU " + std::to_string(cpu) + ": rtla's count says " + std::to_string(*count) + ", its buckets and over add up to " +
+                          std::to_string(run.threads.back().samples()) + "; the buckets are used");
+    }
+  }
+  run.notes.push_back("read from rtla timerlat hist: each CPU's " + std::string(chosen.begin()->second->kind) +
+                      " column (the timer IRQ columns are not used)");
+  return run;
+}
+
+}  // namespace rtagent

@@ -1,0 +1,10 @@
+#!/bin/sh
+# kernel: stock
+# host-after: bench-compare.sh
+# rt-bench's twin on Debian's stock kernel; afterwards, on the host, `rtagent bench --compare`
+# of the two runs (tests/qemu/host/bench-compare.sh).
+. /rtagent/lib.sh
+. /rtagent/bench-lib.sh
+bench_quick false
+bench_pi
+finish
