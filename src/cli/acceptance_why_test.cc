@@ -75,7 +75,7 @@ TEST_CASE("acceptance why: the timerlat recording explains the first wake-up pas
   CHECK(ReadTextFile(trace_path).value() == Fixture("composed-spin-irq-softirq.txt"));
 }
 
-TEST_CASE("acceptance why: the histogram's limit is the stop without max_us; always explains a passing run",
+TEST_CASE("acceptance why: the histogram's limit is the stop without max_us, always explains a passing run",
           "[cli][why]") {
   Tracefs t;
   profile::AcceptanceConfig a = Acceptance(profile::ExplainWhen::kAlways);
@@ -92,7 +92,7 @@ TEST_CASE("acceptance why: the histogram's limit is the stop without max_us; alw
   t.RequireAsBefore();
 }
 
-TEST_CASE("acceptance why: on-breach gives no section when nothing breached; off records nothing", "[cli][why]") {
+TEST_CASE("acceptance why: on-breach gives no section when nothing breached, off records nothing", "[cli][why]") {
   Tracefs t;
   auto e = AcceptanceExplainer::Start(t.root, Acceptance(profile::ExplainWhen::kOnBreach));
   REQUIRE(e);

@@ -123,7 +123,7 @@ TEST_CASE("explain --diff: the causes of two traces side by side, appeared and v
   CHECK_THAT(LineWith(same.out, "noise-spin:412 RT 98"), Catch::Contains(" same "));
 }
 
-TEST_CASE("explain --diff: a verdict or --json file compares as its attribution; bad input is exit 2",
+TEST_CASE("explain --diff: a verdict or --json file compares as its attribution, bad input is exit 2",
           "[cli][explain][why]") {
   rtagent::TempTree dir;
   REQUIRE(RtAgent("explain --from " + kTrace + " --json " + dir.dir() + "/why.json").code == 0);

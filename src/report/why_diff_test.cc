@@ -41,7 +41,7 @@ Attribution Of(std::vector<Cause> causes) {
 
 }  // namespace
 
-TEST_CASE("why diff: a cause appears, grows, shrinks, stays or vanishes; a respawned thread is the same cause",
+TEST_CASE("why diff: a cause appears, grows, shrinks, stays or vanishes, a respawned thread is the same cause",
           "[report][why]") {
   const Attribution before = Of({Thread("noise-spin", 412, 1000000), Irq(25, 100000), Irq(11, 50000), Irq(4, 30000)});
   const Attribution after = Of({Thread("noise-spin", 977, 2000000), Irq(25, 20000), Irq(11, 52000), Irq(30, 10000)});
