@@ -107,8 +107,8 @@ std::optional<WhySection> AcceptanceExplainer::Finish(const Verdict& v, const st
 
 WhySection CoarseWhy(const std::optional<WorstWindow>& window, const std::string& reason) {
   if (!window) {
-    return Skip(reason + "; and no interrupt counts were kept around the worst wake-up (" +
-                "/proc/interrupts could not be read, or the run ended before its first reading)");
+    return Skip(reason + "; and no interrupt counts were kept around the worst wake-up (/proc/interrupts "
+                         "could not be read, or the run ended before its first reading)");
   }
   WhySection w;
   w.status = "coarse";
