@@ -20,7 +20,7 @@ TEST_CASE("the built-in suites: commission has everything, boot is fast, ci is m
   auto commission = LoadSuite("commission");
   REQUIRE(commission);
   CHECK(commission->checks ==
-        std::vector<std::string>{"conformance", "kernel", "cmdline", "clock", "lint", "ranks", "interrupts", "hwlat"});
+        std::vector<std::string>{"conformance", "kernel", "cmdline", "clock", "lint", "ranks", "pi", "interrupts", "hwlat"});
   CHECK(commission->windows.empty());  // the profile's windows
   CHECK(commission->source == "checks/commission.yaml (built-in)");
 
@@ -198,31 +198,30 @@ TEST_CASE("only hwlat needs root, and only when the suite runs it", "[check][sui
   CHECK(NeedsRoot(*LoadSuite("commission"), off.profile).empty());
 }
 
-TEST_CASE("the pi check is in no built-in suite yet, a suite file runs it, and it needs no up-front root", "[check][suite][pi]") {
+TEST_CASE("the pi check runs in commission and ci, not at boot, and needs no up-front root", "[check][suite][pi]") {
   Bench b = Load(Tree("x86-ipc-4cpu"), "");
-  for (const char* name : {"commission", "ci", "boot"}) {
+  for (const char* name : {"commission", "ci"}) {
     auto s = LoadSuite(name);
     REQUIRE(s);
-    CHECK(std::find(s->checks.begin(), s->checks.end(), "pi") == s->checks.end());
+    CHECK(std::find(s->checks.begin(), s->checks.end(), "pi") != s->checks.end());
+    // Without root it is a SKIP in the report, not verify's exit 3 (that is hwlat's alone).
+    CHECK(NeedsRoot(*s, b.profile) == std::vector<std::string>{"hwlat"});
   }
-  auto with_pi = ParseSuite("checks: [kernel, pi, hwlat]\n", "pi.yaml");
-  REQUIRE(with_pi);
-  // Without root it is a SKIP in the report, not verify's exit 3 (that is hwlat's alone).
-  CHECK(NeedsRoot(*with_pi, b.profile) == std::vector<std::string>{"hwlat"});
-  // Under a fixture tree it is a SKIP with the reason.
-  SuiteReport report = RunSuite(b.profile, *b.root, *with_pi);
+  auto boot = LoadSuite("boot");
+  CHECK(std::find(boot->checks.begin(), boot->checks.end(), "pi") == boot->checks.end());
+  // Under a fixture tree the commission suite lists pi as a SKIP with the reason.
+  SuiteReport report = RunSuite(b.profile, *b.root, *LoadSuite("commission"));
   auto pi = std::find_if(report.results.begin(), report.results.end(), [](const CheckResult& r) { return r.id == "pi"; });
   REQUIRE(pi != report.results.end());
   CHECK(pi->status == Status::kSkip);
   CHECK_THAT(pi->summary, Catch::Contains("live kernel only"));
 }
 
-TEST_CASE("a suite naming pi runs it on the live kernel as root", "[check][suite][pi][host]") {
+TEST_CASE("the commission suite runs pi on the live kernel as root", "[check][suite][pi][host]") {
   if (::geteuid() != 0) RTAGENT_SKIP("the pi experiment needs root (SCHED_FIFO)");
-  Bench b = Load("/", "");
-  auto with_pi = ParseSuite("checks: [kernel, pi]\n", "pi.yaml");
-  REQUIRE(with_pi);
-  SuiteReport report = RunSuite(b.profile, *b.root, *with_pi);
+  // Short windows and no hwlat: this test is about pi's place in the suite.
+  Bench b = Load("/", "checks:\n  hwlat: false\n  interrupts:\n    window: 100ms\n  ranks:\n    window: 100ms\n");
+  SuiteReport report = RunSuite(b.profile, *b.root, *LoadSuite("commission"));
   auto pi = std::find_if(report.results.begin(), report.results.end(), [](const CheckResult& r) { return r.id == "pi"; });
   REQUIRE(pi != report.results.end());
   INFO(pi->summary);
