@@ -187,6 +187,7 @@ inline const std::string kTracingThresh = "tracing_thresh";          // us; 0 = 
 inline const std::string kTracingOn = "tracing_on";
 inline const std::string kTracingMaxLatency = "tracing_max_latency";  // us, the worst the tracer saw
 inline const std::string kTrace = "trace";                            // reading does not consume it
+inline const std::string kTraceClock = "trace_clock";                 // "local [global] ... mono ...": the buffer's clock
 inline const std::string kHwlatWidth = "hwlat_detector/width";        // us spun per window
 inline const std::string kHwlatWindow = "hwlat_detector/window";      // us
 inline const std::string kHwlatMode = "hwlat_detector/mode";          // 5.14+: none [round-robin] per-cpu

@@ -1,6 +1,7 @@
 #include "trace/attribution.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <limits>
 #include <map>
 
@@ -300,6 +301,7 @@ std::vector<LateWakeup> FindWakeups(const ParsedTrace& trace) {
     w.deadline_ns = it != irq.end() ? it->second.first - it->second.second : e.ts_ns - s->latency_ns;
     if (it != irq.end()) w.irq_latency_ns = it->second.second;
     w.end_ns = w.deadline_ns + w.latency_ns;
+    w.sample_ns = e.ts_ns;
     out.push_back(w);
   }
   return out;
@@ -383,8 +385,8 @@ const Span* FindTimerIrq(const Timeline& t, const LateWakeup& w, std::optional<i
 }
 
 // Every boundary inside the window, sorted and unique.
-std::vector<int64_t> Cuts(const Timeline& t, const LateWakeup& w, int64_t timer_start, std::optional<int64_t> wakeup_ts) {
-  std::vector<int64_t> cuts = {w.deadline_ns, w.end_ns, timer_start};
+std::vector<int64_t> Cuts(const Timeline& t, int64_t w0, int64_t w1, int64_t timer_start, std::optional<int64_t> wakeup_ts) {
+  std::vector<int64_t> cuts = {w0, w1, timer_start};
   if (wakeup_ts) cuts.push_back(*wakeup_ts);
   for (const Span& s : t.spans) cuts.insert(cuts.end(), {s.start, s.end});
   for (const Span& s : t.thread_noise) cuts.insert(cuts.end(), {s.start, s.end});
@@ -520,12 +522,44 @@ std::optional<Task> TaskDuring(const Timeline& t, bool have_switches, int64_t a0
   return cur;
 }
 
+// The part of the latency the trace's clock did not see: timerlat measures on its hrtimer's
+// clock (CLOCK_MONOTONIC), the events are stamped with the trace clock. When the thread's own
+// sample is stamped well before deadline + latency, the two clocks disagree (sched_clock in a
+// virtual machine can stand still for a jiffy): the pieces stop at the sample and the rest is
+// one row that says so, so the rows still add up to the measured latency. Up to 5 % of the
+// latency (at least 1 µs, the text format's resolution) is the clocks' ordinary disagreement and
+// stays with the pieces.
+int64_t ClockSlackNs(int64_t latency_ns) { return std::max<int64_t>(1000, latency_ns / 20); }
+
+std::string Us(int64_t ns) {
+  char b[32];
+  std::snprintf(b, sizeof b, "%.1f", static_cast<double>(ns) / 1000.0);
+  return b;
+}
+
+Cause ClockGapCause() {
+  Cause c;
+  c.kind = "clock_gap";
+  c.name = "not seen on the trace's clock";
+  c.detail = "timerlat measured this much more than the trace's time stamps show between the timer's expiry and "
+             "the thread's sample: the trace clock and timerlat's disagree (a virtual machine's unstable clock)";
+  return c;
+}
+
 }  // namespace
 
 Attribution Attribute(const ParsedTrace& trace, const LateWakeup& w) {
   Attribution a;
   a.wakeup = w;
-  const int64_t w0 = w.deadline_ns, w1 = w.end_ns;
+  const int64_t w0 = w.deadline_ns;
+  int64_t w1 = w.end_ns;
+  if (w.sample_ns && *w.sample_ns < w.end_ns - ClockSlackNs(w.latency_ns)) {
+    w1 = std::max(w0, *w.sample_ns);
+    a.notes.push_back("the trace's clock saw " + Us(w1 - w0) + " µs from the timer's expiry to the thread's " +
+                      "sample where timerlat measured " + Us(w.latency_ns) +
+                      " µs: the causes cover what the trace saw, the rest is one row (record with trace_clock mono, "
+                      "as rtagent does, so the two agree)");
+  }
   // 1. The CPU's timeline and what the trace could tell.
   Timeline t = BuildTimeline(trace, w.cpu);
   a.events = t.families.empty() ? "none" : "";
@@ -547,7 +581,7 @@ Attribution Attribute(const ParsedTrace& trace, const LateWakeup& w) {
   const int64_t timer_start = timer ? std::max(timer->start, w0) : (anchor ? *anchor : w0);
   if (timer) a.timer_irq_start_ns = timer_start - w0;
   // 3. Each piece of the window between two boundaries, to its innermost cause.
-  const std::vector<int64_t> cuts = Cuts(t, w, timer_start, own.ts);
+  const std::vector<int64_t> cuts = Cuts(t, w0, w1, timer_start, own.ts);
   CauseRows rows;
   bool unknown_task = false;
   for (size_t i = 0; i + 1 < cuts.size(); ++i) {
@@ -564,6 +598,7 @@ Attribution Attribute(const ParsedTrace& trace, const LateWakeup& w) {
       rows.Add(UnknownTaskCause(before_timer), ns);
     }
   }
+  if (w1 < w.end_ns) rows.Add(ClockGapCause(), w.end_ns - w1);
   if (unknown_task && !have_switches) a.notes.push_back("parts of the window have no event at all");
   // 4. Largest first.
   a.causes = rows.Take();

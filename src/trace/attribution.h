@@ -37,6 +37,7 @@ struct LateWakeup {
   std::string comm;
   std::string source;       ///< the tracer that measured it: "timerlat"
   std::optional<int64_t> irq_latency_ns;  ///< timerlat: the IRQ context's own latency
+  std::optional<int64_t> sample_ns;       ///< the thread sample's own time stamp on the trace clock
 };
 
 /// Which late wake-up to explain.

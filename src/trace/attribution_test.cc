@@ -168,3 +168,33 @@ TEST_CASE("attribution: a trace without timerlat samples has nothing to explain"
   REQUIRE_FALSE(w);
   CHECK_THAT(w.error().message, Catch::Contains("no timerlat thread sample"));
 }
+
+TEST_CASE("attribution: where the trace clock saw less than timerlat measured, the rest is one row that says so",
+          "[trace][attribution]") {
+  // tests/qemu/scenarios/rt-explain.sh before the recording chose trace_clock mono: the kernel
+  // had found the emulated TSC unstable and stamped events with "global" (sched_clock), which
+  // stood still for whole jiffies (several events share one stamp). timerlat measured 222.1 ms
+  // on its hrtimer's clock; the trace saw 32.9 ms from the expiry to the thread's sample.
+  auto trace = ParseFtraceText(ReadTrace("qemu-rt-global-clock-spin.txt"));
+  REQUIRE(trace);
+  WakeupQuery q;
+  q.cpus = CpuSet::Of({2});
+  q.threshold_ns = 50000000;
+  auto w = PickWakeup(*trace, q);
+  REQUIRE(w);
+  CHECK(w->latency_ns == 222106620);
+  REQUIRE(w->sample_ns);
+  Attribution a = Attribute(*trace, *w);
+  CHECK(a.TotalNs() == 222106620);  // the rows still add up to what timerlat measured
+  REQUIRE_FALSE(a.causes.empty());
+  CHECK(a.causes[0].kind == "clock_gap");
+  CHECK(a.causes[0].name == "not seen on the trace's clock");
+  CHECK(a.causes[0].ns == w->end_ns - *w->sample_ns);
+  bool spin = false;
+  for (const Cause& c : a.causes) spin = spin || (c.comm == "noise-spin" && c.kind == "thread");
+  CHECK(spin);
+  for (const Cause& c : a.causes) CHECK(c.name != "the woken thread's own wake-up path");  // it never ran late
+  REQUIRE_FALSE(a.notes.empty());
+  CHECK_THAT(a.notes.back(), Catch::Contains("the trace's clock saw 32901.2 µs") &&
+                                 Catch::Contains("where timerlat measured 222106.6 µs"));
+}

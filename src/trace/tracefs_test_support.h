@@ -10,6 +10,7 @@
 
 #include "base/fault_root.h"
 #include "base/kernel_paths.h"
+#include "base/kernel_text.h"
 #include "trace/tracer_session.h"
 
 namespace rtagent::testing {
@@ -19,7 +20,7 @@ inline const std::map<std::string, std::string> kBefore = {
     {kpath::kCurrentTracer, "nop\n"},         {kpath::kTracingOn, "1\n"},
     {kpath::kTracingCpumask, "f\n"},          {kpath::kOsnoiseCpus, "0-3\n"},
     {kpath::kTimerlatPeriodUs, "1000\n"},     {kpath::kOsnoiseStopUs, "0\n"},
-    {kpath::kOsnoiseStopTotalUs, "0\n"}};
+    {kpath::kOsnoiseStopTotalUs, "0\n"},    {kpath::kTraceClock, "local [global] counter uptime perf mono mono_raw boot\n"}};
 
 /// A fixture tracefs: `tracers` offered, the osnoise events present or not.
 struct Tracefs {
@@ -39,7 +40,11 @@ struct Tracefs {
   void RequireAsBefore() const {
     for (const auto& [f, v] : kBefore) {
       INFO(f);
-      CHECK((Get(f) == v || Get(f) == v.substr(0, v.size() - 1)));
+      if (auto choice = ParseBracketChoice(v)) {  // a choice file takes back only its selected word
+        CHECK(ParseBracketChoice(Get(f)).value_or(Trim(Get(f))) == *choice);
+      } else {
+        CHECK((Get(f) == v || Get(f) == v.substr(0, v.size() - 1)));
+      }
     }
     for (const auto& [system, event] : ExplainEvents()) {
       const std::string f = kpath::TraceEventEnable(system, event);

@@ -15,6 +15,20 @@ const std::vector<std::pair<std::string, std::string>>& ExplainEvents() {
   return kEvents;
 }
 
+bool TraceClockOffered(const std::string& trace_clock_file, const std::string& clock) {
+  std::string word;
+  for (size_t i = 0; i <= trace_clock_file.size(); ++i) {
+    const char c = i < trace_clock_file.size() ? trace_clock_file[i] : ' ';
+    if (c == ' ' || c == '\n' || c == '\t') {
+      if (word == clock) return true;
+      word.clear();
+    } else if (c != '[' && c != ']') {
+      word += c;
+    }
+  }
+  return false;
+}
+
 TracerSupport ProbeTracers(const SysRoot& root) {
   TracerSupport s;
   auto dir = FindTracefs(root);
@@ -46,9 +60,9 @@ TracerSupport ProbeTracers(const SysRoot& root) {
 Result<TracerSession> TracerSession::Start(SysRoot& root, const TracerSupport& support, const SessionSpec& spec) {
   if (!support.timerlat) return MakeError(support.reason);
   if (spec.cpus.Empty()) return MakeError("no CPU to trace");
-  std::vector<std::string> files = {kpath::kCurrentTracer,    kpath::kTracingOn,        kpath::kTracingCpumask,
-                                    kpath::kOsnoiseCpus,      kpath::kTimerlatPeriodUs, kpath::kOsnoiseStopUs,
-                                    kpath::kOsnoiseStopTotalUs};
+  std::vector<std::string> files = {kpath::kCurrentTracer,     kpath::kTracingOn,        kpath::kTraceClock,
+                                    kpath::kTracingCpumask,     kpath::kOsnoiseCpus,      kpath::kTimerlatPeriodUs,
+                                    kpath::kOsnoiseStopUs,      kpath::kOsnoiseStopTotalUs};
   std::vector<std::string> events;
   for (const auto& [system, event] : ExplainEvents()) {
     const std::string f = kpath::TraceEventEnable(system, event);
@@ -74,6 +88,15 @@ Result<TracerSession> TracerSession::Start(SysRoot& root, const TracerSupport& s
            {kpath::kOsnoiseStopUs, "0"},
            {kpath::kOsnoiseStopTotalUs, std::to_string(spec.threshold_us)}}) {
     if (auto r = set(file, value); !r) return r.error();
+  }
+  // The buffer's clock, when the kernel offers the one timerlat measures on (choosing a clock
+  // empties the buffer: the tracer is still off). A kernel without it keeps its own clock;
+  // the attribution then says where the two clocks disagree.
+  if (s.lease_.Has(kpath::kTraceClock)) {
+    auto clocks = root.ReadTrimmed(kpath::TracefsFile(support.tracefs, kpath::kTraceClock));
+    if (clocks && TraceClockOffered(*clocks, kExplainTraceClock)) {
+      if (auto r = set(kpath::kTraceClock, kExplainTraceClock); !r) return r.error();
+    }
   }
   for (const std::string& e : events) {
     if (auto r = set(e, "1"); !r) return r.error();

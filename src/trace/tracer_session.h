@@ -28,8 +28,18 @@ struct TracerSupport {
   std::string reason;            ///< why no recording can be made ("" when timerlat is there)
 };
 
+/// True when `clock` is one of the words of trace_clock's text ("local [global] mono").
+bool TraceClockOffered(const std::string& trace_clock_file, const std::string& clock);
+
 /// Looks at tracefs under `root`: never writes.
 TracerSupport ProbeTracers(const SysRoot& root);
+
+/// The trace clock a recording asks for: "mono" (CLOCK_MONOTONIC through the NMI-safe fast
+/// accessor), the clock timerlat's hrtimer measures its latencies on, so the events' time stamps
+/// and the latencies agree. The kernel's default ("local", or "global" after it found the TSC
+/// unstable, as under QEMU's TCG) reads sched_clock, which in a virtual machine can stand
+/// still for a jiffy and disagree with timerlat by a factor of several.
+inline constexpr const char* kExplainTraceClock = "mono";
 
 /// One recording.
 struct SessionSpec {

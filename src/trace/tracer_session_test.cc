@@ -8,6 +8,7 @@
 
 #include "base/fault_root.h"
 #include "base/kernel_paths.h"
+#include "base/kernel_text.h"
 #include "trace/tracefs_test_support.h"
 #include "trace/tracer_session.h"
 
@@ -34,6 +35,7 @@ TEST_CASE("tracer session: timerlat on the measured CPUs with its events, everyt
     CHECK(t.Get(kpath::kOsnoiseStopTotalUs) == "150\n");
     CHECK(t.Get(kpath::TraceEventEnable("osnoise", "irq_noise")) == "1\n");
     CHECK(t.Get(kpath::TraceEventEnable("sched", "sched_switch")) == "1\n");
+    CHECK(ParseBracketChoice(t.Get(kpath::kTraceClock)) == std::optional<std::string>("mono"));  // timerlat's clock
     CHECK_FALSE(session->StoppedByKernel());
     t.Put(kpath::kTracingOn, "0\n");  // what the kernel does at the threshold
     CHECK(session->StoppedByKernel());
@@ -80,4 +82,25 @@ TEST_CASE("tracer session: a kernel without timerlat or its events is told what 
   TracerSupport n = ProbeTracers(none);
   CHECK_FALSE(n.timerlat);
   CHECK_THAT(n.reason, Catch::Contains("tracefs is not mounted"));
+}
+
+TEST_CASE("tracer session: a kernel whose trace_clock lacks mono keeps its own clock", "[trace][session]") {
+  Tracefs t;
+  t.Put(kpath::kTraceClock, "[local] global counter\n");
+  SessionSpec spec;
+  spec.cpus = CpuSet::Of({1});
+  {
+    auto session = TracerSession::Start(t.root, ProbeTracers(t.root), spec);
+    REQUIRE(session);
+    CHECK(t.Get(kpath::kTraceClock) == "[local] global counter\n");  // never written
+    CHECK(t.Get(kpath::kCurrentTracer) == "timerlat\n");
+  }
+  CHECK(t.Get(kpath::kCurrentTracer) == "nop\n");
+}
+
+TEST_CASE("tracer session: the trace clock's words are matched whole, selected or not", "[trace][session]") {
+  CHECK(TraceClockOffered("local [global] counter uptime perf mono mono_raw boot", "mono"));
+  CHECK(TraceClockOffered("local global [mono] mono_raw", "mono"));
+  CHECK_FALSE(TraceClockOffered("local [global] mono_raw", "mono"));
+  CHECK_FALSE(TraceClockOffered("", "mono"));
 }

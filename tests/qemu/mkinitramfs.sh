@@ -7,6 +7,8 @@
 #   /bin/busybox + one symlink per applet (busybox-static; never over "busybox" itself)
 #   /usr/bin/rtagent and /usr/libexec/rtagent/rtagent-sampler (debug info stripped) and every
 #     library ldd names, at the same paths, plus the dynamic loader
+#   /usr/bin/chrt from util-linux (busybox-static has no chrt applet; scenarios start
+#     real-time threads of their own with it)
 #   /lib/modules/<release>/<name>.ko for the modules asked for and their dependencies
 #     (decompressed when the package ships .ko.xz/.ko.zst/.ko.gz), and modules.deps
 #     ("name: dep dep") so the guest loads them in order
@@ -51,7 +53,10 @@ strip --strip-debug -o usr/bin/rtagent "$RTAGENT" 2>/dev/null || cp "$RTAGENT" u
 mkdir -p usr/libexec/rtagent
 strip --strip-debug -o usr/libexec/rtagent/rtagent-sampler "$SAMPLER" 2>/dev/null || cp "$SAMPLER" usr/libexec/rtagent/rtagent-sampler
 chmod 755 usr/bin/rtagent usr/libexec/rtagent/rtagent-sampler
-{ ldd "$RTAGENT" 2>/dev/null || true; ldd "$SAMPLER" 2>/dev/null || true; } | awk '/=> \//{print $3} /^[[:space:]]*\//{print $1}' | sort -u | while read -r lib; do
+CHRT=$(command -v chrt || true)
+[ -n "$CHRT" ] || { echo "mkinitramfs: no chrt (util-linux) on this machine" >&2; exit 3; }
+cp "$CHRT" usr/bin/chrt
+{ ldd "$RTAGENT" 2>/dev/null || true; ldd "$SAMPLER" 2>/dev/null || true; ldd "$CHRT" 2>/dev/null || true; } | awk '/=> \//{print $3} /^[[:space:]]*\//{print $1}' | sort -u | while read -r lib; do
   mkdir -p ".$(dirname "$lib")"
   cp -L "$lib" ".$lib"
 done

@@ -128,6 +128,6 @@ fi
 if rt inspect-table inspect; then
   expect_grep "inspect table mentions PREEMPT_RT" PREEMPT_RT "$OUT/inspect-table.out"
 fi
-rt_verdict commission commission
+rt_verdict commission commission --duration 20s
 [ -s "$OUT/commission.out" ] && sed 's/^/  | /' "$OUT/commission.out" | head -40
 finish
