@@ -12,12 +12,12 @@
 # Usage: chromium_test.sh RTAGENT_BINARY SOURCE_DIR OUT_DIR. Exit 77 (skipped) only when
 # chromium is not installed.
 set -euo pipefail
-rtagent=$1 src=$2
-out=$(realpath -m "$3")  # Chromium wants an absolute file:// URL
 if ! command -v chromium >/dev/null 2>&1; then
   echo "SKIPPED: chromium is not installed (apt-get install chromium; tools/setup.sh --test installs it)"
   exit 77
 fi
+rtagent=$1 src=$2
+out=$(realpath -m "$3")  # Chromium wants an absolute file:// URL
 t0=$(date +%s%N)
 rm -rf "$out"
 mkdir -p "$out"
