@@ -81,6 +81,7 @@ int main(int argc, char** argv) {
   m->add_option("--md", commission.md, "Also write the Markdown report to FILE")->option_text("FILE");
   m->add_option("--svg", commission.svg, "Also write the SVG histogram to FILE")->option_text("FILE");
   m->add_option("--hist", commission.hist, "Also write a cyclictest -h histogram to FILE")->option_text("FILE");
+  m->add_option("--html", commission.html, "Also write the self-contained HTML report to FILE")->option_text("FILE");
 
   AcceptOptions accept;
   accept.version = RTAGENT_VERSION;
@@ -93,6 +94,7 @@ int main(int argc, char** argv) {
   ac->add_option("--md", accept.md, "Write a Markdown report to FILE")->option_text("FILE");
   ac->add_option("--svg", accept.svg, "Write an SVG histogram to FILE")->option_text("FILE");
   ac->add_option("--hist", accept.hist, "Write a cyclictest -h histogram to FILE")->option_text("FILE");
+  ac->add_option("--html", accept.html, "Write a self-contained HTML report to FILE")->option_text("FILE");
   ac->add_option("--baseline", accept.baseline, "Diff against this verdict (JSON); a regression fails the run")
       ->option_text("FILE");
   // The gate's options, the same for `accept --baseline` and `diff` (docs/ci.md).
@@ -158,6 +160,7 @@ int main(int argc, char** argv) {
   rp->add_option("--md", report.md, "Write Markdown to FILE (\"-\": stdout; the default)")->option_text("FILE");
   rp->add_option("--svg", report.svg, "Write an SVG histogram to FILE")->option_text("FILE");
   rp->add_option("--hist", report.hist, "Write a cyclictest -h histogram to FILE")->option_text("FILE");
+  rp->add_option("--html", report.html, "Write a self-contained HTML report to FILE (no script, nothing fetched)")->option_text("FILE");
 
   HoldOptions hold;
   auto* ho = app.add_subcommand("hold", "Apply the profile and hold it: PM QoS note, drift re-assert, systemd notify");

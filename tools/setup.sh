@@ -3,7 +3,7 @@
 # Run as root on Debian 12 (bookworm). Safe to run again: apt and cmake only do what is missing.
 #   --test   also install what the test suite uses (QEMU and busybox for the end-to-end boots
 #            of Debian's PREEMPT_RT and stock kernels, debootstrap and sfdisk for the guests'
-#            disks, rt-tests' cyclictest, stress-ng)
+#            disks, rt-tests' cyclictest, stress-ng, and chromium for opening verdict.html headless)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 with_tests=0
@@ -15,7 +15,7 @@ packages=(
   libsystemd-dev nettle-dev libutf8proc-dev
 )
 if ((with_tests)); then
-  packages+=(qemu-system-x86 busybox-static debootstrap fdisk rt-tests stress-ng xz-utils)
+  packages+=(qemu-system-x86 busybox-static debootstrap fdisk rt-tests stress-ng xz-utils chromium)
 fi
 missing=()
 for p in "${packages[@]}"; do

@@ -49,8 +49,16 @@ TEST_CASE("pre-flight: one entry per check, a FAIL fails it, WARN and SKIP pass 
                Answer("interrupts", "interrupts.irq.36", check::Status::kFail, "721/s on CPU 1"),
                Answer("interrupts", "interrupts.LOC", check::Status::kPass, "within"),
                Answer("hwlat", "hwlat", check::Status::kSkip, "no tracer")};
+  s.results[0].hint = "boot a PREEMPT_RT kernel";
+  s.results[2].hint = "move IRQ 36 to a housekeeping CPU";
   auto p = PreflightFromSuite(s);
   REQUIRE(p.size() == 3);
+  CHECK(p[0].status == "WARN");
+  CHECK(p[0].hint == "kernel.preempt_rt: boot a PREEMPT_RT kernel");
+  CHECK(p[1].status == "FAIL");
+  CHECK(p[1].hint == "interrupts.irq.36: move IRQ 36 to a housekeeping CPU");
+  CHECK(p[2].status == "SKIP");
+  CHECK(p[2].hint.empty());
   CHECK(p[0].name == "kernel");
   CHECK(p[0].passed);
   CHECK(p[0].reason == "1 passed, 1 warned (kernel.preempt_rt: not PREEMPT_RT) (suite boot)");
@@ -67,6 +75,7 @@ TEST_CASE("pre-flight: one entry per check, a FAIL fails it, WARN and SKIP pass 
     REQUIRE(q.size() == 4);
     CHECK(q[3].name == "suite");
     CHECK_FALSE(q[3].passed);
+    CHECK(q[3].status == "FAIL");
   }
 }
 

@@ -25,7 +25,7 @@ int CmdAccept(const GlobalOptions& g, const AcceptOptions& o) {
 
   AcceptanceRequest req;
   req.duration = o.duration;
-  req.outputs = {{o.json, "json"}, {o.junit, "junit"}, {o.md, "md"}, {o.svg, "svg"}, {o.hist, "hist"}};
+  req.outputs = {{o.json, "json"}, {o.junit, "junit"}, {o.md, "md"}, {o.svg, "svg"}, {o.hist, "hist"}, {o.html, "html"}};
   req.baseline = o.baseline;
   req.baseline_rules.allow_missing = o.allow_missing;
   req.progress_every = o.progress_every;

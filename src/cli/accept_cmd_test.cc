@@ -22,6 +22,7 @@
 #include "base/sysroot.h"
 #include "profile/test_support.h"
 #include "base/skip_test_support.h"
+#include "report/html.h"
 #include "report/json.h"
 #include "report/test_verdict.h"
 
@@ -98,7 +99,7 @@ TEST_CASE("accept measures this VM and writes every output, labelled as virtual-
   std::string p = dir.Write("tiny.yaml", Profile("  max_us: 20000\n"));
   const std::string d = dir.path();
   Run r = RtAgent("accept " + p + " --json " + d + "/v.json --junit " + d + "/v.xml --md " + d + "/v.md --svg " + d +
-                  "/v.svg --hist " + d + "/v.hist");
+                  "/v.svg --hist " + d + "/v.hist --html " + d + "/v.html");
   INFO(r.out);
   REQUIRE((r.code == 0 || r.code == 1));
 
@@ -131,6 +132,9 @@ TEST_CASE("accept measures this VM and writes every output, labelled as virtual-
   CHECK(svg.find("<svg") != std::string::npos);
   CHECK(svg.find("</svg>") != std::string::npos);
   CHECK(Slurp(d + "/v.hist").find("# Max Latencies:") != std::string::npos);
+  const std::string html = Slurp(d + "/v.html");
+  CHECK(html.rfind("<!DOCTYPE html>", 0) == 0);
+  CHECK_THAT(html, Catch::Contains("VIRTUAL MACHINE") && Catch::Contains(r.code == 0 ? "✓ PASS" : "✗ FAIL"));
 }
 
 TEST_CASE("accept fails on an impossible limit, with the failing criterion in JUnit", "[cli][accept][host]") {
@@ -442,6 +446,9 @@ TEST_CASE("report renders a stored verdict again", "[cli][accept][host]") {
   CHECK(files.code == 0);
   CHECK(Slurp(dir.path() + "/r.md") == md.out);
   CHECK(Slurp(dir.path() + "/r.xml").find("<testsuite") != std::string::npos);
+  Run html = RtAgent("report " + v + " --html " + dir.path() + "/r.html");
+  CHECK(html.code == 0);
+  CHECK_THAT(Slurp(dir.path() + "/r.html"), Catch::Contains("<h2>Criteria</h2>"));
 
   // Its cyclictest histogram reads back.
   Run cyc = RtAgent("report --from-cyclictest " + dir.path() + "/r.hist");
@@ -451,6 +458,26 @@ TEST_CASE("report renders a stored verdict again", "[cli][accept][host]") {
                           Catch::Contains("interval unknown") && Catch::Contains("host unknown (kernel unknown)"));
 
   CHECK(RtAgent("report " + dir.path() + "/missing.json").code == 2);
+}
+
+TEST_CASE("report --html renders a saved verdict as the page the renderer makes, and refuses a bad path", "[cli][report]") {
+  TempDir dir;
+  const std::string src = std::string(RTAGENT_SOURCE_DIR) + "/tests/expected/verdict.json";
+  Run r = RtAgent("report " + src + " --html " + dir.path() + "/v.html");
+  INFO(r.out);
+  REQUIRE(r.code == 0);
+  auto v = rtagent::ParseVerdictJson(Slurp(src));
+  REQUIRE(v);
+  CHECK(Slurp(dir.path() + "/v.html") == rtagent::RenderHtml(*v));
+  // Only --html asked: no Markdown on stdout.
+  CHECK(r.out.empty());
+  Run out = RtAgent("report " + src + " --html -");
+  CHECK(out.code == 0);
+  CHECK(out.out.rfind("<!DOCTYPE html>", 0) == 0);
+
+  Run bad = RtAgent("report " + src + " --html " + dir.path() + "/no/such/dir/v.html");
+  CHECK(bad.code == 2);
+  CHECK_THAT(bad.out, Catch::Contains("--html") && Catch::Contains("no/such/dir"));
 }
 
 // ---- accept and its measuring process (rtagent-sampler) under signals: Ctrl-C still gives a

@@ -63,7 +63,7 @@ struct CommissionOptions {
   std::string profile;   ///< path, or empty for the built-in default
   std::string duration;  ///< --duration: overrides acceptance.duration
   std::string out_dir;   ///< --out DIR: every verdict file; default ./rtagent-commission-<UTC time>
-  std::string json, junit, md, svg, hist;  ///< extra copies of the verdict ("-" is stdout)
+  std::string json, junit, md, svg, hist, html;  ///< extra copies of the verdict ("-" is stdout)
   bool revert_after = false;  ///< put back every value this run changed, at the end, whatever happened
   std::string version;        ///< rtagent's version, written into the verdict
 };
@@ -92,7 +92,7 @@ int CmdExplain(const GlobalOptions& g, const ExplainOptions& o);
 struct AcceptOptions {
   std::string profile;   ///< path, or empty for the built-in default
   std::string duration;  ///< --duration: overrides acceptance.duration ("2h", "30s")
-  std::string json, junit, md, svg, hist;  ///< output files ("-" is stdout)
+  std::string json, junit, md, svg, hist, html;  ///< output files ("-" is stdout)
   std::string baseline;  ///< a previous verdict (JSON) to diff against; a regression fails
   std::string version;   ///< rtagent's version, written into the verdict
   std::string preflight;  ///< --preflight SUITE: the checks run first (default "boot"; "none")
@@ -123,7 +123,7 @@ struct ReportOptions {
   std::string verdict;          ///< a verdict JSON file
   std::string from_cyclictest;  ///< or a cyclictest -h report or --json file
   std::string from_rtla;        ///< or rtla timerlat hist's output
-  std::string json, junit, md, svg, hist;  ///< outputs; none given: Markdown on stdout
+  std::string json, junit, md, svg, hist, html;  ///< outputs; none given: Markdown on stdout
 };
 /// `rtagent report VERDICT.json`: renders a stored verdict (or an imported cyclictest or rtla
 /// result, what its file does not say left unknown) again.

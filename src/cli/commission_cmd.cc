@@ -169,7 +169,7 @@ int CmdCommission(const GlobalOptions& g, const CommissionOptions& o) {
   req.version = o.version;
   req.color = g.color;
   req.log_dir = out_dir;
-  req.outputs = {{o.json, "json"}, {o.junit, "junit"}, {o.md, "md"}, {o.svg, "svg"}, {o.hist, "hist"}};
+  req.outputs = {{o.json, "json"}, {o.junit, "junit"}, {o.md, "md"}, {o.svg, "svg"}, {o.hist, "hist"}, {o.html, "html"}};
   auto bad_input = [](const std::string& why) {
     std::cerr << "rtagent commission: " << why << "; nothing was changed\n";
     return kExitBadInput;
@@ -283,7 +283,7 @@ int CmdCommission(const GlobalOptions& g, const CommissionOptions& o) {
   }
   const std::string base = (fs::path(out_dir) / "verdict").string();
   for (const auto& [ext, format] : std::vector<std::pair<std::string, std::string>>{
-           {".json", "json"}, {".junit.xml", "junit"}, {".md", "md"}, {".svg", "svg"}, {".hist", "hist"}}) {
+           {".json", "json"}, {".junit.xml", "junit"}, {".md", "md"}, {".svg", "svg"}, {".hist", "hist"}, {".html", "html"}}) {
     req.outputs.push_back({base + ext, format});
   }
   AcceptanceOutcome outcome = RunAcceptance(**prep, req, check::PreflightFromSuite(checks));

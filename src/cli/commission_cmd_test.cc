@@ -275,7 +275,7 @@ TEST_CASE("commission --revert-after on this machine runs the whole loop and put
     CHECK_THAT(Slurp(t.dir() + "/out/verdict.md"), Catch::Contains("virtual-machine figures"));
     CHECK_THAT(r.out, Catch::Contains("virtual-machine figures"));
   }
-  for (const char* f : {"verdict.junit.xml", "verdict.svg", "verdict.hist"}) CHECK(fs::exists(t.dir() + "/out/" + f));
+  for (const char* f : {"verdict.junit.xml", "verdict.svg", "verdict.hist", "verdict.html"}) CHECK(fs::exists(t.dir() + "/out/" + f));
 }
 
 TEST_CASE("commission --revert-after puts everything back after a FAIL", "[cli][host][commission]") {

@@ -47,7 +47,7 @@ int CmdReport(const GlobalOptions&, const ReportOptions& o) {
     return kExitBadInput;
   }
   std::vector<VerdictOutput> outputs = {
-      {o.json, "json"}, {o.junit, "junit"}, {o.md, "md"}, {o.svg, "svg"}, {o.hist, "hist"}};
+      {o.json, "json"}, {o.junit, "junit"}, {o.md, "md"}, {o.svg, "svg"}, {o.hist, "hist"}, {o.html, "html"}};
   bool any = false;
   for (const VerdictOutput& out : outputs) any = any || !out.path.empty();
   if (!any) outputs.push_back({"-", "md"});

@@ -14,6 +14,7 @@
 #include <sstream>
 
 #include "report/cyclictest_text.h"
+#include "report/html.h"
 #include "report/json.h"
 #include "report/junit.h"
 #include "report/markdown.h"
@@ -78,6 +79,7 @@ std::string RenderVerdictAs(const Verdict& v, const std::string& format) {
   if (format == "junit") return RenderJUnit(v);
   if (format == "svg") return RenderSvg(v);
   if (format == "hist") return RenderCyclictestHistogram(v);
+  if (format == "html") return RenderHtml(v);
   return RenderMarkdown(v);
 }
 

@@ -27,10 +27,10 @@ Result<void> WriteTextFile(const std::string& path, const std::string& text);
 /// One requested output of a verdict.
 struct VerdictOutput {
   std::string path;    ///< empty: not requested
-  std::string format;  ///< "json", "junit", "md", "svg", "hist"
+  std::string format;  ///< "json", "junit", "md", "svg", "hist", "html"
 };
 
-/// The verdict rendered in `format` ("json", "junit", "md", "svg", "hist").
+/// The verdict rendered in `format` ("json", "junit", "md", "svg", "hist", "html").
 std::string RenderVerdictAs(const Verdict& v, const std::string& format);
 
 /// Where the raw trace of a run goes: beside the first verdict file written (the JSON one

@@ -48,6 +48,8 @@ void AddLoads(Verdict& v, const AcceptanceRecord& rec) {
   pc.passed = rec.load_problems.empty();
   for (const std::string& s : rec.load_problems) pc.reason += (pc.reason.empty() ? "" : "; ") + s;
   if (pc.passed) pc.reason = std::to_string(rec.load_count) + " load(s) ran throughout, where they were put";
+  pc.status = pc.passed ? "PASS" : "FAIL";
+  if (!pc.passed) pc.hint = "read the load's log beside the verdict; the figures were not measured under the load asked";
   v.preflight.push_back(std::move(pc));
 }
 

@@ -53,7 +53,7 @@ VerdictContext Context() {
   c.tool_version = "0.1.0";
   c.profile_name = "bench";
   c.profile_digest = "sha256:00";
-  c.preflight = {{"kernel", true, "1 passed (suite boot)"}};
+  c.preflight = {{"kernel", true, "1 passed (suite boot)", "PASS", ""}};
   c.limits.max_us = 100;
   c.limits.min_duration_ns = 10'000'000'000;
   return c;
@@ -82,6 +82,8 @@ TEST_CASE("a run's record becomes a judged verdict: figures, loads, interrupts, 
   REQUIRE(v.preflight.size() == 2);  // the caller's kernel check, then the loads' own claim
   CHECK(v.preflight[1].name == "loads");
   CHECK(v.preflight[1].reason == "1 load(s) ran throughout, where they were put");
+  CHECK(v.preflight[1].status == "PASS");
+  CHECK(v.preflight[1].hint.empty());
   REQUIRE(v.interrupts.size() == 1);
   CHECK(v.interrupts[0].count == 10000);
   CHECK_FALSE(v.host.coarse_clock);
@@ -98,6 +100,8 @@ TEST_CASE("a load that ran where it should not fails the verdict, a coarse clock
   REQUIRE(loads != nullptr);
   CHECK_FALSE(loads->pass);
   CHECK(loads->evidence.find("cache ran on CPU 1") != std::string::npos);
+  CHECK(v.preflight.back().status == "FAIL");
+  CHECK_THAT(v.preflight.back().hint, Catch::Contains("the load's log"));
   CHECK(v.host.coarse_clock);
   CHECK_FALSE(v.host.clock_reasons.empty());
 }

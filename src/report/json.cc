@@ -164,7 +164,11 @@ std::string RenderJson(const Verdict& v) {
   for (const InterruptDelta& d : v.interrupts) irqs.push_back(json{{"name", d.name}, {"count", d.count}});
   json preflight = json::array();
   for (const PreflightCheck& p : v.preflight) {
-    preflight.push_back(json{{"name", p.name}, {"passed", p.passed}, {"reason", p.reason}});
+    json pj{{"name", p.name}, {"passed", p.passed}, {"reason", p.reason}};
+    // Written only when known, so verdicts read back from older files stay byte-identical.
+    if (!p.status.empty()) pj["status"] = p.status;
+    if (!p.hint.empty()) pj["hint"] = p.hint;
+    preflight.push_back(pj);
   }
   json criteria = json::array();
   for (const Criterion& k : v.criteria) {
@@ -357,7 +361,8 @@ Result<Verdict> ParseUnchecked(const json& root) {
     v.interrupts.push_back({ij.at("name").get<std::string>(), ij.at("count").get<uint64_t>()});
   }
   for (const json& pj : root.at("preflight")) {
-    v.preflight.push_back({pj.at("name").get<std::string>(), pj.at("passed").get<bool>(), pj.value("reason", "")});
+    v.preflight.push_back({pj.at("name").get<std::string>(), pj.at("passed").get<bool>(), pj.value("reason", ""),
+                           pj.value("status", ""), pj.value("hint", "")});
   }
   if (root.contains("why")) {
     auto why = ParseWhySectionJson(root.at("why"));

@@ -31,6 +31,22 @@ TEST_CASE("a verdict survives JSON and back", "[report]") {
   CHECK_FALSE(back->pass);
 }
 
+TEST_CASE("a pre-flight check's status and hint survive JSON and back, and are left out when unknown", "[report]") {
+  Verdict v = ExampleVerdict();
+  v.preflight[1].status = "FAIL";
+  v.preflight[1].hint = "interrupts.irq.24: move IRQ 24 to a housekeeping CPU";
+  const std::string json = RenderJson(v);
+  CHECK_THAT(json, Catch::Contains("\"status\": \"FAIL\""));
+  CHECK_THAT(json, Catch::Contains("\"hint\": \"interrupts.irq.24: move IRQ 24 to a housekeeping CPU\""));
+  auto back = ParseVerdictJson(json);
+  REQUIRE(back);
+  CHECK(back->preflight[1].status == "FAIL");
+  CHECK(back->preflight[1].hint == v.preflight[1].hint);
+  CHECK(back->preflight[0].status.empty());
+  CHECK(back->preflight[0].hint.empty());
+  CHECK(RenderJson(*back) == json);
+}
+
 TEST_CASE("bad verdict JSON is refused with the reason", "[report]") {
   CHECK_THAT(ParseVerdictJson("{nope").error().message, Catch::Contains("not valid JSON"));
   CHECK_THAT(ParseVerdictJson("[]").error().message, Catch::Contains("not a JSON object"));

@@ -29,7 +29,7 @@ Verdict Passing() {
   Fill(h, 9000, 990);
   Fill(h, 45000, 10);
   v.cpus.push_back(MakeCpuResult(3, std::move(h)));
-  v.preflight = {{"kernel", true, ""}};
+  v.preflight = {{"kernel", true, "", "PASS", ""}};
   v.loads = {{"compute", CpuSet::Of({0}), CpuSet::Of({0}), "", std::nullopt, 15}};
   return v;
 }
@@ -123,7 +123,7 @@ TEST_CASE("each failing criterion fails the verdict with its evidence", "[report
   }
   SECTION("a failed pre-flight check") {
     Verdict v = Passing();
-    v.preflight.push_back({"hwlat", false, "a 52 µs gap on CPU 3"});
+    v.preflight.push_back({"hwlat", false, "a 52 µs gap on CPU 3", "FAIL", ""});
     Judge(v, Limits());
     CHECK_FALSE(v.pass);
     CHECK(Find(v, "preflight kernel").pass);

@@ -20,15 +20,6 @@ std::string PercentileCell(const Percentile* p, uint32_t limit_us) {
 
 std::string YesNo(bool b) { return b ? "yes" : "no"; }
 
-std::string LimitText(const Criterion& k) {
-  const bool whole = k.limit == static_cast<double>(static_cast<int64_t>(k.limit));
-  std::string value = FormatFixed(k.limit, whole ? 0 : 1) + (k.unit.empty() ? "" : " " + k.unit);
-  if (k.name == "samples" || k.name == "duration") return "≥ " + value;
-  if (k.name.rfind("preflight ", 0) == 0) return "passed";
-  if (k.name.rfind("placement ", 0) == 0) return "held";
-  return "≤ " + value;
-}
-
 /// `text` when the verdict knows `fact`, else "unknown" (an import's source did not say).
 std::string Known(const Verdict& v, const std::string& fact, const std::string& text) {
   return v.Knows(fact) ? text : "unknown";
@@ -98,7 +89,7 @@ std::string RenderMarkdown(const Verdict& v) {
     o << "| Role | Criterion | Limit | Measured | Result | Evidence |\n";
     o << "|---|---|---|---|---|---|\n";
     for (const Criterion& k : v.criteria) {
-      o << "| " << k.Role() << " | " << MarkdownCell(k.name) << " | " << LimitText(k) << " | "
+      o << "| " << k.Role() << " | " << MarkdownCell(k.name) << " | " << k.LimitText() << " | "
         << MarkdownCell(k.measured_text) << " | " << (k.pass ? "pass" : "**FAIL**") << " | " << MarkdownCell(k.evidence)
         << " |\n";
     }

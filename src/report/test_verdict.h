@@ -85,7 +85,8 @@ inline Verdict ExampleVerdict() {
   v.loads.push_back({"hackbench", CpuSet::Of({0, 1}), CpuSet::Of({0, 1}), "/var/log/rtagent/hackbench.log", std::nullopt, 15});
   v.loads.push_back({"disk", CpuSet::Of({0, 1}), CpuSet::Of({0, 1, 2}), "/var/log/rtagent/disk.log", 0, std::nullopt});
   v.interrupts = {{"LOC", 2000}, {"RES", 3}, {"24: virtio0-input.0", 12}};
-  v.preflight = {{"kernel", true, "PREEMPT_RT 6.12.9"}, {"interrupts", false, "virtio0-input.0 fired 12 times on CPU 2"}};
+  v.preflight = {{"kernel", true, "PREEMPT_RT 6.12.9", "", ""},
+                 {"interrupts", false, "virtio0-input.0 fired 12 times on CPU 2", "", ""}};
   Judge(v, ExampleLimits());
   return v;
 }

@@ -4,6 +4,8 @@
 
 #include <algorithm>
 
+#include "report/format.h"
+
 namespace rtagent {
 
 std::string PmQosHolderName(PmQosHolder h) {
@@ -24,6 +26,15 @@ std::optional<PmQosHolder> ParsePmQosHolder(const std::string& name) {
 }
 
 std::string Criterion::Role() const { return cpu ? "CPU " + std::to_string(*cpu) : "run"; }
+
+std::string Criterion::LimitText() const {
+  const bool whole = limit == static_cast<double>(static_cast<int64_t>(limit));
+  std::string value = FormatFixed(limit, whole ? 0 : 1) + (unit.empty() ? "" : " " + unit);
+  if (name == "samples" || name == "duration") return "≥ " + value;
+  if (name.rfind("preflight ", 0) == 0) return "passed";
+  if (name.rfind("placement ", 0) == 0) return "held";
+  return "≤ " + value;
+}
 
 bool Verdict::Knows(const std::string& fact) const {
   return !imported || std::find(imported->unknown.begin(), imported->unknown.end(), fact) == imported->unknown.end();

@@ -80,6 +80,11 @@ struct PreflightCheck {
   std::string name;
   bool passed = false;
   std::string reason;
+  /// The worst of its answers: "FAIL", "WARN", "PASS", "SKIP" (all skipped); "" when not
+  /// known (a verdict written before the field existed).
+  std::string status;
+  /// What to do about its FAIL and WARN answers ("id: hint; ..."); "" when none gave one.
+  std::string hint;
 };
 
 /// One acceptance criterion, on one CPU (cpu set) or the whole run.
@@ -95,6 +100,8 @@ struct Criterion {
 
   /// "CPU 2" or "run".
   std::string Role() const;
+  /// The limit as a reader sees it: "≤ 100 µs", "≥ 1000", "passed" (pre-flight), "held" (placement).
+  std::string LimitText() const;
 };
 
 /// A reason the figures cannot be taken at face value.

@@ -1,6 +1,7 @@
 #include "report/why_section.h"
 
 #include "base/text_table.h"
+#include "base/xml.h"
 #include "report/format.h"
 #include "report/markdown.h"
 #include "report/why.h"
@@ -134,6 +135,53 @@ std::string RenderWhySectionMarkdown(const WhySection& w) {
   }
   if (!w.trace_path.empty()) o += "\nThe raw trace (" + w.trace_format + "): `" + w.trace_path + "`\n";
   return o + "\n";
+}
+
+std::string RenderWhySectionHtml(const WhySection& w) {
+  auto e = [](const std::string& s) { return XmlEscape(s); };
+  std::string o = "<h2 id=\"why\">Why the worst wake-up was late</h2>\n";
+  if (w.status == "explained" && w.attribution) {
+    const Attribution& a = *w.attribution;
+    o += "<p>The kernel's tracers (" + e(a.events) + ") on CPU " + std::to_string(a.wakeup.cpu) + ": the " +
+         e(w.crossed ? "first wake-up past " + std::to_string(w.threshold_us.value_or(0)) + " µs"
+                     : std::string("worst traced wake-up")) +
+         ", <strong>" + FormatNsAsUs(a.wakeup.latency_ns) + " µs</strong> (" + e(a.wakeup.source) + ", " +
+         e(a.wakeup.comm) + ":" + std::to_string(a.wakeup.pid) + ").</p>\n";
+    o += "<table class=\"why\">\n<caption>Where the " + FormatNsAsUs(a.wakeup.latency_ns) +
+         " µs went, largest first</caption>\n<thead><tr><th scope=\"col\" class=\"num\">µs</th>"
+         "<th scope=\"col\" class=\"num\">Share</th><th scope=\"col\">Cause</th><th scope=\"col\">What it is</th>"
+         "</tr></thead>\n<tbody>\n";
+    for (const Cause& c : a.causes) {
+      o += "<tr><td class=\"num\">" + FormatNsAsUs(c.ns) + "</td><td class=\"num\">" +
+           FormatFixed(c.Share(a.wakeup.latency_ns), 1) + "%</td><th scope=\"row\">" + e(CauseLabel(c)) + "</th><td>" +
+           e(c.detail) + "</td></tr>\n";
+    }
+    o += "</tbody>\n</table>\n";
+    if (!a.notes.empty()) {
+      o += "<ul>\n";
+      for (const std::string& n : a.notes) o += "<li>Note: " + e(n) + "</li>\n";
+      o += "</ul>\n";
+    }
+  } else if (w.status == "coarse") {
+    o += "<p><strong>Coarse</strong>: counters, not a trace (" + e(w.reason) + "). On " + e(CoarseWhere(w)) +
+         ", during " + e(w.coarse_window) + ":</p>\n";
+    if (w.coarse.empty()) {
+      o += "<p>No interrupt or softirq counter moved.</p>\n";
+    } else {
+      o += "<table class=\"why\">\n<thead><tr><th scope=\"col\" class=\"num\">Count</th>"
+           "<th scope=\"col\">What ran on the CPU</th></tr></thead>\n<tbody>\n";
+      for (const CoarseCount& c : w.coarse) {
+        o += "<tr><td class=\"num\">" + FormatCount(c.delta) + "</td><td>" + e(c.name) + "</td></tr>\n";
+      }
+      o += "</tbody>\n</table>\n";
+    }
+  } else {
+    o += "<p><strong>SKIP</strong>: " + e(w.reason) + "</p>\n";
+  }
+  if (!w.trace_path.empty()) {
+    o += "<p>The raw trace (" + e(w.trace_format) + "): <code>" + e(w.trace_path) + "</code></p>\n";
+  }
+  return o;
 }
 
 std::string WhyCaption(const WhySection& w) {
