@@ -49,11 +49,11 @@ if [ "$(cat /proc/$SPIN/comm 2>/dev/null)" = noise-spin ]; then pass "noise-spin
 else fail "noise-spin runs on CPU 2" "no such thread (PID $SPIN: $(cat /proc/$SPIN/comm 2>&1))"; fi
 
 first_cause() { awk '/^Why the wake-up/ { getline; getline; for (i = 3; i <= NF; i++) printf "%s ", $i; exit }' "$1"; }
-for f in current_tracer tracing_on osnoise/stop_tracing_total_us osnoise/cpus tracing_cpumask; do
+for f in current_tracer tracing_on trace_clock osnoise/stop_tracing_total_us osnoise/cpus tracing_cpumask; do
   cat $T/$f > /tmp/before.$(echo $f | tr / _)
 done
 put_back() {
-  for f in current_tracer tracing_on osnoise/stop_tracing_total_us osnoise/cpus tracing_cpumask; do
+  for f in current_tracer tracing_on trace_clock osnoise/stop_tracing_total_us osnoise/cpus tracing_cpumask; do
     expect_file "$1 put $f back" $T/$f "$(cat /tmp/before.$(echo $f | tr / _))"
   done
 }
