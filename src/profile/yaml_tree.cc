@@ -165,6 +165,6 @@ nlohmann::json ToCanonical(const YamlNode& n) {
 
 }  // namespace
 
-std::string CanonicalJson(const YamlNode& node) { return ToCanonical(node).dump(); }
+std::string CanonicalJson(const YamlNode& node) { return ToCanonical(node).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace); }
 
 }  // namespace rtagent::profile
