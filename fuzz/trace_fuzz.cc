@@ -12,8 +12,8 @@ using namespace rtagent;
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string_view text = fuzz::Text(data, size);
-  (void)ParseHwlatTrace(text);
-  (void)ParsePiSetprio(text);
+  (void)check::ParseHwlatTrace(text);
+  (void)bench::ParsePiSetprio(text);
   auto trace = ParseFtraceText(text);
   if (!trace) return 0;
   for (const LateWakeup& w : FindWakeups(*trace)) (void)Attribute(*trace, w);

@@ -50,7 +50,8 @@ BOOT_FILES = {
     0: [b'GRUB_TIMEOUT=5\nGRUB_DISTRIBUTOR="$(sed \'s, release .*$,,g\' /etc/system-release)"\n'
         b'GRUB_DEFAULT=saved\nGRUB_CMDLINE_LINUX="crashkernel=auto rhgb quiet isolcpus=1"\n'
         b'GRUB_ENABLE_BLSCFG=true\n',
-        b'GRUB_CMDLINE_LINUX_DEFAULT="quiet splash"\nGRUB_CMDLINE_LINUX=""\nexport GRUB_X=\'a b\'\n'],
+        b'GRUB_CMDLINE_LINUX_DEFAULT="quiet splash"\nGRUB_CMDLINE_LINUX=""\nexport GRUB_X=\'a b\'\n',
+        b'# r\xe9seau (Latin-1)\nGRUB_CMDLINE_LINUX="quiet"\n'],
     1: [b'GRUB_DEFAULT=0\nGRUB_TIMEOUT=5\nGRUB_DISTRIBUTOR=`lsb_release -i -s 2> /dev/null || echo Debian`\n'
         b'GRUB_CMDLINE_LINUX_DEFAULT="quiet"\nGRUB_CMDLINE_LINUX="console=ttyS0 nohz_full=1-3"\n',
         b'# drop-in\nGRUB_CMDLINE_LINUX="$GRUB_CMDLINE_LINUX ${GRUB_X} rcu_nocbs=2"\n'],
