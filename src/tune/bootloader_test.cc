@@ -262,3 +262,15 @@ TEST_CASE("fuzz bootfile: arguments after a quote left open are not swallowed, a
   CHECK(MergeBootArgs("a \"b", args) == "a \"b\" isolcpus=2-3 nohz_full=2-3");
   CHECK(MergeBootArgs("a \"b c\"", args) == "a \"b c\" isolcpus=2-3 nohz_full=2-3");  // a closed quote is left alone
 }
+
+TEST_CASE("fuzz bootfile: an /etc/default/grub whose edit does not read back is refused", "[tune][boot]") {
+  // fuzz/bootfile_fuzz.cc: a quote left open on an earlier line ran on through the
+  // GRUB_CMDLINE_LINUX line rtagent added, so the edit was invisible to the shell and every
+  // apply added the line again. EditGrubDefault now reads its own edit back.
+  auto r = EditGrubDefault("GRUB_TIMEOUT=5\nsaved_entry=a\"b\n", kArgs);
+  REQUIRE_FALSE(r.ok());
+  CHECK_THAT(r.error().message, Catch::Contains("etc/default/grub") && Catch::Contains("quote left open"));
+  auto ok = EditGrubDefault("GRUB_TIMEOUT=5\nGRUB_CMDLINE_LINUX=\"quiet\"\n", kArgs);
+  REQUIRE(ok.ok());
+  CHECK(EditGrubDefault(*ok, kArgs).value() == *ok);
+}
