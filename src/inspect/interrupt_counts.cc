@@ -27,8 +27,7 @@ std::vector<CounterRow> ToRows(InterruptTable table, CounterSource source) {
     row.chip = r.chip;
     row.actions = r.actions;
     row.name = r.irq >= 0 ? JoinActions(r.actions) : r.description;
-    // A row may hold fewer counts than the header has CPUs (a line cut short).
-    for (size_t c = 0; c < table.cpus.size() && c < r.counts.size(); ++c) row.per_cpu[table.cpus[c]] = r.counts[c];
+    for (size_t c = 0; c < table.cpus.size(); ++c) row.per_cpu[table.cpus[c]] = r.counts[c];
     out.push_back(std::move(row));
   }
   return out;
