@@ -3,7 +3,8 @@
 # Run as root on Debian 12 (bookworm). Safe to run again: apt and cmake only do what is missing.
 #   --test   also install what the test suite uses (QEMU and busybox for the end-to-end boots
 #            of Debian's PREEMPT_RT and stock kernels, debootstrap and sfdisk for the guests'
-#            disks, rt-tests' cyclictest, stress-ng, and chromium for opening verdict.html headless)
+#            disks, rt-tests' cyclictest, stress-ng, chromium for opening verdict.html headless,
+#            and clang with its sanitizer and libFuzzer runtimes for tools/fuzz.sh)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 with_tests=0
@@ -15,7 +16,8 @@ packages=(
   libsystemd-dev nettle-dev libutf8proc-dev
 )
 if ((with_tests)); then
-  packages+=(qemu-system-x86 busybox-static debootstrap fdisk rt-tests stress-ng xz-utils chromium)
+  packages+=(qemu-system-x86 busybox-static debootstrap fdisk rt-tests stress-ng xz-utils chromium
+    clang libclang-rt-14-dev)
 fi
 missing=()
 for p in "${packages[@]}"; do

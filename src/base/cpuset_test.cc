@@ -78,3 +78,12 @@ TEST_CASE("CPU sets compare by meaning", "[base][cpuset]") {
   CHECK(c.Empty());
   CHECK(c == CpuSet());
 }
+
+TEST_CASE("fuzz cpuset: a negative CPU number is refused, not walked from", "[base][cpuset]") {
+  // fuzz/cpuset_fuzz.cc: from_chars took "-833333333" as a CPU, and the range up to 331 took
+  // minutes to walk (libFuzzer's timeout).
+  CHECK_FALSE(CpuSet::ParseList("-833333333-331").ok());
+  CHECK_FALSE(CpuSet::ParseList("-1").ok());
+  CHECK_FALSE(CpuSet::ParseList("0--3").ok());
+  CHECK(CpuSet::ParseList("0-3").ok());
+}

@@ -143,9 +143,9 @@ TestResult ReadResult(const json& j) {
 }  // namespace
 
 std::string RenderJsonLines(const BenchRun& run) {
-  std::string out = RunLine(run).dump() + "\n";
-  for (const TestResult& t : run.results) out += ResultLine(run, t).dump() + "\n";
-  out += HealthLine(run).dump() + "\n";
+  std::string out = RunLine(run).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+  for (const TestResult& t : run.results) out += ResultLine(run, t).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+  out += HealthLine(run).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
   return out;
 }
 

@@ -80,7 +80,7 @@ std::string RenderPiJson(const PiResult& r, const PiJudgement& j, bool virtual_m
                              {"boosts_inherit", r.evidence.boosts_inherit},
                              {"boosts_none", r.evidence.boosts_none},
                              {"example", r.evidence.example}}}};
-  return out.dump(2) + "\n";
+  return out.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }
 
 }  // namespace rtagent::bench

@@ -43,7 +43,7 @@ int Report(const ParsedTrace& trace, const LateWakeup& w, bool crossed, std::opt
     j["threshold_us"] = threshold_ns ? nlohmann::ordered_json(*threshold_ns / 1000) : nlohmann::ordered_json();
     j["crossed"] = crossed;
     j["why"] = WhyJson(a);
-    if (auto r = WriteTextFile(o.json, j.dump(2) + "\n"); !r) {
+    if (auto r = WriteTextFile(o.json, j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n"); !r) {
       std::cerr << kCmd << ": --json " << o.json << ": " << r.error().message << "\n";
       return kExitBadInput;
     }
@@ -92,7 +92,7 @@ int Diff(const ExplainOptions& o, const CpuSet& cpus) {
     j["before"] = o.diff[0];
     j["after"] = o.diff[1];
     j["diff"] = CauseDiffJson(d);
-    if (auto r = WriteTextFile(o.json, j.dump(2) + "\n"); !r) {
+    if (auto r = WriteTextFile(o.json, j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n"); !r) {
       std::cerr << kCmd << ": --json " << o.json << ": " << r.error().message << "\n";
       return kExitBadInput;
     }

@@ -100,7 +100,7 @@ int CmdStatus(const GlobalOptions& g, const StatusOptions& o) {
   }
   if (!*read) {
     if (o.json) {
-      std::cout << nlohmann::json{{"running", false}, {"state_file", where}, {"reason", "no state file"}}.dump(2) << "\n";
+      std::cout << nlohmann::json{{"running", false}, {"state_file", where}, {"reason", "no state file"}}.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
     } else {
       std::cout << "rtagent hold: not running (no state file at " << where << ")\n";
     }
@@ -113,7 +113,7 @@ int CmdStatus(const GlobalOptions& g, const StatusOptions& o) {
     auto j = service::ToJson(state);
     j["running"] = running;
     j["state_file"] = where;
-    std::cout << j.dump(2) << "\n";
+    std::cout << j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
   } else {
     std::cout << service::RenderStatusText(state, running, UnixNow());
   }

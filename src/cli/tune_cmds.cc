@@ -29,7 +29,7 @@ int CmdPlan(const GlobalOptions& g, const PlanOptions& o) {
     auto j = PlanJson(*plan);
     j["profile"] = lp->profile.path;
     j["root"] = lp->root->Dir();
-    std::cout << j.dump(2) << "\n";
+    std::cout << j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
   } else {
     std::cout << "plan for " << lp->profile.path << " on " << lp->root->Dir() << " (" << profile::Summary(lp->profile)
               << ")\n\n"
@@ -55,7 +55,7 @@ int CmdApply(const GlobalOptions& g, const PlanOptions& o) {
     j["profile"] = lp->profile.path;
     j["root"] = lp->root->Dir();
     j["journal"] = lp->root->Dir() + (lp->root->Dir() == "/" ? "" : "/") + Journal::Path();
-    std::cout << j.dump(2) << "\n";
+    std::cout << j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
   } else {
     if (report.results.empty()) {
       std::cout << "nothing to do: the system already matches " << lp->profile.path << "\n";
@@ -104,7 +104,7 @@ int CmdVerify(const GlobalOptions& g, const VerifyOptions& o) {
   check::SuiteReport report = check::RunSuite(lp->profile, *lp->root, *suite, options);
 
   if (o.json) {
-    std::cout << check::SuiteJson(report).dump(2) << "\n";
+    std::cout << check::SuiteJson(report).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
   } else {
     std::cout << check::RenderSuiteText(report, g.color);
   }
@@ -141,7 +141,7 @@ int CmdRevert(const GlobalOptions& g, const RevertOptions& o) {
                        {"detail", r.detail}});
       for (const CommandRun& run : r.runs) items.back()["runs"].push_back(RunJson(run));
     }
-    std::cout << nlohmann::json{{"items", items}, {"complete", report.complete}}.dump(2) << "\n";
+    std::cout << nlohmann::json{{"items", items}, {"complete", report.complete}}.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
   } else {
     std::cout << RenderRevertText(report);
   }

@@ -27,7 +27,7 @@ int CmdValidate(const GlobalOptions& g, const ValidateOptions& o) {
   if (!cpus) {
     if (o.json) {
       nlohmann::json j = {{"profile", name}, {"valid", false}, {"error", cpus.error().message}};
-      std::cout << j.dump(2) << "\n";
+      std::cout << j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
     } else {
       std::cerr << "rtagent validate: " << cpus.error().message
                 << "\n  hint: --root must name a system tree with sys/devices/system/cpu/online\n";
@@ -63,7 +63,7 @@ int CmdValidate(const GlobalOptions& g, const ValidateOptions& o) {
                       {"bootloader", ToString(*p->cores.bootloader.type)},
                       {"files", p->files}};
     }
-    std::cout << j.dump(2) << "\n";
+    std::cout << j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
     return p.ok() ? kExitOk : kExitBadInput;
   }
 

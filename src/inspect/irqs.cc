@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <climits>
 
 #include "base/kernel_paths.h"
 #include "base/kernel_text.h"
@@ -95,8 +96,11 @@ InterruptTable ParseInterrupts(std::string_view text) {
   while (first < lines.size() && TrimView(lines[first]).empty()) ++first;
   // The header names the online CPUs: "           CPU0       CPU1 ..." (offline CPUs have no column).
   if (first < lines.size() && TrimView(lines[first]).substr(0, 3) == "CPU") {
+    // Every word is "CPUn"; a shorter one (a damaged file) is no column (fuzz/interrupts_fuzz.cc:
+    // substr(3) of it threw std::out_of_range out of the parser).
     for (auto w : SplitWs(lines[first])) {
-      if (auto n = ParseInt(w.substr(3))) t.cpus.push_back(static_cast<int>(*n));
+      if (w.size() <= 3 || w.substr(0, 3) != "CPU") continue;
+      if (auto n = ParseInt(w.substr(3)); n && *n >= 0 && *n <= INT_MAX) t.cpus.push_back(static_cast<int>(*n));
     }
     ++first;
   }
@@ -107,7 +111,10 @@ InterruptTable ParseInterrupts(std::string_view text) {
     if (id.text.size() < 2 || id.text.back() != ':') continue;
     InterruptRow row;
     row.id = std::string(id.text.substr(0, id.text.size() - 1));
-    if (AllDigits(row.id)) row.irq = static_cast<int>(*ParseInt(row.id));
+    if (AllDigits(row.id)) {
+      // An IRQ number too long for a long long is no IRQ number (it dereferenced an empty optional).
+      if (auto n = ParseInt(row.id); n && *n <= INT_MAX) row.irq = static_cast<int>(*n);
+    }
     size_t pos = id.end;
     row.counts.reserve(ncols);
     // The counts, by hand: on a 256-CPU board this loop sees a million numbers.

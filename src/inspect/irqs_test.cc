@@ -86,3 +86,23 @@ TEST_CASE("managed-looking queue vectors", "[inspect]") {
   CHECK_FALSE(ActionLooksManaged("virtio2-input.0"));
   CHECK_FALSE(ActionLooksManaged("eth0"));
 }
+
+TEST_CASE("fuzz interrupts: a header word shorter than CPUn is no column, not an exception", "[inspect]") {
+  // fuzz/interrupts_fuzz.cc: "CPU1 -" in the header made substr(3) throw std::out_of_range
+  // out of the parser (and rtagent end on it); "CPU 1" in /proc/softirqs the same.
+  auto t = ParseInterrupts("           CPU0       CPU1 -     \n 24:          1          0  IO-APIC   5-edge  eth0\n");
+  CHECK(t.cpus == std::vector<int>{0, 1});
+  REQUIRE(t.rows.size() == 1);
+  CHECK(t.rows[0].counts == std::vector<unsigned long long>{1, 0});
+  auto s = ParseInterrupts("      CPU0       CPU 1      CPU2\n      HI:          1          0          0\n");
+  CHECK(s.cpus == std::vector<int>{0, 2});
+}
+
+TEST_CASE("fuzz interrupts: an IRQ number too long for an integer is a named row", "[inspect]") {
+  // Found reading ParseInterrupts for the fuzzer's crash above: the IRQ number was read with
+  // *ParseInt() of a string of digits, an empty optional past LLONG_MAX.
+  auto t = ParseInterrupts("      CPU0\n99999999999999999999:   3   Odd\n 7:   1   IO-APIC 7-edge x\n");
+  REQUIRE(t.rows.size() == 2);
+  CHECK(t.rows[0].irq == -1);
+  CHECK(t.rows[1].irq == 7);
+}

@@ -1,6 +1,7 @@
 #include "inspect/kernel_info.h"
 
 #include <cctype>
+#include <climits>
 
 #include "base/kernel_paths.h"
 #include "base/kernel_text.h"
@@ -97,6 +98,8 @@ std::optional<KernelVersion> ParseKernelRelease(std::string_view release) {
     size_t b = i;
     int value = 0;
     while (i < release.size() && std::isdigit(static_cast<unsigned char>(release[i]))) {
+      // A number past INT_MAX is no kernel version (it overflowed an int: fuzz/small_parsers_fuzz.cc).
+      if (value > (INT_MAX - 9) / 10) return std::nullopt;
       value = value * 10 + (release[i] - '0');
       ++i;
     }

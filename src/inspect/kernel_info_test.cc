@@ -26,3 +26,10 @@ TEST_CASE("the preemption model from uname -v", "[inspect]") {
   CHECK(ParsePreemptModel("#1 SMP PREEMPT_LAZY Tue Mar 3") == "PREEMPT_LAZY");
   CHECK(ParsePreemptModel("#1 SMP Debian 5.10.0") == "");
 }
+
+TEST_CASE("fuzz small_parsers: a release number past INT_MAX is no kernel version", "[inspect]") {
+  // fuzz/small_parsers_fuzz.cc: UBSan's signed overflow in ParseKernelRelease.
+  CHECK_FALSE(ParseKernelRelease("1500999999999999999999.1").has_value());
+  REQUIRE(ParseKernelRelease("6.12.0-rt5").has_value());
+  CHECK(ParseKernelRelease("6.12.0-rt5")->major == 6);
+}

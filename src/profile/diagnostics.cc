@@ -61,7 +61,7 @@ std::string Diagnostics::FormatJsonArray() const {
                    {"message", d.message},
                    {"hint", d.hint}});
   }
-  return arr.dump(2);
+  return arr.dump(2, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
 int EditDistance(const std::string& a, const std::string& b) {

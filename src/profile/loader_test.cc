@@ -547,3 +547,13 @@ TEST_CASE("bad check thresholds are errors at their line", "[profile][check]") {
   CheckAt(d, never.path, 4, 19);
   CHECK_THAT(d.message, Catch::Contains("nothing would ever be reported"));
 }
+
+TEST_CASE("fuzz suite: a malformed text that made yaml-cpp's LoadAll loop for ever is an error", "[profile]") {
+  // fuzz/suite_fuzz.cc: yaml-cpp 0.7's LoadAll (Debian 12) added a null document for ever on
+  // this text (jbeder/yaml-cpp#1319) until memory ran out; the documents are now counted by
+  // rtagent, stopping at a null root as the fixed LoadAll does.
+  // Before the fix this call never returned (the case fails by ctest's timeout).
+  TempDir dir;
+  auto l = LoadYaml(dir, "\n,\n    ");
+  CHECK(l.diags.ErrorCount() == (l.result.ok() ? 0 : l.diags.ErrorCount()));
+}

@@ -1,8 +1,11 @@
 #include "profile/yaml_tree.h"
 
+#include <yaml-cpp/eventhandler.h>
+#include <yaml-cpp/parser.h>
 #include <yaml-cpp/yaml.h>
 
 #include <nlohmann/json.hpp>
+#include <sstream>
 
 namespace rtagent::profile {
 namespace {
@@ -12,6 +15,47 @@ SourceMark ToMark(const YAML::Mark& m, const std::string& file, const SourceMark
   if (m.line < 0) return fallback;
   return SourceMark{file, m.line + 1, m.column + 1};
 }
+
+// The documents of a YAML stream, counted without building them. yaml-cpp 0.7's
+// LoadAll() (Debian 12) loops for ever on some malformed texts, adding a null document at each
+// turn and allocating until memory runs out (jbeder/yaml-cpp#1319, fixed in 0.8; found here by
+// fuzz/suite_fuzz.cc). The count stops as the fixed LoadAll does: at a document whose root is
+// null, which is also where the parser stops advancing.
+class DocumentCounter : public YAML::EventHandler {
+ public:
+  int documents = 0;
+  YAML::Mark second;  ///< where the second document's root starts
+  bool null_root = false;
+
+  void OnDocumentStart(const YAML::Mark&) override {
+    null_root = false;
+    depth_ = 0;
+    ++documents;
+  }
+  void OnDocumentEnd() override {}
+  void OnNull(const YAML::Mark& mark, YAML::anchor_t) override {
+    if (depth_ == 0) null_root = true;
+    Root(mark);
+  }
+  void OnAlias(const YAML::Mark& mark, YAML::anchor_t) override { Root(mark); }
+  void OnScalar(const YAML::Mark& mark, const std::string&, YAML::anchor_t, const std::string&) override { Root(mark); }
+  void OnSequenceStart(const YAML::Mark& mark, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {
+    Root(mark);
+    ++depth_;
+  }
+  void OnSequenceEnd() override { --depth_; }
+  void OnMapStart(const YAML::Mark& mark, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {
+    Root(mark);
+    ++depth_;
+  }
+  void OnMapEnd() override { --depth_; }
+
+ private:
+  void Root(const YAML::Mark& mark) {
+    if (depth_ == 0 && documents == 2) second = mark;
+  }
+  int depth_ = 0;
+};
 
 YamlNode Convert(const YAML::Node& in, const std::string& file, const SourceMark& fallback, Diagnostics* diags,
                  int depth) {
@@ -98,14 +142,21 @@ YamlNode ParseYaml(const std::string& text, const std::string& file, Diagnostics
   *parsed = false;
   YAML::Node doc;
   try {
-    std::vector<YAML::Node> docs = YAML::LoadAll(text);
-    if (docs.size() > 1) {
-      SourceMark m = ToMark(docs[1].Mark(), file, SourceMark{file, 1, 1});
-      diags->Error(m, "a profile is one YAML document, but this file holds " + std::to_string(docs.size()),
+    std::istringstream stream(text);
+    YAML::Parser parser(stream);
+    DocumentCounter counter;
+    int real = 0;  // documents with something in them
+    while (parser.HandleNextDocument(counter)) {
+      if (counter.null_root) break;
+      ++real;
+    }
+    if (real > 1) {
+      SourceMark m = ToMark(counter.second, file, SourceMark{file, 1, 1});
+      diags->Error(m, "a profile is one YAML document, but this file holds " + std::to_string(real),
                    "remove the second '---' and merge the documents, or split them into files joined by 'include:'");
       return YamlNode{};
     }
-    if (!docs.empty()) doc = docs.front();
+    if (real == 1) doc = YAML::Load(text);
   } catch (const YAML::Exception& e) {
     // ParserException and friends: e.msg is the bare reason, e.mark its 0-based position.
     SourceMark m{file, e.mark.line >= 0 ? e.mark.line + 1 : 1, e.mark.column >= 0 ? e.mark.column + 1 : 1};
@@ -165,6 +216,6 @@ nlohmann::json ToCanonical(const YamlNode& n) {
 
 }  // namespace
 
-std::string CanonicalJson(const YamlNode& node) { return ToCanonical(node).dump(); }
+std::string CanonicalJson(const YamlNode& node) { return ToCanonical(node).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace); }
 
 }  // namespace rtagent::profile

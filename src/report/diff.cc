@@ -477,7 +477,7 @@ std::string RenderDiffJson(const VerdictDiff& d) {
            {"notes", d.notes},
            {"roles", roles}};
   if (d.causes) out["causes"] = CauseDiffJson(*d.causes);
-  return out.dump(2) + "\n";
+  return out.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }
 
 std::string RenderDiffJUnit(const VerdictDiff& d) {

@@ -205,7 +205,7 @@ std::string RenderJson(const Verdict& v) {
   out["preflight"] = preflight;
   // Written only when acceptance.explain asked for it, so verdicts without it read the same.
   if (v.why) out["why"] = WhySectionJson(*v.why);
-  return out.dump(2) + "\n";
+  return out.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }
 
 namespace {

@@ -496,7 +496,7 @@ void HoldDaemon::LogBootFiles() {
 void HoldDaemon::WriteState() {
   state_.updated = Now();
   last_state_write_ = state_.updated;
-  if (auto w = root_.WriteDurable(StatePath(), ToJson(state_).dump(2) + "\n"); !w) {
+  if (auto w = root_.WriteDurable(StatePath(), ToJson(state_).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n"); !w) {
     log_->warn("cannot write the state file: {}", w.error().message);
   }
   const auto& prom = *profile_.service.prometheus_textfile;

@@ -94,6 +94,10 @@ std::string StripBootArgs(std::string_view line, const std::vector<std::string>&
     if (std::find(drop.begin(), drop.end(), BootArgKey(tok)) != drop.end()) continue;
     out += (out.empty() ? "" : " ") + tok;
   }
+  // A quote left open runs to the end of the line (the kernel's next_arg() reads it so): an
+  // argument appended after it would be part of the quoted value, and each apply would append
+  // it again (fuzz/bootfile_fuzz.cc). Closing it at the end keeps the value the kernel reads.
+  if (std::count(out.begin(), out.end(), '"') % 2) out += '"';
   return out;
 }
 
@@ -338,6 +342,18 @@ Result<std::string> EditGrubDefault(std::string_view text, const std::vector<std
   }
   std::sort(edits.begin(), edits.end(), [](const Edit& a, const Edit& b) { return a.begin > b.begin; });
   for (const Edit& e : edits) out.replace(e.begin, e.end - e.begin, e.text);
+  // The edit must read back as written: a quote left open earlier in the file runs on through
+  // the line rtagent adds, so grub-mkconfig would not see it and every apply would add it again
+  // (fuzz/bootfile_fuzz.cc). Such a file is refused, naming the reason.
+  GrubCmdline back;
+  SourceGrubFile(out, bootpath::kGrubDefault, &back);
+  const auto got = SplitBootArgs(back.linux);
+  for (const std::string& a : args) {
+    if (std::find(got.begin(), got.end(), a) == got.end()) {
+      return MakeError(bootpath::kGrubDefault + ": rtagent cannot read its own edit back (" + a +
+                       " is not in GRUB_CMDLINE_LINUX then): look for a quote left open; fix the file and run again");
+    }
+  }
   return out;
 }
 

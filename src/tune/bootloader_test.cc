@@ -248,3 +248,29 @@ TEST_CASE("GRUB's flavour: Debian's update-grub, grub2-mkconfig, grubby with BLS
   suse.Put("boot/grub2/grub.cfg", "");
   CHECK(DetectGrubFlavour(FsRoot(suse.dir()), plain).flavour == GrubFlavour::kMkconfig);
 }
+
+TEST_CASE("fuzz bootfile: arguments after a quote left open are not swallowed, and a second edit changes nothing", "[tune][boot]") {
+  // fuzz/bootfile_fuzz.cc: a BLS options line with an unterminated '"' made the appended
+  // arguments part of the quoted value (the kernel reads an open quote to the end of the line),
+  // so the edit was not idempotent: every apply appended them again and verify never passed.
+  const std::vector<std::string> args = {"isolcpus=2-3", "nohz_full=2-3"};
+  const std::string entry = "title T\nlinux /vmlinuz\noptions root=UUID=abc quiet dyndbg=\"file x.c +p\n";
+  const std::string once = EditBlsEntry(entry, args);
+  CHECK(once == "title T\nlinux /vmlinuz\noptions root=UUID=abc quiet dyndbg=\"file x.c +p\" isolcpus=2-3 nohz_full=2-3\n");
+  CHECK(EditBlsEntry(once, args) == once);
+  CHECK(SplitBootArgs(once.substr(once.find("options ") + 8)).back() == "nohz_full=2-3");
+  CHECK(MergeBootArgs("a \"b", args) == "a \"b\" isolcpus=2-3 nohz_full=2-3");
+  CHECK(MergeBootArgs("a \"b c\"", args) == "a \"b c\" isolcpus=2-3 nohz_full=2-3");  // a closed quote is left alone
+}
+
+TEST_CASE("fuzz bootfile: an /etc/default/grub whose edit does not read back is refused", "[tune][boot]") {
+  // fuzz/bootfile_fuzz.cc: a quote left open on an earlier line ran on through the
+  // GRUB_CMDLINE_LINUX line rtagent added, so the edit was invisible to the shell and every
+  // apply added the line again. EditGrubDefault now reads its own edit back.
+  auto r = EditGrubDefault("GRUB_TIMEOUT=5\nsaved_entry=a\"b\n", kArgs);
+  REQUIRE_FALSE(r.ok());
+  CHECK_THAT(r.error().message, Catch::Contains("etc/default/grub") && Catch::Contains("quote left open"));
+  auto ok = EditGrubDefault("GRUB_TIMEOUT=5\nGRUB_CMDLINE_LINUX=\"quiet\"\n", kArgs);
+  REQUIRE(ok.ok());
+  CHECK(EditGrubDefault(*ok, kArgs).value() == *ok);
+}

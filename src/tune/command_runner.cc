@@ -50,14 +50,28 @@ nlohmann::json CommandRunJson(const CommandRun& r) {
   return j;
 }
 
-CommandRun CommandRunFromJson(const nlohmann::json& j) {
+std::optional<CommandRun> CommandRunFromJson(const nlohmann::json& j) {
+  // Every field is checked before it is read: nlohmann's value() throws on a field of another
+  // type, and a journal is outside input (found by fuzz/journal_fuzz.cc).
+  if (!j.is_object()) return std::nullopt;
+  auto is = [&](const char* key, auto test) { return !j.contains(key) || test(j[key]); };
+  auto str = [](const nlohmann::json& v) { return v.is_string(); };
+  if (!is("argv", [](const nlohmann::json& v) { return v.is_array(); }) || !is("program", str) ||
+      !is("output", str) || !is("note", str) || !is("exit_status", [](const nlohmann::json& v) { return v.is_number_integer(); }) ||
+      !is("skipped", [](const nlohmann::json& v) { return v.is_boolean(); })) {
+    return std::nullopt;
+  }
   CommandRun r;
-  if (j.contains("argv") && j["argv"].is_array()) {
-    for (const auto& a : j["argv"])
-      if (a.is_string()) r.argv.push_back(a.get<std::string>());
+  if (j.contains("argv")) {
+    for (const auto& a : j["argv"]) {
+      if (!a.is_string()) return std::nullopt;
+      r.argv.push_back(a.get<std::string>());
+    }
   }
   r.program = j.value("program", "");
-  r.exit_status = j.value("exit_status", -1);
+  const long long status = j.value("exit_status", -1LL);
+  if (status < -1 || status > 255) return std::nullopt;
+  r.exit_status = static_cast<int>(status);
   r.output = j.value("output", "");
   r.skipped = j.value("skipped", false);
   r.note = j.value("note", "");

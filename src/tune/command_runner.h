@@ -37,9 +37,10 @@ struct CommandRun {
 };
 
 /// A run as JSON, {argv, program, exit_status, output, skipped, note}: the journal keeps it and
-/// apply --json shows it. And back (absent fields take their defaults).
+/// apply --json shows it. And back (absent fields take their defaults; nullopt when a field has
+/// another type or the exit status is out of range).
 nlohmann::json CommandRunJson(const CommandRun& run);
-CommandRun CommandRunFromJson(const nlohmann::json& j);
+std::optional<CommandRun> CommandRunFromJson(const nlohmann::json& j);
 
 /// The seam: runs a command to its end and says how it went. Never fails as a call: a
 /// program that cannot be found or started is a run with exit_status -1 and a note.

@@ -7,6 +7,7 @@
 
 #include "base/file_trust.h"
 #include "base/kernel_paths.h"
+#include "base/utf8.h"
 
 namespace rtagent {
 
@@ -22,20 +23,59 @@ const std::string kMachineId = "etc/machine-id";
 // The journal's format; a journal in another one is refused (another rtagent wrote it).
 constexpr int kFormat = 1;
 
+// A value as the journal keeps it: a JSON string when it is UTF-8, else {"hex": "..."} with
+// every byte. What revert writes back must be the bytes that were there (a boot file with a
+// Latin-1 comment, a thread name the kernel cut inside a character), and JSON strings hold
+// only UTF-8: nlohmann's dump() throws on anything else (found by fuzz/bootfile_fuzz.cc).
+json Bytes(const std::string& s) {
+  if (IsValidUtf8(s)) return s;
+  static const char* kHex = "0123456789abcdef";
+  std::string hex;
+  hex.reserve(s.size() * 2);
+  for (unsigned char c : s) {
+    hex += kHex[c >> 4];
+    hex += kHex[c & 15];
+  }
+  return json{{"hex", hex}};
+}
+
+// Bytes() read back; false when `j` is neither form.
+bool FromBytes(const json& j, std::string* out) {
+  if (j.is_string()) {
+    *out = j.get<std::string>();
+    return true;
+  }
+  if (!j.is_object() || j.size() != 1 || !j.contains("hex") || !j["hex"].is_string()) return false;
+  const std::string& hex = j["hex"].get_ref<const std::string&>();
+  if (hex.size() % 2) return false;
+  auto nibble = [](char c) -> int {
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    return -1;
+  };
+  out->clear();
+  for (size_t i = 0; i < hex.size(); i += 2) {
+    const int hi = nibble(hex[i]), lo = nibble(hex[i + 1]);
+    if (hi < 0 || lo < 0) return false;
+    out->push_back(static_cast<char>(hi << 4 | lo));
+  }
+  return true;
+}
+
 std::string Serialize(const std::vector<JournalEntry>& entries, const std::string& machine) {
   json doc;
   doc["version"] = kFormat;
-  if (!machine.empty()) doc["machine"] = machine;
+  if (!machine.empty()) doc["machine"] = Bytes(machine);
   json list = json::array();
   for (const auto& e : entries) {
-    json j = {{"section", e.section},
-              {"what", e.what},
-              {"actuator", e.actuator},
-              {"key", e.key},
-              {"before", e.before},
-              {"after", e.after},
+    json j = {{"section", Bytes(e.section)},
+              {"what", Bytes(e.what)},
+              {"actuator", Bytes(e.actuator)},
+              {"key", Bytes(e.key)},
+              {"before", Bytes(e.before)},
+              {"after", Bytes(e.after)},
               {"compare", std::string(CompareName(e.compare))}};
-    if (!e.side_effect_of.empty()) j["side_effect_of"] = e.side_effect_of;
+    if (!e.side_effect_of.empty()) j["side_effect_of"] = Bytes(e.side_effect_of);
     if (!e.runs.empty()) {
       json runs = json::array();
       for (const auto& r : e.runs) runs.push_back(CommandRunJson(r));
@@ -44,7 +84,9 @@ std::string Serialize(const std::vector<JournalEntry>& entries, const std::strin
     list.push_back(std::move(j));
   }
   doc["entries"] = std::move(list);
-  return doc.dump(2) + "\n";
+  // Every value above is UTF-8 or hex; what a command printed (runs) is only shown to people,
+  // so a byte that is not UTF-8 there becomes U+FFFD rather than stopping the write.
+  return doc.dump(2, ' ', false, json::error_handler_t::replace) + "\n";
 }
 
 // The string at `key` of entry `j`, or `fallback` when absent; false when it is not a string.
@@ -54,9 +96,7 @@ bool ReadString(const json& j, const char* key, const char* fallback, std::strin
     *out = fallback;
     return true;
   }
-  if (!it->is_string()) return false;
-  *out = it->get<std::string>();
-  return true;
+  return FromBytes(*it, out);
 }
 
 // One entry as Serialize wrote it; nullopt when any field has another type.
@@ -74,8 +114,9 @@ std::optional<JournalEntry> ParseEntry(const json& j) {
   if (j.contains("runs")) {
     if (!j["runs"].is_array()) return std::nullopt;
     for (const json& r : j["runs"]) {
-      if (!r.is_object()) return std::nullopt;
-      e.runs.push_back(CommandRunFromJson(r));
+      auto run = CommandRunFromJson(r);
+      if (!run) return std::nullopt;
+      e.runs.push_back(std::move(*run));
     }
   }
   return e;
@@ -120,7 +161,8 @@ Result<void> Journal::LoadFile(const std::string& path, bool boot) {
   }
   const std::string here = MachineId();
   if (doc.contains("machine")) {
-    const std::string there = doc["machine"].is_string() ? doc["machine"].get<std::string>() : doc["machine"].dump();
+    std::string there;
+    if (!FromBytes(doc["machine"], &there)) there = doc["machine"].dump(-1, ' ', false, json::error_handler_t::replace);
     if (!here.empty() && there != here) {
       return refuse("the journal was written on another machine (machine-id " + there + "; this one is " + here +
                         "), so its values are not this machine's to put back",
@@ -131,7 +173,7 @@ Result<void> Journal::LoadFile(const std::string& path, bool boot) {
     auto parsed = ParseEntry(j);
     if (!parsed) {
       return refuse("the journal has an entry without a key, with an unknown comparison or with a field of the "
-                    "wrong type: " + j.dump(),
+                    "wrong type: " + j.dump(-1, ' ', false, json::error_handler_t::replace),
                     by_hand);
     }
     JournalEntry e = std::move(*parsed);

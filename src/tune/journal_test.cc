@@ -176,6 +176,68 @@ TEST_CASE("journal: an entry with a field of the wrong type is refused, not half
   CHECK_THAT(LoadError(t).message, Catch::Contains("a field of the wrong type: {\"before\":7"));
 }
 
+TEST_CASE("fuzz journal: a command run with a field of the wrong type is refused, not thrown", "[tune]") {
+  // fuzz/journal_fuzz.cc: nlohmann's value() threw out of Load (rtagent ended on an uncaught
+  // exception) for a run whose program, output, note, exit_status or skipped had another type.
+  for (const std::string run : {"{\"program\": 1}", "{\"output\": []}", "{\"exit_status\": \"0\"}",
+                                "{\"skipped\": 1}", "{\"argv\": [\"update-grub\", 2]}", "{\"exit_status\": 99999}",
+                                "7"}) {
+    TempTree t;
+    t.Put(Journal::BootPath(), "{\"version\": 1, \"entries\": [{\"actuator\": \"bootfile+update-grub\", \"key\": "
+                               "\"etc/default/grub.d/90-rtagent.cfg\", \"before\": \"\", \"runs\": [" + run + "]}]}\n");
+    CAPTURE(run);
+    CHECK_THAT(LoadError(t).message, Catch::Contains("a field of the wrong type") && Catch::Contains(Journal::BootPath()));
+  }
+}
+
+TEST_CASE("fuzz bootfile: values that are not UTF-8 are journaled and read back byte for byte", "[tune]") {
+  // fuzz/bootfile_fuzz.cc: a boot file holding a byte that is not UTF-8 (a Latin-1 comment in
+  // /etc/default/grub) made the journal's dump() throw, so apply ended on an uncaught exception.
+  // Such values are kept as hex; what a command printed, cut inside a character, is shown
+  // with U+FFFD.
+  TempTree t;
+  FaultRoot root(t.dir());
+  const std::string grub = "# r\xe9seau\nGRUB_CMDLINE_LINUX=\"quiet\"\n";
+  const std::string comm = "robot-\xe2\x82";  // a thread name the kernel cut inside a character
+  {
+    Journal j(root);
+    REQUIRE(j.Load().ok());
+    REQUIRE(j.Record(Entry("bootfile+grubby", "etc/default/grub", grub)).ok());
+    JournalEntry thread = Entry("sched", "pid:7:tid:7", "SCHED_OTHER 0");
+    thread.what = "thread " + comm;
+    REQUIRE(j.Record(thread).ok());
+    CommandRun run;
+    run.argv = {"grubby", "--update-kernel=DEFAULT"};
+    run.exit_status = 0;
+    run.output = "updated \xe2\x82";
+    REQUIRE(j.AddRuns("bootfile+grubby", "etc/default/grub", {run}).ok());
+  }
+  CHECK_THAT(t.Get(Journal::BootPath()), Catch::Contains("\"hex\""));
+  Journal again(root);
+  REQUIRE(again.Load().ok());
+  REQUIRE(again.entries().size() == 2);
+  CHECK(again.entries()[0].before == grub);
+  CHECK(again.entries()[1].what == "thread " + comm);
+  REQUIRE(again.entries()[0].runs.size() == 1);
+  CHECK_THAT(again.entries()[0].runs[0].output, Catch::StartsWith("updated \xef\xbf\xbd"));
+}
+
+TEST_CASE("fuzz journal: a hex value that is not hex is refused", "[tune]") {
+  for (const std::string before : {"{\"hex\": \"6\"}", "{\"hex\": \"zz\"}", "{\"hex\": \"41\", \"x\": 1}", "{\"hex\": 4}"}) {
+    TempTree t;
+    t.Put(Journal::Path(), "{\"version\": 1, \"entries\": [{\"key\": \"proc/sys/x\", \"before\": " + before + "}]}\n");
+    CAPTURE(before);
+    CHECK_THAT(LoadError(t).message, Catch::Contains("a field of the wrong type"));
+  }
+  TempTree t;
+  t.Put(Journal::Path(), "{\"version\": 1, \"entries\": [{\"key\": \"proc/sys/x\", \"before\": {\"hex\": \"41e9\"}}]}\n");
+  FaultRoot root(t.dir());
+  Journal j(root);
+  REQUIRE(j.Load().ok());
+  REQUIRE(j.entries().size() == 1);
+  CHECK(j.entries()[0].before == "A\xe9");
+}
+
 TEST_CASE("journal: its files are 0644 and its directories 0755 whatever the umask", "[tune]") {
   TempTree t;
   FaultRoot root(t.dir());

@@ -1,0 +1,31 @@
+// The imports of other tools' results (report/import.h): cyclictest's -h text report and its
+// --json file (report/cyclictest_text.cc, cyclictest_json.cc) and rtla timerlat hist
+// (report/rtla_text.cc), each turned into a verdict that is then rendered as `rtagent report`
+// does. An imported verdict must render to JSON that reads back.
+#include "fuzz/fuzz_support.h"
+#include "report/cyclictest_json.h"
+#include "report/cyclictest_text.h"
+#include "report/import.h"
+#include "report/json.h"
+#include "report/markdown.h"
+#include "report/rtla_text.h"
+#include "report/svg.h"
+
+using namespace rtagent;
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  const std::string_view text = fuzz::Text(data, size);
+  (void)ParseCyclictestHistogram(text);
+  (void)ParseCyclictestJson(text);
+  (void)ParseRtlaTimerlatHist(text);
+  for (const char* format : {"cyclictest", "rtla"}) {
+    auto v = ImportFile(format, "fuzz.txt", text);
+    if (!v) continue;
+    const std::string json = RenderJson(*v);
+    auto back = ParseVerdictJson(json);
+    if (!back) fuzz::Fail("an imported verdict rendered as JSON does not read back", json, back.error().message);
+    (void)RenderMarkdown(*v);
+    (void)RenderSvg(*v);
+  }
+  return 0;
+}
