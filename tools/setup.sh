@@ -3,7 +3,8 @@
 # Run as root on Debian 12 (bookworm). Safe to run again: apt and cmake only do what is missing.
 #   --test   also install what the test suite uses (QEMU and busybox for the end-to-end boots
 #            of Debian's PREEMPT_RT and stock kernels, debootstrap and sfdisk for the guests'
-#            disks, rt-tests' cyclictest, stress-ng)
+#            disks, rt-tests' cyclictest, stress-ng; debhelper, lintian and man-db for the Debian package's
+#            test, tests/package/build-and-check.sh)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 with_tests=0
@@ -15,7 +16,7 @@ packages=(
   libsystemd-dev nettle-dev libutf8proc-dev
 )
 if ((with_tests)); then
-  packages+=(qemu-system-x86 busybox-static debootstrap fdisk rt-tests stress-ng xz-utils)
+  packages+=(qemu-system-x86 busybox-static debootstrap fdisk rt-tests stress-ng xz-utils debhelper lintian man-db)
 fi
 missing=()
 for p in "${packages[@]}"; do
