@@ -51,10 +51,11 @@ TEST_CASE("an unknown subcommand gets the nearest name or the list", "[cli]") {
 
 TEST_CASE("help prints a subcommand's help, a nested one's, or says the name is unknown", "[cli]") {
   CLI::App app{"test app"};
+  bool quick = false, periods = false;
   auto* b = app.add_subcommand("bench", "Measure");
-  b->add_flag("--quick", "few samples");
+  b->add_flag("--quick", quick, "few samples");
   auto* pi = b->add_subcommand("pi", "Priority inversion");
-  pi->add_flag("--periods", "how many");
+  pi->add_flag("--periods", periods, "how many");
   std::ostringstream out, err;
   CHECK(rtagent::PrintHelpOf(app, {"bench"}, out, err) == 0);
   CHECK_THAT(out.str(), Catch::Contains("--quick"));
