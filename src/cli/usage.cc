@@ -81,7 +81,7 @@ int PrintHelpOf(const CLI::App& app, const std::vector<std::string>& words, std:
       if (sub->get_name() == w) next = sub;
     }
     if (next == nullptr) {
-      err << UnknownSubcommandMessage(w, SubcommandNames(*cur), cur == &app ? "rtagent" : prefix);
+      err << UnknownSubcommandMessage(w, SubcommandNames(*cur), cur == &app ? prefix : prefix + " " + cur->get_name());
       return kExitBadInput;
     }
     if (cur != &app) prefix += " " + cur->get_name();
