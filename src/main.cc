@@ -10,12 +10,13 @@
 #include "base/file_trust.h"
 #include "check/check.h"
 #include "cli/commands.h"
+#include "cli/usage.h"
 
 int main(int argc, char** argv) {
   using namespace rtagent;
   check::DeclareProfileLanguage();  // the tuners' and checks' own profile keys
-  CLI::App app{"rtagent: tune, verify and prove a real-time Linux target from one YAML profile"};
-  app.set_version_flag("--version", std::string("rtagent ") + RTAGENT_VERSION);
+  CLI::App app{"rtagent: tune, verify and prove a real-time Linux target from one YAML profile", "rtagent"};
+  app.set_version_flag("--version", VersionText(RTAGENT_VERSION, RTAGENT_BUILD));
   app.require_subcommand(1);
   app.fallthrough();  // global options (--root) may follow the subcommand: `rtagent inspect --root DIR`
 
@@ -32,6 +33,11 @@ int main(int argc, char** argv) {
   auto* v = app.add_subcommand("validate", "Check a profile against the schema and this system; exit 2 on any problem");
   v->add_option("profile", validate.profile, "Profile YAML (default: the built-in default profile)");
   v->add_flag("--json", validate.json, "Print the problems as JSON");
+
+  ProfilesOptions profiles;
+  auto* pr = app.add_subcommand("profiles", "List the profiles a name can pick, with their descriptions and directories");
+  pr->add_flag("--names", profiles.names, "Print the names only, one per line");
+  pr->add_flag("--json", profiles.json, "Print JSON");
 
   InspectOptions inspect;
   auto* i = app.add_subcommand("inspect", "Show the real-time state of the system");
@@ -203,6 +209,22 @@ int main(int argc, char** argv) {
       ->check(CLI::PositiveNumber);
   bp->add_flag("--json", bench_pi.json, "Print JSON");
 
+  std::vector<std::string> help_words;  // read by HelpWords before parsing; declared for --help
+  app.add_subcommand("help", "Print the help of a subcommand: rtagent help SUBCOMMAND")
+      ->add_option("subcommand", help_words, "The subcommand (and its own subcommand: bench pi)")->option_text("SUBCOMMAND");
+
+  // A mistyped subcommand gets the nearest name instead of CLI11's "A subcommand is required".
+  const std::vector<std::string> args = Arguments(argc, argv);
+  if (std::string bad = UnknownSubcommand(args, app, {"--root"}); !bad.empty()) {
+    std::cerr << UnknownSubcommandMessage(bad, app);
+    return kExitBadInput;
+  }
+  // `rtagent help accept`: read here, not by CLI11, which would take `accept` for the
+  // subcommand itself (a parent's subcommand name falls through).
+  if (std::vector<std::string> words = HelpWords(args, {"--root"}); !words.empty()) {
+    words.erase(words.begin());
+    return PrintHelpOf(app, words, std::cout, std::cerr);
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -212,6 +234,7 @@ int main(int argc, char** argv) {
   }
 
   SetProcessFileTrust(FileTrust::ForThisProcess(allow_unsafe_profile));
+  if (*pr) return CmdProfiles(g, profiles);
   if (*v) return CmdValidate(g, validate);
   if (*i) return CmdInspect(g, inspect);
   if (*c) return CmdCapture(g, capture);

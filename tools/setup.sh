@@ -4,7 +4,8 @@
 #   --test   also install what the test suite uses (QEMU and busybox for the end-to-end boots
 #            of Debian's PREEMPT_RT and stock kernels, debootstrap and sfdisk for the guests'
 #            disks, rt-tests' cyclictest, stress-ng, chromium for opening verdict.html headless,
-#            and clang with its sanitizer and libFuzzer runtimes for tools/fuzz.sh)
+#            clang with its sanitizer and libFuzzer runtimes for tools/fuzz.sh, and debhelper,
+#            lintian and man-db for the Debian package's test, tests/package/build-and-check.sh)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 with_tests=0
@@ -17,7 +18,7 @@ packages=(
 )
 if ((with_tests)); then
   packages+=(qemu-system-x86 busybox-static debootstrap fdisk rt-tests stress-ng xz-utils chromium
-    clang libclang-rt-14-dev)
+    clang libclang-rt-14-dev debhelper lintian man-db)
 fi
 missing=()
 for p in "${packages[@]}"; do

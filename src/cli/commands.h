@@ -20,6 +20,13 @@ struct ValidateOptions {
 /// `rtagent validate PROFILE`: 0 when valid, 2 with every problem as file:line:column.
 int CmdValidate(const GlobalOptions& g, const ValidateOptions& o);
 
+struct ProfilesOptions {
+  bool names = false;  ///< --names: the names only, one per line (shell completion)
+  bool json = false;
+};
+/// `rtagent profiles`: every profile name the search path holds, its description and directory.
+int CmdProfiles(const GlobalOptions& g, const ProfilesOptions& o);
+
 struct InspectOptions {
   bool json = false;
   std::string section;  ///< optional: only this section (kernel, cpus, irqs, threads, ...)

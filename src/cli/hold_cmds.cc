@@ -58,7 +58,7 @@ int CmdHold(const GlobalOptions& g, const HoldOptions& o) {
   auto log = service::MakeStderrLogger();
   service::HoldOptions ho;
   std::error_code ec;
-  ho.profile_path = o.profile.empty() ? "" : std::filesystem::absolute(o.profile, ec).string();
+  ho.profile_path = lp->path.empty() ? "" : std::filesystem::absolute(lp->path, ec).string();
   ho.log = log;
   ho.give_back_memory = !o.once;
   if (!o.verdict.empty()) {

@@ -9,8 +9,21 @@
 
 namespace rtagent {
 
-std::optional<LoadedProfile> LoadForCommand(const std::string& command, const GlobalOptions& g, const std::string& path,
+std::optional<std::string> ResolveForCommand(const std::string& command, const std::string& arg, int* exit_code) {
+  auto file = ResolveProfileArg(arg, DefaultProfileDirs());
+  if (!file) {
+    std::cerr << "rtagent " << command << ": " << file.error().message << "\n";
+    *exit_code = kExitBadInput;
+    return std::nullopt;
+  }
+  return *file;
+}
+
+std::optional<LoadedProfile> LoadForCommand(const std::string& command, const GlobalOptions& g, const std::string& arg,
                                             int* exit_code) {
+  auto resolved = ResolveForCommand(command, arg, exit_code);
+  if (!resolved) return std::nullopt;
+  const std::string& path = *resolved;
   auto root = OpenRoot(g.root);
   if (!root) {
     std::cerr << "rtagent " << command << ": " << root.error().message << "\n";
@@ -34,7 +47,7 @@ std::optional<LoadedProfile> LoadForCommand(const std::string& command, const Gl
     return std::nullopt;
   }
   if (diags.WarningCount() > 0) std::cerr << diags.FormatText(color);
-  return LoadedProfile{std::move(*root), std::move(*p)};
+  return LoadedProfile{std::move(*root), std::move(*p), path};
 }
 
 bool CanWrite(const std::string& command, const SysRoot& root) {

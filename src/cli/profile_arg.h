@@ -1,5 +1,6 @@
-// What every command that takes a PROFILE does first: open --root, read the system's CPUs,
-// load and validate the profile, and on any problem print it and give the exit code.
+// What every command that takes a PROFILE does first: resolve a profile name (cli/profile_names.h),
+// open --root, read the system's CPUs, load and validate the profile, and on any problem print
+// it and give the exit code.
 #pragma once
 
 #include <memory>
@@ -8,6 +9,7 @@
 
 #include "base/sysroot.h"
 #include "cli/commands.h"
+#include "cli/profile_names.h"
 #include "profile/model.h"
 
 namespace rtagent {
@@ -15,10 +17,17 @@ namespace rtagent {
 struct LoadedProfile {
   std::unique_ptr<SysRoot> root;
   profile::Profile profile;
+  std::string path;  ///< the file read ("" for the built-in default): a name resolved to its file
 };
 
-/// Loads `path` (the built-in default when empty) against --root. On failure prints every
-/// diagnostic to stderr, prefixed by `command`, and sets `*exit_code` (2 bad input, 3 cannot run).
+/// The file a PROFILE argument means (ResolveProfileArg over DefaultProfileDirs()), or "" for
+/// the built-in default. A name found nowhere prints why, prefixed by `command`, and sets
+/// `*exit_code` to 2. validate and LoadForCommand both start here.
+std::optional<std::string> ResolveForCommand(const std::string& command, const std::string& arg, int* exit_code);
+
+/// Loads `path` (a profile name, a file, or the built-in default when empty) against --root.
+/// On failure prints every diagnostic to stderr, prefixed by `command`, and sets `*exit_code`
+/// (2 bad input, 3 cannot run).
 std::optional<LoadedProfile> LoadForCommand(const std::string& command, const GlobalOptions& g, const std::string& path,
                                             int* exit_code);
 

@@ -9,6 +9,7 @@
 #include "base/exit_codes.h"
 #include "base/sysroot.h"
 #include "cli/commands.h"
+#include "cli/profile_arg.h"
 #include "profile/loader.h"
 #include "tune/boot_plan.h"
 
@@ -16,7 +17,14 @@ namespace rtagent {
 
 int CmdValidate(const GlobalOptions& g, const ValidateOptions& o) {
   using namespace rtagent::profile;
-  const std::string name = o.profile.empty() ? "built-in default profile" : o.profile;
+  int rc = kExitOk;
+  auto resolved = ResolveForCommand("validate", o.profile, &rc);
+  if (!resolved) return rc;
+  const std::string& file = *resolved;
+  // A name is shown as the user typed it, with the file it resolved to.
+  const std::string name = o.profile.empty() ? "built-in default profile"
+                           : file == o.profile ? o.profile
+                                               : o.profile + " (" + file + ")";
 
   auto root = OpenRoot(g.root);
   if (!root) {
@@ -36,7 +44,7 @@ int CmdValidate(const GlobalOptions& g, const ValidateOptions& o) {
   }
 
   Diagnostics diags;
-  auto p = o.profile.empty() ? LoadDefaultProfile(*cpus, &diags) : LoadProfile(o.profile, *cpus, &diags);
+  auto p = file.empty() ? LoadDefaultProfile(*cpus, &diags) : LoadProfile(file, *cpus, &diags);
   if (p) {
     // The boot loader the profile names must have its file on this system (--root).
     if (std::string missing = MissingBootFile(*p, **root); !missing.empty()) {
