@@ -24,7 +24,7 @@ const std::string kX86 = std::string(RTAGENT_SOURCE_DIR) + "/tests/sysroots/x86-
 // Only the workqueue masks: no boot loader file, no IRQ, no default IRQ affinity.
 const std::string kProfile =
     "cores:\n  housekeeping: 0\n  isolated: 1-3\n  bootloader: print\n"
-    "  runtime: {workqueue_cpumask: housekeeping, default_smp_affinity: keep}\nirqs:\n  default: keep\n";
+    "  runtime: {workqueue_cpumask: housekeeping, default_smp_affinity: keep}\nirqs:\n  default: keep\n  irqbalance: leave\n";
 
 profile::Profile Load(const SysRoot& root, const std::string& yaml = kProfile) {
   profile::Diagnostics d;
@@ -75,8 +75,8 @@ TEST_CASE("workqueue_cpumask sets every unbound WQ_SYSFS workqueue's own mask be
   auto applied = ApplyProfile(p, root);
   REQUIRE(applied);
   CHECK_FALSE(applied->report.rolled_back);
-  CHECK(t.Get(kpath::WorkqueueCpumask("writeback")) == "1");
-  CHECK(t.Get(kpath::WorkqueueCpumask("blkcg_punt_bio")) == "1");
+  CHECK(t.Get(kpath::WorkqueueCpumask("writeback")) == "1\n");
+  CHECK(t.Get(kpath::WorkqueueCpumask("blkcg_punt_bio")) == "1\n");
   for (const Change& c : WorkqueueItems(p, root)) CHECK_FALSE(Pending(c));  // verify: nothing left
   auto reverted = RevertJournal(root);
   REQUIRE(reverted);
@@ -101,7 +101,7 @@ TEST_CASE("a workqueue that refuses a new mask with EINVAL is unchangeable and a
   REQUIRE(applied);
   CHECK_FALSE(applied->report.rolled_back);
   CHECK(applied->report.Count(Outcome::kUnchangeable) == 1);
-  CHECK(t.Get(kpath::WorkqueueCpumask("writeback")) == "1");
+  CHECK(t.Get(kpath::WorkqueueCpumask("writeback")) == "1\n");
   CHECK(t.Get(kpath::WorkqueueCpumask("blkcg_punt_bio")) == "f\n");
   REQUIRE(RevertJournal(root));
 }
@@ -128,7 +128,8 @@ TEST_CASE("the writeback workqueue's mask applied, verified and reverted on this
   } guard{live, {{wb, *wb_before}, {kpath::kWorkqueueCpumask, *global_before}}};
 
   const profile::Profile p = Load(live, "cores:\n  housekeeping: 0\n  bootloader: print\n"
-                                        "  runtime: {workqueue_cpumask: 0, default_smp_affinity: keep}\nirqs:\n  default: keep\n");
+                                        "  runtime: {workqueue_cpumask: 0, default_smp_affinity: keep}\n"
+                                        "irqs:\n  default: keep\n  irqbalance: leave\n");
   auto applied = ApplyProfile(p, live);
   REQUIRE(applied);
   CHECK_FALSE(applied->report.rolled_back);

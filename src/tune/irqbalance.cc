@@ -26,6 +26,8 @@ void PlanIrqbalance(const PlanContext& ctx, SectionPlan& plan) {
   const auto& mode = ctx.profile.irqs.irqbalance;
   if (*mode == profile::IrqbalanceMode::kLeave) return;
   const CpuSet& isolated = ctx.profile.cores.isolated->cpus;
+  // Nothing to ban without isolated CPUs: no look through /proc at every plan (and hold tick).
+  if (*mode == profile::IrqbalanceMode::kBan && isolated.Empty()) return;
   IrqbalanceInfo info = DetectIrqbalance(ctx.root);
   if (*mode == profile::IrqbalanceMode::kStop) {
     const bool masked = ctx.root.ReadLink(kpath::SystemdUnitMask(kUnit)).value_or("") == "/dev/null";
@@ -41,7 +43,7 @@ void PlanIrqbalance(const PlanContext& ctx, SectionPlan& plan) {
     plan.items.push_back(std::move(c));
     return;
   }
-  if (!info.running || isolated.Empty()) return;
+  if (!info.running) return;
   const int nr = std::max(ctx.state.cpu_sets.nr_cpus, ctx.profile.system.NrIds());
   const std::string path = info.config.empty() ? kpath::kIrqbalanceDefault : info.config;
   std::string before = kNoFile;
@@ -71,21 +73,31 @@ Result<void> IrqbalanceConfigActuator::Write(const std::string& key, const std::
   auto k = SplitKey(key);
   if (!k) return k.error();
   const auto& [path, var] = *k;
-  if (value == kNoFile) {
-    if (auto r = root_.Remove(path); !r) return r;
-  } else {
-    std::string text = root_.Read(path).value_or("");
-    std::string next = SetEnvFileValue(text, var, value == kAbsent ? std::nullopt : std::optional<std::string>(value));
+  auto had = root_.Read(path);
+  auto put = [&](const std::optional<std::string>& text) -> Result<void> {
+    if (!text) return root_.Remove(path);
     // Not a kernel file: the whole file is replaced at once, so a crash leaves old or new.
-    if (auto r = root_.WriteDurable(path, next); !r) return r;
+    return root_.WriteDurable(path, *text);
+  };
+  std::optional<std::string> next;
+  if (value != kNoFile) {
+    next = SetEnvFileValue(had.value_or(""), var, value == kAbsent ? std::nullopt : std::optional<std::string>(value));
   }
+  if (auto r = put(next); !r) return r;
   // irqbalance reads its environment once, at start (irqbalance(1)).
-  CommandRun run = runner_->Run({"systemctl", "try-restart", kUnit});
-  const bool failed = run.Failed();
-  const std::string status = run.Status();
-  runs_.push_back(std::move(run));
-  if (failed) return MakeError("systemctl try-restart " + kUnit + ": " + status, EIO);
-  return Ok();
+  auto restart = [&]() {
+    CommandRun run = runner_->Run({"systemctl", "try-restart", kUnit});
+    const bool ok = !run.Failed();
+    runs_.push_back(std::move(run));
+    return ok;
+  };
+  if (restart()) return Ok();
+  // The executor undoes only the writes that succeeded: like a boot file whose update step
+  // failed, the file is put back here and irqbalance restarted on it again.
+  const std::string status = runs_.back().Status();
+  (void)put(had ? std::optional<std::string>(*had) : std::nullopt);
+  restart();
+  return MakeError("systemctl try-restart " + kUnit + ": " + status + "; " + path + " put back", EIO);
 }
 
 std::vector<CommandRun> IrqbalanceConfigActuator::TakeRuns() { return std::exchange(runs_, {}); }

@@ -23,6 +23,10 @@ using profile::Diagnostic;
 namespace {
 
 const std::string kX86 = std::string(RTAGENT_SOURCE_DIR) + "/tests/sysroots/x86-ipc-4cpu";
+// Every other section left alone: no boot loader file, no IRQ, no runtime mask.
+const std::string kOnlySysctls =
+    "cores:\n  bootloader: print\n  runtime: {workqueue_cpumask: keep, default_smp_affinity: keep}\n"
+    "irqs:\n  default: keep\n  irqbalance: leave\n";
 
 // Loads `yaml` (written to a file in `dir`) against the system under `root`: its CPUs and sysctls.
 Loaded LoadOn(const TempDir& dir, const SysRoot& root, const std::string& yaml) {
@@ -136,13 +140,14 @@ TEST_CASE("sysctls: apply then revert on a fixture board leaves it byte-identica
   TempTree t(kX86);
   FaultRoot root(t.dir());
   TempDir dir;
-  auto l = LoadOn(dir, root, "sysctls:\n  vm.stat_interval: 10\n  kernel.watchdog_thresh: 20\n");
+  auto l = LoadOn(dir, root, kOnlySysctls + "sysctls:\n  vm.stat_interval: 10\n  kernel.watchdog_thresh: 20\n");
   REQUIRE(l.result);
   auto applied = ApplyProfile(*l.result, root);
   REQUIRE(applied);
   CHECK_FALSE(applied->report.rolled_back);
-  CHECK(t.Get(kpath::Sysctl("vm.stat_interval")) == "10");
-  CHECK(t.Get(kpath::Sysctl("kernel.watchdog_thresh")) == "20");
+  CHECK(t.Get(kpath::Sysctl("vm.stat_interval")) == "10\n");
+  CHECK(t.Get(kpath::Sysctl("kernel.watchdog_thresh")) == "20\n");
+  CHECK(applied->report.Count(Outcome::kApplied) == 2);  // nothing else was written
   // Verify: planned again, nothing is pending.
   for (const Change& c : PlanOf(*l.result, root).items) CHECK_FALSE(Pending(c));
   auto reverted = RevertJournal(root);
@@ -171,8 +176,7 @@ TEST_CASE("sysctls: vm.stat_interval applied, verified and reverted on this mach
 
   const std::string want = *before == "7" ? "8" : "7";
   TempDir dir;
-  auto l = LoadOn(dir, live, "cores:\n  housekeeping: 0\n  runtime: {workqueue_cpumask: keep, default_smp_affinity: keep}\n"
-                             "irqs:\n  default: keep\nsysctls:\n  vm/stat_interval: " + want + "\n");
+  auto l = LoadOn(dir, live, kOnlySysctls + "sysctls:\n  vm/stat_interval: " + want + "\n");
   INFO(l.diags.FormatText());
   REQUIRE(l.result);
   auto applied = ApplyProfile(*l.result, live);
