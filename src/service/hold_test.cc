@@ -188,9 +188,6 @@ TEST_CASE("an IRQ moved back while irqbalance runs is logged as irqbalance's doi
   CHECK(r.tree.Get(kIrq) == "0\n");
   CHECK_THAT(r.Log(), Catch::Contains("drift: IRQ 125") &&
                           Catch::Contains("0-3 -> 0 (re-asserted; moved by irqbalance (process 4242;"));
-  bool recorded = false;  // the state file's drift list says it too
-  for (const auto& e : r.StateFile()["drift"]) recorded |= e["outcome"].get<std::string>().find("moved by irqbalance") != std::string::npos;
-  CHECK(recorded);
 }
 
 TEST_CASE("a new IRQ appearing after start is moved on the next tick", "[service]") {
