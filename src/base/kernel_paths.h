@@ -20,9 +20,12 @@ inline const std::string kFairServerDir = "sys/kernel/debug/sched/fair_server"; 
 inline std::string FairServerRuntime(int cpu) { return kFairServerDir + "/cpu" + std::to_string(cpu) + "/runtime"; }
 inline std::string FairServerPeriod(int cpu) { return kFairServerDir + "/cpu" + std::to_string(cpu) + "/period"; }
 inline const std::string kSchedPreempt = "sys/kernel/debug/sched/preempt";  // PREEMPT_DYNAMIC: "none voluntary (full)"
+inline const std::string kProcSys = "proc/sys";
+/// The file of a sysctl named as sysctl(8) does: dots are directories, and a '/' inside a
+/// component (a VLAN "eth0.100" is written "eth0/100") is a dot of the file name.
 inline std::string Sysctl(const std::string& dotted) {
   std::string p = "proc/sys/";
-  for (char c : dotted) p += (c == '.') ? '/' : c;
+  for (char c : dotted) p += (c == '.') ? '/' : (c == '/') ? '.' : c;
   return p;
 }
 
@@ -101,6 +104,9 @@ inline std::string TaskSchedstat(int pid, int tid) { return Task(pid, tid) + "/s
 inline std::string ProcStat(int pid) { return Pid(pid) + "/stat"; }
 /// /proc/PID/cmdline: the arguments, each ended by a NUL (empty for kernel threads).
 inline std::string ProcCmdline(int pid) { return Pid(pid) + "/cmdline"; }
+/// /proc/PID/environ: the environment it was started with, each NAME=value ended by a NUL
+/// (irqbalance reads IRQBALANCE_BANNED_CPULIST from it once, at start).
+inline std::string ProcEnviron(int pid) { return Pid(pid) + "/environ"; }
 /// /proc/PID/cgroup: one "hierarchy-id:controllers:path" line per mounted hierarchy.
 inline std::string ProcCgroup(int pid) { return Pid(pid) + "/cgroup"; }
 inline const std::string kMounts = "proc/mounts";
@@ -116,10 +122,51 @@ inline const std::string kProcCgroups = "proc/cgroups";
 
 // --- workqueues, memory ---
 inline const std::string kWorkqueueCpumask = "sys/devices/virtual/workqueue/cpumask";
+/// The workqueues made with WQ_SYSFS (writeback, blkcg_punt_bio, ...), one directory each
+/// (Documentation/core-api/workqueue.rst; kernel/workqueue.c, wq_sysfs_register).
+inline const std::string kWorkqueueDevices = "sys/bus/workqueue/devices";
+/// An unbound WQ_SYSFS workqueue's own CPU mask (hex); per-CPU workqueues have none.
+inline std::string WorkqueueCpumask(const std::string& name) { return kWorkqueueDevices + "/" + name + "/cpumask"; }
 inline const std::string kThpDir = "sys/kernel/mm/transparent_hugepage";
 inline const std::string kThpEnabled = "sys/kernel/mm/transparent_hugepage/enabled";
 inline const std::string kThpDefrag = "sys/kernel/mm/transparent_hugepage/defrag";
 inline const std::string kThpPmdSize = "sys/kernel/mm/transparent_hugepage/hpage_pmd_size";  // bytes of one huge page
+
+/// Persistent huge pages of one size (Documentation/admin-guide/mm/hugetlbpage.rst): the
+/// directory "hugepages-2048kB" holds nr_hugepages, free_hugepages, ...
+inline const std::string kHugepagesDir = "sys/kernel/mm/hugepages";
+inline std::string HugepagesNr(long long size_kb) {
+  return kHugepagesDir + "/hugepages-" + std::to_string(size_kb) + "kB/nr_hugepages";
+}
+/// The same pool on one NUMA node.
+inline const std::string kNodeDir = "sys/devices/system/node";
+inline std::string NodeHugepagesNr(int node, long long size_kb) {
+  return kNodeDir + "/node" + std::to_string(node) + "/hugepages/hugepages-" + std::to_string(size_kb) + "kB/nr_hugepages";
+}
+/// "Hugepagesize:  2048 kB": the default huge page size.
+inline const std::string kMeminfo = "proc/meminfo";
+
+// --- network queues (Documentation/networking/scaling.rst) ---
+inline const std::string kNetClassDir = "sys/class/net";
+inline std::string NetQueuesDir(const std::string& iface) { return kNetClassDir + "/" + iface + "/queues"; }
+/// rx-N/rps_cpus or tx-N/xps_cpus (hex masks).
+inline std::string NetQueueFile(const std::string& iface, const std::string& queue, const std::string& file) {
+  return NetQueuesDir(iface) + "/" + queue + "/" + file;
+}
+inline const std::string kRpsCpus = "rps_cpus";
+inline const std::string kXpsCpus = "xps_cpus";
+
+// --- services rtagent acts on (not kernel files, but under the same root) ---
+/// irqbalance's environment file: Debian's, then Red Hat's (irqbalance(1): IRQBALANCE_BANNED_CPULIST
+/// since 1.8, IRQBALANCE_BANNED_CPUS, a hex mask, before).
+inline const std::string kIrqbalanceDefault = "etc/default/irqbalance";
+inline const std::string kIrqbalanceSysconfig = "etc/sysconfig/irqbalance";
+/// A unit systemd runs now has an invocation id here (systemd's docs: /run/systemd/units).
+inline std::string SystemdUnitInvocation(const std::string& unit) { return "run/systemd/units/invocation:" + unit; }
+/// A unit masked by `systemctl mask`: a link to /dev/null.
+inline std::string SystemdUnitMask(const std::string& unit) { return "etc/systemd/system/" + unit; }
+/// Where a masked unit's link points (the link's text, compared as read, not a path to open).
+inline const std::string kSystemdMaskTarget = "/dev/null";
 
 // --- cgroups (Documentation/admin-guide/cgroup-v2.rst, cgroup-v1/cpusets.rst) ---
 inline const std::string kCgroupRoot = "sys/fs/cgroup";

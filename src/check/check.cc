@@ -56,6 +56,7 @@ std::unique_ptr<Check> MakeClockCheck();
 std::unique_ptr<Check> MakeRanksCheck();
 std::unique_ptr<Check> MakeLintCheck();
 std::unique_ptr<Check> MakePiCheck();  // priority inheritance: the codelab's experiment (src/bench/)
+std::unique_ptr<Check> MakeIrqbalanceCheck();  // a running irqbalance bans the isolated CPUs
 
 std::vector<std::unique_ptr<Check>> AllChecks() {
   std::vector<std::unique_ptr<Check>> all;
@@ -68,6 +69,7 @@ std::vector<std::unique_ptr<Check>> AllChecks() {
   all.push_back(MakeRanksCheck());
   all.push_back(MakeLintCheck());
   all.push_back(MakePiCheck());
+  all.push_back(MakeIrqbalanceCheck());
   return all;
 }
 

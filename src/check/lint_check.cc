@@ -10,6 +10,7 @@
 #include "check/check.h"
 #include "profile/duration.h"
 #include "tune/memory_tuner.h"
+#include "tune/sysctls_tuner.h"
 #include "tune/rank_order.h"
 
 namespace rtagent::check {
@@ -294,12 +295,8 @@ Rule LoopBelowIrqThreads(const Profile& p) {
 
 // ---- Chapter 2: the safety net and the booking desk
 
-const Sysctl* FindSysctl(const Profile& p, const std::string& name) {
-  for (const auto& s : MemoryOf(p).sysctls) {
-    if (s.name == name) return &s;
-  }
-  return nullptr;
-}
+// memory.sysctl or sysctls: the one value the profile writes.
+const Sysctl* FindSysctl(const Profile& p, const std::string& name) { return ProfileSysctl(p, name); }
 
 Rule RtThrottlingOff(const Profile& p, const SystemState& st) {
   Rule r{"lint.rt_throttling_off", kChapter2, "RT throttling is kept (sched_rt_runtime_us is not -1)",

@@ -20,7 +20,8 @@ TEST_CASE("the built-in suites: commission has everything, boot is fast, ci is m
   auto commission = LoadSuite("commission");
   REQUIRE(commission);
   CHECK(commission->checks ==
-        std::vector<std::string>{"conformance", "kernel", "cmdline", "clock", "lint", "ranks", "pi", "interrupts", "hwlat"});
+        std::vector<std::string>{"conformance", "kernel", "cmdline", "clock", "lint", "ranks", "pi", "interrupts", "irqbalance",
+                                 "hwlat"});
   CHECK(commission->windows.empty());  // the profile's windows
   CHECK(commission->source == "checks/commission.yaml (built-in)");
 

@@ -156,6 +156,24 @@ Result<Profile> Finish(Profile p, const std::optional<YamlNode>& tree, Diagnosti
   return p;
 }
 
+// The sysctl names under proc/sys, dotted: a directory's names joined with '.', a '.' inside a
+// file or directory name spelled '/' (sysctl(8); kpath::Sysctl turns them back).
+void ListSysctls(const SysRoot& root, const std::string& dir, const std::string& prefix, int depth,
+                 std::vector<std::string>* out) {
+  auto names = root.List(dir);
+  if (!names || depth > 8) return;
+  for (const std::string& n : *names) {
+    std::string part = n;
+    std::replace(part.begin(), part.end(), '.', '/');
+    const std::string path = dir + "/" + n;
+    if (root.IsDir(path)) {
+      ListSysctls(root, path, prefix + part + ".", depth + 1, out);
+    } else {
+      out->push_back(prefix + part);
+    }
+  }
+}
+
 }  // namespace
 
 Result<SystemCpus> ReadSystemCpus(const SysRoot& root) {
@@ -174,6 +192,10 @@ Result<SystemCpus> ReadSystemCpus(const SysRoot& root) {
   s.online = online ? *online : *possible;
   s.possible = possible ? possible->Union(s.online) : s.online;
   if (s.online.Empty()) return MakeError("the system under " + root.Dir() + " reports no online CPU");
+  if (root.IsDir(kpath::kProcSys)) {
+    s.sysctls.emplace();
+    ListSysctls(root, kpath::kProcSys, "", 0, &*s.sysctls);
+  }
   return s;
 }
 

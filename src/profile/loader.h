@@ -15,7 +15,8 @@ namespace rtagent::profile {
 inline const std::string kDefaultProfileName = "<built-in>/default.yaml";
 
 /// The possible and online CPUs of the system under `root`
-/// (sys/devices/system/cpu/{possible,online}; present stands in for a missing possible).
+/// (sys/devices/system/cpu/{possible,online}; present stands in for a missing possible), and
+/// the names of its sysctls (proc/sys), which the `sysctls` section is validated against.
 Result<SystemCpus> ReadSystemCpus(const SysRoot& root);
 
 /// Loads the profile at `path` with its includes, resolves its CPU lists against `cpus` and

@@ -29,6 +29,7 @@ const std::vector<std::string> kPreemptRtNames = {"required", "preferred", "any"
 const std::vector<std::string> kSafetyNetNames = {"keep", "isolated_only", "any"};
 const std::vector<std::string> kBuiltinLoadNames = {"cache", "messaging", "disk", "network", "memory"};
 const std::vector<std::string> kOnStopNames = {"keep", "revert"};
+const std::vector<std::string> kIrqbalanceModeNames = {"ban", "stop", "leave"};
 const std::vector<std::string> kExplainWhenNames = {"on-breach", "always", "off"};
 
 namespace {
@@ -47,6 +48,7 @@ std::string ToString(PreemptRtRequirement v) { return NameOf(kPreemptRtNames, v)
 std::string ToString(SafetyNetExpectation v) { return NameOf(kSafetyNetNames, v); }
 std::string ToString(BuiltinLoad v) { return NameOf(kBuiltinLoadNames, v); }
 std::string ToString(OnStop v) { return NameOf(kOnStopNames, v); }
+std::string ToString(IrqbalanceMode v) { return NameOf(kIrqbalanceModeNames, v); }
 std::string ToString(ExplainWhen v) { return NameOf(kExplainWhenNames, v); }
 
 std::string DefaultBootloaderPath(BootloaderType type) {

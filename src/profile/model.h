@@ -62,6 +62,11 @@ struct CpuSpec {
 struct SystemCpus {
   CpuSet possible;  ///< sys/devices/system/cpu/possible
   CpuSet online;    ///< sys/devices/system/cpu/online
+  /// The sysctls the target has, dotted as sysctl(8) spells them ("vm.stat_interval"), read
+  /// from proc/sys under the root the profile is loaded against: the `sysctls` section takes
+  /// only these. nullopt when loaded without a root to ask (text in tests) or when proc/sys
+  /// is absent; the plan then reports a key the kernel lacks.
+  std::optional<std::vector<std::string>> sysctls;
   /// Number of CPU ids ("N" in a CPU list is NrIds() - 1).
   int NrIds() const { return possible.Max() + 1; }
 };
@@ -131,7 +136,11 @@ struct IrqAllowance {
   std::optional<double> per_second;   ///< limit per CPU per second; nullopt = any rate
 };
 
+/// What rtagent does about a running irqbalance (it would move IRQs back onto isolated CPUs).
+enum class IrqbalanceMode { kBan, kStop, kLeave };
+
 struct IrqsConfig {
+  Marked<IrqbalanceMode> irqbalance;  ///< default ban: the isolated CPUs in its banned list
   Marked<CpuSpec> default_cpus;  ///< every movable IRQ no rule matches; default housekeeping; kKeep = leave
   std::vector<IrqRule> rules;    ///< first matching rule wins, in file order
   Marked<std::vector<IrqAllowance>> allowed;           ///< /proc/interrupts rows
@@ -308,6 +317,7 @@ extern const std::vector<std::string> kPreemptRtNames;
 extern const std::vector<std::string> kSafetyNetNames;
 extern const std::vector<std::string> kBuiltinLoadNames;
 extern const std::vector<std::string> kOnStopNames;
+extern const std::vector<std::string> kIrqbalanceModeNames;
 extern const std::vector<std::string> kExplainWhenNames;
 
 std::string ToString(BootloaderType v);
@@ -318,6 +328,7 @@ std::string ToString(PreemptRtRequirement v);
 std::string ToString(SafetyNetExpectation v);
 std::string ToString(BuiltinLoad v);
 std::string ToString(OnStop v);
+std::string ToString(IrqbalanceMode v);
 std::string ToString(ExplainWhen v);
 
 /// The file a boot loader type edits when cores.bootloader.path is not given, relative to the

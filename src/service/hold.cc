@@ -13,6 +13,7 @@
 #include <spdlog/spdlog.h>
 
 #include "check/runner.h"
+#include "inspect/irqbalance.h"
 #include "profile/duration.h"
 #include "profile/loader.h"
 #include "service/memory_trim.h"
@@ -182,6 +183,17 @@ Result<void> HoldDaemon::HoldNote(const profile::Profile& p) {
 
 int HoldDaemon::ApplyEach(const std::vector<Change>& changes, bool as_drift, std::string* first_error) {
   int written = 0;
+  // An IRQ's affinity that drifted while irqbalance runs was moved by it (it rebalances every
+  // ten seconds): the drift says so, once looked up per tick, with the remedy.
+  std::optional<std::string> mover;
+  auto moved_by = [&](const Change& c) -> std::string {
+    if (!as_drift || c.section != "irqs" || c.actuator != "file") return "";
+    if (!mover) {
+      IrqbalanceInfo ib = DetectIrqbalance(root_);
+      mover = ib.running ? "moved by irqbalance (" + ib.how + "; irqs.irqbalance: ban or stop ends the fight)" : "";
+    }
+    return *mover;
+  };
   for (const Change& c : changes) {
     if (c.reboot) continue;
     ApplyReport r = executor_->Apply({c});
@@ -208,6 +220,7 @@ int HoldDaemon::ApplyEach(const std::vector<Change>& changes, bool as_drift, std
         break;
     }
     if (as_drift) {
+      if (std::string by = moved_by(c); !by.empty()) e.outcome += "; " + by;
       log_->warn("drift: {}: {} -> {} ({})", c.what, OneLine(c.before), OneLine(c.after), e.outcome);
       state_.AddDrift(std::move(e));
     }

@@ -178,6 +178,18 @@ TEST_CASE("drift injected into the tree is re-asserted on the next tick, one log
   CHECK_THAT(r.notifier.LastStatus(), Catch::Contains("2 drift re-asserted"));
 }
 
+TEST_CASE("an IRQ moved back while irqbalance runs is logged as irqbalance's doing", "[service]") {
+  Rig r(ProfileText("", 0, 10));
+  HoldDaemon& d = r.Make();
+  REQUIRE(d.Start() == StartResult::kHolding);
+  r.tree.Put(kpath::ProcStat(4242), "4242 (irqbalance) S 1 4242 4242 0 -1 4194560 0 0 0 0 0 0 0 0 20 0 2 0 123 0 0\n");
+  r.tree.Put(kIrq, "0-3\n");
+  CHECK(d.Tick() >= 1);
+  CHECK(r.tree.Get(kIrq) == "0\n");
+  CHECK_THAT(r.Log(), Catch::Contains("drift: IRQ 125") &&
+                          Catch::Contains("0-3 -> 0 (re-asserted; moved by irqbalance (process 4242;"));
+}
+
 TEST_CASE("a new IRQ appearing after start is moved on the next tick", "[service]") {
   Rig r(ProfileText());
   HoldDaemon& d = r.Make();

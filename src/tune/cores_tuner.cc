@@ -110,6 +110,36 @@ void PlanMask(const PlanContext& ctx, const profile::Marked<profile::CpuSpec>& s
   plan.items.push_back(std::move(c));
 }
 
+// Each unbound WQ_SYSFS workqueue's own mask, set to the global mask's CPUs. The kernel runs
+// such a workqueue on its own mask ANDed with the global one (kernel/workqueue.c), so the
+// global mask already keeps it off isolated CPUs; its own file still names every CPU, and a
+// later change of the global mask (another tool, a revert) lets it back. Setting both makes
+// each file say where the workqueue runs, as TuneD's realtime profile does for writeback. A
+// workqueue listed without a cpumask file is per-CPU (bound): nothing to set.
+void PlanSysfsWorkqueues(const PlanContext& ctx, const profile::Marked<profile::CpuSpec>& spec, int nr,
+                         SectionPlan& plan) {
+  if (spec->keyword == CpuKeyword::kKeep || spec->cpus.Empty()) return;
+  auto names = ctx.root.List(kpath::kWorkqueueDevices);
+  if (!names) return;  // no WQ_SYSFS workqueue (or a fixture without them)
+  for (const std::string& name : *names) {
+    const std::string path = kpath::WorkqueueCpumask(name);
+    auto now = ctx.root.ReadTrimmed(path);
+    if (!now) continue;
+    Change c;
+    c.section = plan.section;
+    c.what = "workqueue " + name + " cpumask";
+    c.key = path;
+    c.before = *now;
+    c.after = spec->cpus.ToMask(nr);
+    c.compare = Compare::kCpuMask;
+    c.why = kChapter6;
+    // kernel/workqueue.c (apply_workqueue_attrs): an explicitly ordered workqueue refuses new
+    // attributes, since several pools would break its ordering.
+    c.refusals.push_back({EINVAL, "the kernel keeps this workqueue's mask (an ordered workqueue takes no new attributes)"});
+    plan.items.push_back(std::move(c));
+  }
+}
+
 // kernel.timer_migration, where the kernel has it.
 void PlanTimerMigration(const PlanContext& ctx, SectionPlan& plan) {
   const auto& want = ctx.profile.cores.runtime.timer_migration;
@@ -146,6 +176,7 @@ Result<SectionPlan> CoresTuner::Plan(const PlanContext& ctx) const {
   }
   // 3. Runtime knobs.
   PlanMask(ctx, p.cores.runtime.workqueue_cpumask, kpath::kWorkqueueCpumask, "unbound workqueue cpumask", nr, plan);
+  PlanSysfsWorkqueues(ctx, p.cores.runtime.workqueue_cpumask, nr, plan);
   PlanMask(ctx, p.cores.runtime.default_smp_affinity, kpath::kDefaultSmpAffinity, "default IRQ affinity for new IRQs",
            nr, plan);
   if (p.cores.runtime.timer_migration->has_value()) PlanTimerMigration(ctx, plan);

@@ -4,6 +4,7 @@
 #include <set>
 
 #include "base/kernel_paths.h"
+#include "tune/irqbalance.h"
 
 namespace rtagent {
 
@@ -45,6 +46,8 @@ Result<SectionPlan> IrqsTuner::Plan(const PlanContext& ctx) const {
   SectionPlan plan;
   plan.section = Section();
   const profile::IrqsConfig& cfg = ctx.profile.irqs;
+  // irqbalance first: banned (or stopped) before the IRQs move, so it does not move them back.
+  PlanIrqbalance(ctx, plan);
   if (!ctx.state.irqs || !ctx.state.irqs->readable) {
     plan.findings.push_back({Finding::Level::kWarning, "the interrupt table cannot be read; IRQs left alone", {}, kWhy});
     return plan;
@@ -95,6 +98,10 @@ Result<SectionPlan> IrqsTuner::Plan(const PlanContext& ctx) const {
   // New IRQs (a USB device, a driver reload) start on default_smp_affinity: the cores
   // section sets it to housekeeping so they are born in the right place.
   return plan;
+}
+
+void IrqsTuner::AddActuators(Executor& executor, SysRoot& root) const {
+  AddIrqbalanceActuators(executor, root, runners_);
 }
 
 }  // namespace rtagent

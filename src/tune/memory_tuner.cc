@@ -90,27 +90,7 @@ void CheckSysctls(const CrossCheck& cc, const MemoryConfig& m) {
                      "set timer_migration in one place only: cores.runtime.timer_migration");
   }
   const Sysctl* runtime = Find(m, "kernel.sched_rt_runtime_us");
-  if (runtime == nullptr) return;
-  const Sysctl* period = Find(m, "kernel.sched_rt_period_us");
-  long long rt = std::stoll(runtime->value);
-  long long per = period != nullptr ? std::stoll(period->value) : 1000000;  // the kernel's default period
-  if (rt > per) {
-    cc.diags().Error(runtime->mark,
-                     "kernel.sched_rt_runtime_us " + runtime->value + " is larger than the period " + std::to_string(per),
-                     "the runtime is the share of each period real-time tasks may use; keep it at most the period "
-                     "(EINVAL otherwise)");
-  }
-  if (rt != -1) return;
-  profile::SafetyNetExpectation net = *p.kernel.rt_safety_net;
-  if (net == profile::SafetyNetExpectation::kAny) {
-    cc.diags().Warning(runtime->mark, "kernel.sched_rt_runtime_us=-1 removes the RT safety net on every CPU",
-                       "remove it only where the loop runs alone (Chapter 2)");
-  } else {
-    cc.diags().Error(runtime->mark,
-                     "kernel.sched_rt_runtime_us=-1 removes the RT safety net on every CPU, but kernel.rt_safety_net is " +
-                         ToString(net),
-                     "keep the net (Chapter 2), or set kernel.rt_safety_net: any if that is really meant");
-  }
+  if (runtime != nullptr) JudgeRtThrottling(cc, *runtime, Find(m, "kernel.sched_rt_period_us"));
 }
 
 void WarnDefrag(const CrossCheck& cc, const MemoryConfig& m) {
@@ -135,6 +115,30 @@ const profile::Section<MemoryConfig>& ThpSection() {
 }  // namespace
 
 bool ThpDefragStalls(const std::string& mode) { return mode == "always"; }
+
+void JudgeRtThrottling(const CrossCheck& cc, const Sysctl& runtime, const Sysctl* period) {
+  const profile::Profile& p = cc.profile();
+  auto rt = ParseInt(runtime.value);
+  auto per = period != nullptr ? ParseInt(period->value) : std::optional<long long>(1000000);  // the kernel's default
+  if (!rt) return;  // not a number: the kernel refuses it (EINVAL) at apply
+  if (per && *rt > *per) {
+    cc.diags().Error(runtime.mark,
+                     "kernel.sched_rt_runtime_us " + runtime.value + " is larger than the period " + std::to_string(*per),
+                     "the runtime is the share of each period real-time tasks may use; keep it at most the period "
+                     "(EINVAL otherwise)");
+  }
+  if (*rt != -1) return;
+  profile::SafetyNetExpectation net = *p.kernel.rt_safety_net;
+  if (net == profile::SafetyNetExpectation::kAny) {
+    cc.diags().Warning(runtime.mark, "kernel.sched_rt_runtime_us=-1 removes the RT safety net on every CPU",
+                       "remove it only where the loop runs alone (Chapter 2)");
+  } else {
+    cc.diags().Error(runtime.mark,
+                     "kernel.sched_rt_runtime_us=-1 removes the RT safety net on every CPU, but kernel.rt_safety_net is " +
+                         ToString(net),
+                     "keep the net (Chapter 2), or set kernel.rt_safety_net: any if that is really meant");
+  }
+}
 
 const profile::Block<MemoryConfig>& MemorySection() {
   static const profile::Block<MemoryConfig> kBlock{

@@ -32,6 +32,12 @@ inline const MemoryConfig& MemoryOf(const profile::Profile& p) { return MemorySe
 /// Chapter 8). The profile's validation warns about it and the lint judges it: one rule.
 bool ThpDefragStalls(const std::string& mode);
 
+/// RT throttling's budget as a profile sets it (memory.sysctl or sysctls): an error when the
+/// runtime exceeds its period (`period` null: the kernel's 1 s), and -1, which removes the
+/// safety net on every CPU (Chapter 2), an error unless kernel.rt_safety_net is `any` (then a
+/// warning). One rule for both sections; the lint's rt_throttling_off judges the same value.
+void JudgeRtThrottling(const profile::CrossCheck& cc, const Sysctl& runtime, const Sysctl* period);
+
 /// Plans transparent hugepages and the sysctls the profile's memory section names.
 class MemoryTuner : public Tuner {
  public:

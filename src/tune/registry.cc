@@ -8,6 +8,7 @@
 #include "tune/partitions_tuner.h"
 #include "tune/power_tuner.h"
 #include "tune/ranks_tuner.h"
+#include "tune/sysctls_tuner.h"
 #include "tune/tuner.h"
 
 namespace rtagent {
@@ -16,6 +17,7 @@ std::vector<std::unique_ptr<Tuner>> AllTuners() {
   std::vector<std::unique_ptr<Tuner>> t;
   t.push_back(std::make_unique<CoresTuner>());
   t.push_back(std::make_unique<MemoryTuner>());
+  t.push_back(std::make_unique<SysctlsTuner>());
   t.push_back(std::make_unique<PowerTuner>());
   t.push_back(std::make_unique<PartitionsTuner>());
   t.push_back(std::make_unique<IrqsTuner>());
