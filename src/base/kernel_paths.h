@@ -73,6 +73,7 @@ inline const std::string kCpuInfo = "proc/cpuinfo";
 // --- interrupts (Documentation/core-api/irq/irq-affinity.rst, ABI sysfs-kernel-irq) ---
 inline const std::string kInterrupts = "proc/interrupts";
 inline const std::string kSoftirqs = "proc/softirqs";
+inline const std::string kSchedstat = "proc/schedstat";  // per-CPU run-queue counters (Documentation/scheduler/sched-stats.rst)
 inline const std::string kProcIrqDir = "proc/irq";
 inline const std::string kDefaultSmpAffinity = "proc/irq/default_smp_affinity";
 inline std::string ProcIrq(int irq) { return kProcIrqDir + "/" + std::to_string(irq); }

@@ -1,6 +1,7 @@
 #include "inspect/interrupt_counts.h"
 
 #include <cerrno>
+#include <sstream>
 
 #include "base/kernel_paths.h"
 #include "inspect/irqs.h"
@@ -35,6 +36,27 @@ std::vector<CounterRow> ToRows(InterruptTable table, CounterSource source) {
 
 }  // namespace
 
+std::map<int, CpuSchedstat> ParseSchedstat(std::string_view text) {
+  std::map<int, CpuSchedstat> out;
+  size_t pos = 0;
+  while (pos < text.size()) {
+    size_t end = text.find('\n', pos);
+    if (end == std::string_view::npos) end = text.size();
+    const std::string line(text.substr(pos, end - pos));
+    pos = end + 1;
+    if (line.rfind("cpu", 0) != 0) continue;
+    std::istringstream in(line.substr(3));
+    long long cpu = -1;
+    if (!(in >> cpu) || cpu < 0 || cpu > 1 << 20) continue;
+    unsigned long long f[9];
+    bool whole = true;
+    for (auto& v : f) whole = whole && static_cast<bool>(in >> v);
+    if (!whole) continue;
+    out[static_cast<int>(cpu)] = CpuSchedstat{f[2], f[4], f[6], f[7], f[8]};
+  }
+  return out;
+}
+
 std::vector<CounterRow> ParseSoftirqs(std::string_view text) {
   // kernel/softirq.c show_softirqs() prints the same "CPUn" header and "LABEL: counts" rows
   // as /proc/interrupts' named rows, without a description: inspect's parser reads both.
@@ -55,6 +77,7 @@ Result<CounterSnapshot> ReadCounters(const SysRoot& root) {
   } else {
     snap.softirqs_error = soft.error().message;
   }
+  if (auto sched = root.Read(kpath::kSchedstat)) snap.schedstat = ParseSchedstat(*sched);
   return snap;
 }
 

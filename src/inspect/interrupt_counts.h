@@ -32,11 +32,28 @@ struct CounterRow {
   std::map<int, unsigned long long> per_cpu;  ///< CPU number -> count
 };
 
-/// Both files at one moment. `softirqs_error` is "" when /proc/softirqs was read.
+/// One CPU's line of /proc/schedstat (Documentation/scheduler/sched-stats.rst, versions 15 and
+/// later: "cpuN" then nine counters): what the scheduler did on that CPU since boot.
+struct CpuSchedstat {
+  unsigned long long schedules = 0;   ///< field 3: schedule() was called
+  unsigned long long wakeups = 0;     ///< field 5: try_to_wake_up() was called
+  unsigned long long run_ns = 0;      ///< field 7: time tasks spent running on the CPU
+  unsigned long long wait_ns = 0;     ///< field 8: time tasks spent runnable, waiting for it
+  unsigned long long timeslices = 0;  ///< field 9
+};
+
+/// Both files at one moment. `softirqs_error` is "" when /proc/softirqs was read. The
+/// scheduler's per-CPU counters ride along where the kernel has /proc/schedstat
+/// (CONFIG_SCHEDSTATS); they are never counter rows, so the interrupts check does not see them.
 struct CounterSnapshot {
   std::vector<CounterRow> rows;
   std::string softirqs_error;
+  std::map<int, CpuSchedstat> schedstat;  ///< CPU -> its counters; empty without /proc/schedstat
 };
+
+/// Parses /proc/schedstat's "cpuN" lines (versions 15 and later); other lines (version,
+/// timestamp, domainN) and short or unreadable ones are skipped. Pure.
+std::map<int, CpuSchedstat> ParseSchedstat(std::string_view text);
 
 /// Parses /proc/softirqs (kernel/softirq.c show_softirqs(): a "CPU0 CPU1 ..." header, then
 /// one "NAME: count count ..." line per softirq). Pure; unreadable lines are skipped.

@@ -93,3 +93,37 @@ TEST_CASE("interrupt counts: moves are per CPU and per second, growth is summed 
   CHECK(fresh[0].row->id == "NET_RX");
   CHECK(fresh[0].delta == 25);
 }
+
+TEST_CASE("interrupt counts: /proc/schedstat's cpu lines ride along, other lines and short ones skipped",
+          "[inspect][interrupts]") {
+  // Documentation/scheduler/sched-stats.rst, version 15: cpuN then nine counters.
+  const std::string text =
+      "version 15\n"
+      "timestamp 4295060870\n"
+      "cpu0 0 0 5000 2000 3000 1000 9000000000 12000000 5100\n"
+      "domain0 3 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0\n"
+      "cpu2 0 0 70 30 40 20 500000000 2500000 71\n"
+      "cpu3 0 0 7\n";
+  auto s = ParseSchedstat(text);
+  REQUIRE(s.size() == 2);
+  CHECK(s.at(0).schedules == 5000);
+  CHECK(s.at(0).wakeups == 3000);
+  CHECK(s.at(2).run_ns == 500000000);
+  CHECK(s.at(2).wait_ns == 2500000);
+  CHECK(s.at(2).timeslices == 71);
+  CHECK(s.count(3) == 0);  // a short line
+  TempTree t;
+  t.Put(kpath::kInterrupts, kInterrupts);
+  t.Put(kpath::kSchedstat, text);
+  FaultRoot root(t.dir());
+  auto snap = ReadCounters(root);
+  REQUIRE(snap);
+  CHECK(snap->schedstat.size() == 2);
+  CHECK(snap->rows.size() == 3);  // never counter rows: the interrupts check does not see them
+  TempTree bare;
+  bare.Put(kpath::kInterrupts, kInterrupts);
+  FaultRoot no_schedstat(bare.dir());
+  auto none = ReadCounters(no_schedstat);
+  REQUIRE(none);
+  CHECK(none->schedstat.empty());  // CONFIG_SCHEDSTATS off: the coarse answer goes without
+}

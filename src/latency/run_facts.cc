@@ -88,6 +88,24 @@ std::vector<CoarseCount> CoarseCounts(const CounterSnapshot& before, const Count
   std::vector<CoarseCount> out;
   for (const auto& [key, delta] : by_name) out.push_back({key.first, key.second, delta});
   std::stable_sort(out.begin(), out.end(), [](const CoarseCount& a, const CoarseCount& b) { return a.delta > b.delta; });
+  // The scheduler's counters come last, in a fixed order (they are not counts of one kind).
+  CpuSchedstat grew;
+  bool any = false;
+  for (const int cpu : cpus.Cpus()) {
+    auto b = before.schedstat.find(cpu);
+    auto a = after.schedstat.find(cpu);
+    if (b == before.schedstat.end() || a == after.schedstat.end()) continue;
+    auto up = [](unsigned long long x, unsigned long long y) { return y > x ? y - x : 0ULL; };
+    grew.wait_ns += up(b->second.wait_ns, a->second.wait_ns);
+    grew.schedules += up(b->second.schedules, a->second.schedules);
+    grew.wakeups += up(b->second.wakeups, a->second.wakeups);
+    any = true;
+  }
+  if (any) {
+    out.push_back({"schedstat", "µs tasks waited runnable for the CPU (schedstat run_delay)", grew.wait_ns / 1000});
+    out.push_back({"schedstat", "schedule() calls on the CPU (schedstat)", grew.schedules});
+    out.push_back({"schedstat", "wake-ups asked on the CPU (schedstat try_to_wake_up)", grew.wakeups});
+  }
   return out;
 }
 

@@ -73,3 +73,29 @@ TEST_CASE("interrupt deltas: the lines that fired on the measured CPUs, by name,
   root.FailReads(kpath::kInterrupts, EIO);
   CHECK_FALSE(ReadInterruptCounts(root).has_value());
 }
+
+TEST_CASE("coarse counts: interrupts and softirqs largest first, then the scheduler's counters on the CPU",
+          "[latency]") {
+  CounterSnapshot before;
+  CounterSnapshot after;
+  CounterRow timer;
+  timer.source = CounterSource::kSoftirqs;
+  timer.id = "TIMER";
+  timer.per_cpu = {{1, 10}, {2, 100}};
+  before.rows.push_back(timer);
+  timer.per_cpu = {{1, 20}, {2, 104}};
+  after.rows.push_back(timer);
+  before.schedstat[2] = CpuSchedstat{70, 40, 500000000, 2500000, 71};
+  before.schedstat[1] = CpuSchedstat{1, 1, 1, 1, 1};
+  after.schedstat[2] = CpuSchedstat{95, 52, 510000000, 7900000, 96};
+  after.schedstat[1] = CpuSchedstat{900, 900, 900000000, 900000000, 900};
+  auto c = CoarseCounts(before, after, CpuSet::Of({2}));
+  REQUIRE(c.size() == 4);
+  CHECK(c[0] == CoarseCount{"softirqs", "softirq TIMER", 4});
+  CHECK(c[1] == CoarseCount{"schedstat", "µs tasks waited runnable for the CPU (schedstat run_delay)", 5400});
+  CHECK(c[2] == CoarseCount{"schedstat", "schedule() calls on the CPU (schedstat)", 25});
+  CHECK(c[3] == CoarseCount{"schedstat", "wake-ups asked on the CPU (schedstat try_to_wake_up)", 12});
+  // Without /proc/schedstat in either reading, no scheduler row at all.
+  after.schedstat.clear();
+  CHECK(CoarseCounts(before, after, CpuSet::Of({2})).size() == 1);
+}

@@ -191,17 +191,23 @@ Result<SectionPlan> MemoryTuner::Plan(const PlanContext& ctx) const {
                                "the sysctl does not exist on this kernel"});
       continue;
     }
-    Change c;
-    c.section = Section();
-    c.what = s.name;
-    c.key = path;
-    c.before = *now;
-    c.after = s.value;
-    c.compare = ParseInt(s.value) ? Compare::kInteger : Compare::kWords;
-    c.why = "sysctl " + s.name + " (" + s.mark.ToString() + ")";
-    plan.items.push_back(std::move(c));
+    plan.items.push_back(
+        SysctlChange(Section(), s.name, path, *now, s.value, "sysctl " + s.name + " (" + s.mark.ToString() + ")"));
   }
   return plan;
+}
+
+Change SysctlChange(const std::string& section, const std::string& name, const std::string& path, const std::string& now,
+                    const std::string& value, std::string why) {
+  Change c;
+  c.section = section;
+  c.what = name;
+  c.key = path;
+  c.before = now;
+  c.after = value;
+  c.compare = ParseInt(value) && ParseInt(now) ? Compare::kInteger : Compare::kWords;
+  c.why = std::move(why);
+  return c;
 }
 
 }  // namespace rtagent

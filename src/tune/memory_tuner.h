@@ -28,6 +28,13 @@ const profile::Block<MemoryConfig>& MemorySection();
 /// The memory section of a loaded profile.
 inline const MemoryConfig& MemoryOf(const profile::Profile& p) { return MemorySection().Of(p); }
 
+/// The change that writes one sysctl, as `memory.sysctl` and `sysctls:` both plan it: `path`
+/// from kpath::Sysctl(name), `now` as read. A number compares as a number ("010" is 10) when
+/// both sides are numbers; anything else word by word, so the tabs the kernel prints between
+/// the three numbers of net.ipv4.tcp_rmem match spaces.
+Change SysctlChange(const std::string& section, const std::string& name, const std::string& path, const std::string& now,
+                    const std::string& value, std::string why);
+
 /// True for a THP defrag mode that makes a page fault stall in direct compaction ("always";
 /// Chapter 8). The profile's validation warns about it and the lint judges it: one rule.
 bool ThpDefragStalls(const std::string& mode);

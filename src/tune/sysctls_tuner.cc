@@ -158,17 +158,8 @@ Result<SectionPlan> SysctlsTuner::Plan(const PlanContext& ctx) const {
                                "the sysctl does not exist on this kernel"});
       continue;
     }
-    Change c;
-    c.section = Section();
-    c.what = s.name;
-    c.key = path;
-    c.before = *now;
-    c.after = s.value;
-    // A number compares as a number ("010" is 10); anything else word by word, so the tabs
-    // the kernel prints between the three numbers of net.ipv4.tcp_rmem match spaces.
-    c.compare = ParseInt(s.value) && ParseInt(*now) ? Compare::kInteger : Compare::kWords;
-    c.why = "sysctls: " + s.name + " (" + s.mark.ToString() + ")";
-    plan.items.push_back(std::move(c));
+    plan.items.push_back(
+        SysctlChange(Section(), s.name, path, *now, s.value, "sysctls: " + s.name + " (" + s.mark.ToString() + ")"));
   }
   return plan;
 }
