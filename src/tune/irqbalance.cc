@@ -72,7 +72,10 @@ Result<std::string> IrqbalanceConfigActuator::Read(const std::string& key) {
 Result<void> IrqbalanceConfigActuator::Write(const std::string& key, const std::string& value) {
   auto k = SplitKey(key);
   if (!k) return k.error();
-  const auto& [path, var] = *k;
+  // Plain names, not a structured binding: the lambdas below use `path`, which clang before 16
+  // does not allow for a binding (the fuzz and sanitizer builds use Debian's clang 14).
+  const std::string& path = k->first;
+  const std::string& var = k->second;
   auto had = root_.Read(path);
   auto put = [&](const std::optional<std::string>& text) -> Result<void> {
     if (!text) return root_.Remove(path);
