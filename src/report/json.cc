@@ -2,6 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "report/json_get.h"
 #include "report/why_section.h"
 
 namespace rtagent {
@@ -104,7 +105,7 @@ namespace {
 template <typename T>
 T NullOr(const json& j, const char* key, T fallback = T{}) {
   const json& v = j.at(key);
-  return v.is_null() ? fallback : v.get<T>();
+  return v.is_null() ? fallback : JsonGet<T>(v);
 }
 
 }  // namespace
@@ -213,11 +214,11 @@ namespace {
 template <typename T>
 std::optional<T> GetOptional(const json& j, const char* key) {
   if (!j.contains(key) || j.at(key).is_null()) return std::nullopt;
-  return j.at(key).get<T>();
+  return JsonGet<T>(j.at(key));
 }
 
 OverflowEvent ParseEvent(const json& j) {
-  return OverflowEvent{j.at("sample").get<uint64_t>(), NullOr<int64_t>(j, "since_start_ns", -1),
+  return OverflowEvent{JsonGet<uint64_t>(j.at("sample")), NullOr<int64_t>(j, "since_start_ns", -1),
                        NullOr<int64_t>(j, "latency_ns", -1)};
 }
 
@@ -238,7 +239,7 @@ Result<RunConfig> ParseConfig(const json& c) {
   config.policy = c.contains("policy") ? NullOr<std::string>(c, "policy") : "";
   config.duration_asked_ns = NullOr<int64_t>(c, "duration_asked_ns");
   config.duration_actual_ns = NullOr<int64_t>(c, "duration_actual_ns");
-  config.histogram_limit_us = c.at("histogram_limit_us").get<uint32_t>();
+  config.histogram_limit_us = JsonGet<uint32_t>(c.at("histogram_limit_us"));
   config.memory_locked = NullOr<bool>(c, "memory_locked");
   if (c.at("pm_qos").is_null()) {  // an import that does not say
     config.notes = c.value("notes", std::vector<std::string>{});
@@ -269,30 +270,30 @@ Criterion ParseCriterion(const json& k) {
 }
 
 Result<CpuResult> ParseCpu(const json& cj) {
-  const int cpu = cj.at("cpu").get<int>();
+  const int cpu = JsonGet<int>(cj.at("cpu"));
   const json& hj = cj.at("histogram");
   HistogramParts p;
-  p.limit_us = hj.at("limit_us").get<uint32_t>();
+  p.limit_us = JsonGet<uint32_t>(hj.at("limit_us"));
   if (p.limit_us == 0 || p.limit_us > 10000000) {
     return MakeError("cpus[" + std::to_string(cpu) + "].histogram.limit_us out of range", EINVAL);
   }
   p.bins.assign(p.limit_us, 0);
   for (const json& b : hj.at("bins")) {
-    const uint64_t bin = b.at(0).get<uint64_t>();
+    const uint64_t bin = JsonGet<uint64_t>(b.at(0));
     if (bin >= p.limit_us) {
       return MakeError("CPU " + std::to_string(cpu) + ": bin " + std::to_string(bin) + " is past the limit of " +
                            std::to_string(p.limit_us) + " µs",
                        EINVAL);
     }
-    p.bins[bin] = b.at(1).get<uint64_t>();
+    p.bins[bin] = JsonGet<uint64_t>(b.at(1));
   }
-  p.samples = hj.at("samples").get<uint64_t>();
-  p.min_ns = hj.at("min_ns").get<int64_t>();
-  p.max_ns = hj.at("max_ns").get<int64_t>();
-  p.sum_ns = hj.at("sum_ns").get<int64_t>();
-  p.overflows = hj.at("overflows").get<uint64_t>();
-  p.overflow_max_ns = hj.at("overflow_max_ns").get<int64_t>();
-  p.skipped_periods = hj.at("skipped_periods").get<uint64_t>();
+  p.samples = JsonGet<uint64_t>(hj.at("samples"));
+  p.min_ns = JsonGet<int64_t>(hj.at("min_ns"));
+  p.max_ns = JsonGet<int64_t>(hj.at("max_ns"));
+  p.sum_ns = JsonGet<int64_t>(hj.at("sum_ns"));
+  p.overflows = JsonGet<uint64_t>(hj.at("overflows"));
+  p.overflow_max_ns = JsonGet<int64_t>(hj.at("overflow_max_ns"));
+  p.skipped_periods = JsonGet<uint64_t>(hj.at("skipped_periods"));
   for (const json& e : hj.at("first_overflows")) p.first_overflows.push_back(ParseEvent(e));
   for (const json& e : hj.at("worst_overflows")) p.worst_overflows.push_back(ParseEvent(e));
   auto hist = Histogram::Restore(std::move(p));
@@ -358,7 +359,7 @@ Result<Verdict> ParseUnchecked(const json& root) {
     v.loads.push_back(std::move(*load));
   }
   for (const json& ij : root.at("interrupts")) {
-    v.interrupts.push_back({ij.at("name").get<std::string>(), ij.at("count").get<uint64_t>()});
+    v.interrupts.push_back({ij.at("name").get<std::string>(), JsonGet<uint64_t>(ij.at("count"))});
   }
   for (const json& pj : root.at("preflight")) {
     v.preflight.push_back({pj.at("name").get<std::string>(), pj.at("passed").get<bool>(), pj.value("reason", ""),

@@ -65,3 +65,21 @@ TEST_CASE("bad verdict JSON is refused with the reason", "[report]") {
   REQUIRE_FALSE(r);
   CHECK_THAT(r.error().message, Catch::Contains("bin 400 is past the limit"));
 }
+
+TEST_CASE("fuzz verdict: a float where an integer belongs is refused, never cast", "[report][json]") {
+  // The verdict fuzzer's find: "histogram_limit_us": 4.4e69 was cast to an unsigned int
+  // (undefined behaviour under UBSan). An integer field takes a JSON integer in range only.
+  const std::string good = RenderJson(ExampleVerdict());
+  const std::string key = "\"histogram_limit_us\": ";
+  const size_t at = good.find(key);
+  REQUIRE(at != std::string::npos);
+  const size_t end = good.find_first_of(",\n", at + key.size());
+  auto with = [&](const std::string& value) { return good.substr(0, at + key.size()) + value + good.substr(end); };
+  REQUIRE(ParseVerdictJson(with("100")));
+  for (const std::string bad : {"4.44444e+69", "100.5", "-1", "4294967296"}) {
+    INFO(bad);
+    auto r = ParseVerdictJson(with(bad));
+    REQUIRE_FALSE(r);
+    CHECK_THAT(r.error().message, Catch::Contains("integer"));
+  }
+}

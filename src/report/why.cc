@@ -1,5 +1,6 @@
 #include "report/why.h"
 
+#include "report/json_get.h"
 #include "base/text_table.h"
 #include "report/format.h"
 
@@ -37,12 +38,12 @@ json OrNull(const std::optional<T>& v) {
 template <typename T>
 std::optional<T> OptionalAt(const json& j, const char* key) {
   if (!j.contains(key) || j.at(key).is_null()) return std::nullopt;
-  return j.at(key).get<T>();
+  return JsonGet<T>(j.at(key));
 }
 
 // A time written as µs (the readable key) and, since verdicts carry it, as exact ns.
 int64_t NsAt(const json& j, const char* ns_key, const char* us_key) {
-  if (j.contains(ns_key)) return j.at(ns_key).get<int64_t>();
+  if (j.contains(ns_key)) return JsonGet<int64_t>(j.at(ns_key));
   return static_cast<int64_t>(j.at(us_key).get<double>() * 1000.0 + 0.5);
 }
 
@@ -86,7 +87,7 @@ Result<Attribution> ParseWhyJson(const json& j) {
   try {
     Attribution a;
     const json& w = j.at("wakeup");
-    a.wakeup.cpu = w.at("cpu").get<int>();
+    a.wakeup.cpu = JsonGet<int>(w.at("cpu"));
     a.wakeup.latency_ns = NsAt(w, "latency_ns", "latency_us");
     a.wakeup.source = w.value("source", "");
     a.wakeup.pid = w.value("pid", -1);

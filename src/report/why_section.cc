@@ -1,5 +1,6 @@
 #include "report/why_section.h"
 
+#include "report/json_get.h"
 #include "base/text_table.h"
 #include "base/xml.h"
 #include "report/format.h"
@@ -57,7 +58,7 @@ Result<WhySection> ParseWhySectionJson(const json& j) {
       return MakeError("why.status must be explained, coarse or skip, not \"" + w.status + "\"", EINVAL);
     }
     w.reason = j.value("reason", "");
-    if (j.contains("threshold_us") && !j.at("threshold_us").is_null()) w.threshold_us = j.at("threshold_us").get<int64_t>();
+    if (j.contains("threshold_us") && !j.at("threshold_us").is_null()) w.threshold_us = JsonGet<int64_t>(j.at("threshold_us"));
     w.crossed = j.value("crossed", false);
     if (j.contains("trace") && !j.at("trace").is_null()) {
       w.trace_path = j.at("trace").at("path").get<std::string>();
@@ -72,11 +73,11 @@ Result<WhySection> ParseWhySectionJson(const json& j) {
     }
     if (w.status == "coarse") {
       const json& c = j.at("coarse");
-      w.coarse_cpu = c.at("cpu").get<int>();
-      if (c.contains("worst_ns") && !c.at("worst_ns").is_null()) w.coarse_worst_ns = c.at("worst_ns").get<int64_t>();
+      w.coarse_cpu = JsonGet<int>(c.at("cpu"));
+      if (c.contains("worst_ns") && !c.at("worst_ns").is_null()) w.coarse_worst_ns = JsonGet<int64_t>(c.at("worst_ns"));
       w.coarse_window = c.value("window", "");
       for (const json& k : c.at("counts")) {
-        w.coarse.push_back({k.at("source").get<std::string>(), k.at("name").get<std::string>(), k.at("delta").get<uint64_t>()});
+        w.coarse.push_back({k.at("source").get<std::string>(), k.at("name").get<std::string>(), JsonGet<uint64_t>(k.at("delta"))});
       }
     }
     return w;
