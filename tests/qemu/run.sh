@@ -15,6 +15,8 @@
 #                                scenario runs at every boot (guest/run-phases.sh) and reboots
 #   # boots: N                   how many boots it takes (the timeout is N times the per-boot one:
 #                                RTAGENT_QEMU_TIMEOUT, default 240 s, 480 s for a bootdisk: scenario)
+#   # timeout: S                 a direct boot's own limit in seconds, for a scenario that runs long
+#                                by design (RTAGENT_QEMU_TIMEOUT still wins)
 #   # host-after: SCRIPT         run tests/qemu/host/SCRIPT OUTDIR RTAGENT on the host afterwards
 # A scenario hands files to the host with "ARTIFACT NAME TEXT" lines (TEXT appended to NAME in
 # its folder under OUTDIR).
@@ -116,8 +118,9 @@ for s in "${SCENARIOS[@]}"; do
         > "$work/result.txt"
   else
     echo "--- $s (kernel $flavour: $(basename "${KDIR[$flavour]}"))"
+    tmo=$(header "$s" timeout)
     "$HERE/boot.sh" -k "${KDIR[$flavour]}" -i "${INITRD[$flavour]}" -s "$s" -l "$work/console.log" \
-        -a "$append" -q "$qargs" > "$work/result.txt"
+        -a "$append" -q "$qargs" -t "${RTAGENT_QEMU_TIMEOUT:-${tmo:-240}}" > "$work/result.txt"
   fi
   rc=$?
   secs=$(awk -v a="$t" -v b="$(date +%s.%N)" 'BEGIN{printf "%.1f", b-a}')
