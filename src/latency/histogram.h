@@ -49,6 +49,11 @@ class Histogram {
   static constexpr uint32_t kDefaultLimitUs = 1000;
   /// How many overflow events are kept in each list (first and worst) by default.
   static constexpr size_t kDefaultKeptEvents = 32;
+  /// The largest limit anything hands over (the profile's histogram_limit_us takes up to this):
+  /// 10 s in 1 µs bins, 80 MB. A reader refuses more rather than allocate what it is told.
+  static constexpr uint32_t kMaxLimitUs = 10000000;
+  /// The most overflow events kept that a reader accepts (their room is reserved up front).
+  static constexpr size_t kMaxKeptEvents = 100000;
 
   /// An empty histogram of `limit_us` (>= 1) bins keeping `kept_events` first and worst overflow events.
   explicit Histogram(uint32_t limit_us = kDefaultLimitUs, size_t kept_events = kDefaultKeptEvents);

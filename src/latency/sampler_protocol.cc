@@ -170,10 +170,10 @@ Result<SamplerInvocation> ParseSamplerArgs(const std::vector<std::string>& args)
     } else if (key == "--priority") {
       c.priority = static_cast<int>(n);
     } else if (key == "--limit-us") {
-      if (n < 0 || n > UINT32_MAX) return bad();
+      if (n < 0 || n > Histogram::kMaxLimitUs) return bad();
       c.histogram_limit_us = static_cast<uint32_t>(n);
     } else if (key == "--kept") {
-      if (n < 0) return bad();
+      if (n < 0 || static_cast<unsigned long long>(n) > Histogram::kMaxKeptEvents) return bad();
       c.kept_overflow_events = static_cast<size_t>(n);
     } else if (key == "--stack-bytes") {
       if (n < 0) return bad();
@@ -291,6 +291,12 @@ Result<void> SamplerStreamReader::FeedResultLine(std::string_view key, std::stri
         !ParseNumber(f[11], p.max_ns) || !ParseNumber(f[12], p.sum_ns) || !ParseNumber(f[13], p.skipped_periods) ||
         p.limit_us == 0) {
       return MakeError("an unreadable cpu line", EPROTO);
+    }
+    // The fuzzer's find: a limit of 2^32 µs made the reader allocate 32 GiB of bins.
+    if (p.limit_us > Histogram::kMaxLimitUs || kept > Histogram::kMaxKeptEvents) {
+      return MakeError("a cpu line with a histogram limit above " + std::to_string(Histogram::kMaxLimitUs) +
+                           " µs or more than " + std::to_string(Histogram::kMaxKeptEvents) + " kept events",
+                       EPROTO);
     }
     c.stopped_early = stopped;
     p.bins.assign(p.limit_us, 0);

@@ -142,6 +142,13 @@ TEST_CASE("a stream that is not the protocol is refused, naming the line", "[lat
                                         "cpu 1 1 80 0 5 2 1 2 0 0 1000 1000 1000 0\nbins 1:1\nend\n",
        "histogram counts do not add up"},
       {"a line after end", ok_result + "progress 1:1:1:0\n", "a line after its last one"},
+      // fuzz sampler_stream: a limit of 2^32 µs made the reader allocate 32 GiB of bins.
+      {"a histogram limit past the largest", EncodeHello() + EncodeReady() + "result 1000 1 1 80 1 1 0 - 0\n" +
+                                                 "cpu 1 1 80 0 5 4294967295 2 1 0 0 1000 1000 1000 0\n",
+       "a histogram limit above 10000000"},
+      {"kept events past the most", EncodeHello() + EncodeReady() + "result 1000 1 1 80 1 1 0 - 0\n" +
+                                        "cpu 1 1 80 0 5 2 1000000000000 1 0 0 1000 1000 1000 0\n",
+       "kept events"},
   };
   for (const Case& c : cases) {
     INFO(c.what);
