@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "base/kernel_paths.h"
+#include "base/kernel_text.h"
 #include "inspect/irqs.h"
 
 namespace rtagent {
@@ -38,12 +39,8 @@ std::vector<CounterRow> ToRows(InterruptTable table, CounterSource source) {
 
 std::map<int, CpuSchedstat> ParseSchedstat(std::string_view text) {
   std::map<int, CpuSchedstat> out;
-  size_t pos = 0;
-  while (pos < text.size()) {
-    size_t end = text.find('\n', pos);
-    if (end == std::string_view::npos) end = text.size();
-    const std::string line(text.substr(pos, end - pos));
-    pos = end + 1;
+  for (std::string_view piece : SplitLines(text)) {
+    const std::string line(piece);
     if (line.rfind("cpu", 0) != 0) continue;
     std::istringstream in(line.substr(3));
     long long cpu = -1;

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "base/kernel_paths.h"
+#include "base/kernel_text.h"
 
 namespace rtagent {
 
@@ -40,18 +41,6 @@ size_t AssignmentValue(const std::string& line, const std::string& var) {
   return eq < t.size() && t[eq] == '=' ? eq + 1 : std::string::npos;
 }
 
-std::vector<std::string> Lines(const std::string& text) {
-  std::vector<std::string> out;
-  size_t b = 0;
-  while (b < text.size()) {
-    size_t e = text.find('\n', b);
-    if (e == std::string::npos) e = text.size();
-    out.push_back(text.substr(b, e - b));
-    b = e + 1;
-  }
-  return out;
-}
-
 std::optional<CpuSet> ParseBanned(const std::string& var, const std::string& value) {
   if (value.empty()) return CpuSet{};
   auto set = var == kBannedCpusVar ? CpuSet::ParseMask(value) : CpuSet::ParseList(value);
@@ -63,7 +52,8 @@ std::optional<CpuSet> ParseBanned(const std::string& var, const std::string& val
 
 std::optional<std::string> EnvFileValue(const std::string& text, const std::string& var) {
   std::optional<std::string> out;
-  for (const std::string& line : Lines(text)) {
+  for (std::string_view piece : SplitLines(text)) {
+    const std::string line(piece);
     size_t v = AssignmentValue(line, var);
     if (v != std::string::npos) out = Unquote(line.substr(v));
   }
