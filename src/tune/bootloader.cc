@@ -123,7 +123,8 @@ class ShellScanner {
   std::optional<ShellAssignment> Statement() {
     const size_t start = i_;
     SkipBlanks();
-    if (text_.compare(i_, 7, "export ") == 0) {
+    const bool exported = text_.compare(i_, 7, "export ") == 0;
+    if (exported) {
       i_ += 7;
       SkipBlanks();
     }
@@ -139,6 +140,7 @@ class ShellScanner {
     a.name = std::string(text_.substr(name_begin, i_ - name_begin));
     a.begin = start;
     a.line = line_;
+    a.exported = exported;
     ++i_;  // '='
     a.value = Word(a);
     a.end = i_;
@@ -323,9 +325,8 @@ Result<std::string> EditGrubDefault(std::string_view text, const std::vector<std
     while (b < a.end && (text[b] == ' ' || text[b] == '\t')) ++b;
     return std::string(text.substr(a.begin, b - a.begin));
   };
-  auto export_kw = [&](const ShellAssignment& a) {
-    return text.substr(a.begin, a.end - a.begin).find("export ") != std::string_view::npos ? "export " : "";
-  };
+  // The keyword as the statement had it, not the word "export" anywhere in its value.
+  auto export_kw = [](const ShellAssignment& a) { return a.exported ? "export " : ""; };
   if (last_default && CarriesDropped(last_default->value, args)) {
     edits.push_back({last_default->begin, last_default->end,
                      indent(*last_default) + export_kw(*last_default) + "GRUB_CMDLINE_LINUX_DEFAULT=" +

@@ -65,6 +65,7 @@ struct ShellAssignment {
   size_t begin = 0;     ///< byte offsets of the statement in the text
   size_t end = 0;
   int line = 0;         ///< 1-based
+  bool exported = false;  ///< the statement begins with the `export` keyword
 };
 
 /// The plain assignments of a file that grub-mkconfig sources as shell: `[export] NAME=WORD`

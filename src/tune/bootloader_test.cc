@@ -274,3 +274,21 @@ TEST_CASE("fuzz bootfile: an /etc/default/grub whose edit does not read back is 
   REQUIRE(ok.ok());
   CHECK(EditGrubDefault(*ok, kArgs).value() == *ok);
 }
+
+TEST_CASE("fuzz bootfile: the word export inside GRUB_CMDLINE_LINUX's value does not make the line an export", "[tune][boot]") {
+  // fuzz/bootfile_fuzz.cc: the editor looked for "export " anywhere in the statement, so a value
+  // holding that word (after the first edit had quoted it) gained an `export` keyword on the
+  // second apply: the file changed again on every apply.
+  const std::string text = "GRUB_CMDLINE_LINUX=abc{export GRUB_X='a b'\n";
+  auto once = EditGrubDefault(text, kArgs);
+  REQUIRE(once.ok());
+  CHECK(once->rfind("GRUB_CMDLINE_LINUX=\"abc{export ", 0) == 0);
+  auto twice = EditGrubDefault(*once, kArgs);
+  REQUIRE(twice.ok());
+  CHECK(*twice == *once);
+  // A real `export` keyword is kept.
+  auto exported = EditGrubDefault("export GRUB_CMDLINE_LINUX=\"quiet\"\n", kArgs);
+  REQUIRE(exported.ok());
+  CHECK(exported->rfind("export GRUB_CMDLINE_LINUX=\"quiet ", 0) == 0);
+  CHECK(EditGrubDefault(*exported, kArgs).value() == *exported);
+}
