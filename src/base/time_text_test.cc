@@ -16,3 +16,13 @@ TEST_CASE("UnixNow is the clock's time, in the format's range", "[base][time]") 
   CHECK(now > 1700000000);  // after this code was written
   CHECK(IsoTime(now).size() == 20);
 }
+
+TEST_CASE("ParseIsoTime reads what IsoTime writes and nothing else", "[base][time]") {
+  CHECK(ParseIsoTime("2026-11-30T03:40:00Z") == 1796010000);
+  CHECK(ParseIsoTime(IsoTime(0)) == 0);
+  CHECK_FALSE(ParseIsoTime("2026-11-30T03:40:00+01:00"));
+  CHECK_FALSE(ParseIsoTime("2026-11-30 03:40:00Z"));
+  CHECK_FALSE(ParseIsoTime("2026-02-31T03:40:00Z"));
+  CHECK_FALSE(ParseIsoTime("2026-11-30T03:40:00Zx"));
+  CHECK_FALSE(ParseIsoTime(""));
+}

@@ -45,11 +45,20 @@ struct PiModeResult {
   int periods = 0;               ///< periods run
   int misses = 0;                ///< high-thread requests slower than the deadline
   int inversions = 0;            ///< periods in which the medium thread ran while the high one waited for the lock
+  int contended = 0;             ///< periods in which the high thread found the lock held (only these test the protocol)
+  int attempts = 0;              ///< runs of `periods` periods it took to see a contended one (at most kPiMaxAttempts)
   int64_t worst_response_ns = 0;  ///< the high thread's slowest request (lock, work, unlock)
   int64_t worst_block_ns = 0;     ///< the longest it waited in pthread_mutex_lock
   int64_t worst_medium_ns = 0;    ///< the most CPU time the medium thread got during one such wait
-  int low_tid = 0;               ///< the lock holder's thread id (whose boost tracefs shows)
+  int low_tid = 0;               ///< the lock holder's thread id in the first run (whose boost tracefs shows)
+  std::vector<int> low_tids;     ///< the lock holder of every run, the first included
 };
+
+/// How many runs a mode gets to show one contended period. Whether the high thread ever finds
+/// the lock held depends on timing: on an emulated CPU (QEMU's TCG) a late wake-up of the
+/// medium thread lets the low one finish before the high one asks, in every period of a run.
+/// A mode that never saw contention has tested nothing, so it runs again, up to this many times.
+constexpr int kPiMaxAttempts = 5;
 
 /// The boost as the kernel recorded it: sched_pi_setprio events of the low thread.
 struct PiEvidence {
@@ -78,10 +87,14 @@ struct PiJudgement {
   std::string summary;
 };
 
+/// Adds a further run of the same mode to `into`: counts summed, worst figures kept, the lock
+/// holder's id appended.
+void MergePiRuns(PiModeResult& into, const PiModeResult& more);
+
 /// "PASS", "FAIL", "INCONCLUSIVE".
 std::string VerdictName(PiJudgement::Verdict v);
 
-/// FAIL when, with PTHREAD_PRIO_INHERIT, the medium thread still ran while the high one
+/// INCONCLUSIVE first when a mode never found the lock held (nothing was tested). FAIL when, with PTHREAD_PRIO_INHERIT, the medium thread still ran while the high one
 /// waited (the holder was not raised: a kernel or libc that breaks PI futexes). PASS when it
 /// never did and the plain mutex showed the inversion. INCONCLUSIVE when the plain mutex
 /// showed none (the set-up did not produce an inversion, so inheritance was not tested), or
@@ -90,7 +103,8 @@ std::string VerdictName(PiJudgement::Verdict v);
 PiJudgement JudgePi(const PiResult& r);
 
 /// Runs the plain mutex, then PTHREAD_PRIO_INHERIT, each for `periods` periods, on the
-/// options' CPU. Needs SCHED_FIFO (EPERM otherwise, before anything runs). Leaves `evidence`
+/// options' CPU; a mode whose run had no contended period runs again (kPiMaxAttempts), the
+/// runs' figures added up. Needs SCHED_FIFO (EPERM otherwise, before anything runs). Leaves `evidence`
 /// empty: RunPiWithEvidence (pi_trace.h) fills it.
 Result<PiResult> RunPiExperiment(const PiOptions& options);
 

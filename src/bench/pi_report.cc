@@ -15,10 +15,13 @@ json ModeJson(const PiModeResult& m) {
               {"periods", m.periods},
               {"misses", m.misses},
               {"inversions", m.inversions},
+              {"contended", m.contended},
+              {"attempts", m.attempts},
               {"worst_response_ns", m.worst_response_ns},
               {"worst_block_ns", m.worst_block_ns},
               {"worst_medium_ns", m.worst_medium_ns},
-              {"low_tid", m.low_tid}};
+              {"low_tid", m.low_tid},
+              {"low_tids", m.low_tids}};
 }
 
 std::string ModeText(const std::string& name, const PiModeResult& m, const PiTiming& t) {
@@ -27,7 +30,10 @@ std::string ModeText(const std::string& name, const PiModeResult& m, const PiTim
     << " deadline; slowest request " << FormatNsShort(m.worst_response_ns) << ", longest wait for the lock "
     << FormatNsShort(m.worst_block_ns) << "\n"
     << "    the medium thread ran during the wait in " << m.inversions << " of " << m.periods << " periods (up to "
-    << FormatNsShort(m.worst_medium_ns) << ")\n";
+    << FormatNsShort(m.worst_medium_ns) << ")\n"
+    << "    the high thread found the lock held in " << m.contended << " of " << m.periods << " periods";
+  if (m.attempts > 1) o << " (" << m.attempts << " runs: a run without contention tests nothing and is repeated)";
+  o << "\n";
   return o.str();
 }
 

@@ -22,6 +22,8 @@ PiModeResult Mode(const std::string& protocol, int misses, int inversions, int64
   m.periods = 10;
   m.misses = misses;
   m.inversions = inversions;
+  m.contended = 10;
+  m.attempts = 1;
   m.worst_response_ns = worst_ms * 1000000;
   m.worst_block_ns = (worst_ms - 1) * 1000000;
   m.worst_medium_ns = inversions > 0 ? 8000000 : 0;
@@ -165,4 +167,50 @@ TEST_CASE("the pi report: verdict first, both runs, the evidence or why there is
   r.evidence = {};
   r.evidence.why_not = "tracefs is not mounted";
   CHECK_THAT(RenderPiText(r, j, false), Catch::Contains("tracefs evidence: none (tracefs is not mounted)"));
+}
+
+TEST_CASE("pi: INCONCLUSIVE when a mode never found the lock held, whatever else it shows", "[bench][pi]") {
+  // rt-bench under QEMU's TCG: late wake-ups let the low thread finish before the high one
+  // asked in every period, so no request was contended and the kernel recorded no boost.
+  PiModeResult uncontended = Mode("inherit", 0, 0, 1);
+  uncontended.contended = 0;
+  uncontended.periods = 50;
+  uncontended.attempts = kPiMaxAttempts;
+  PiJudgement j = JudgePi(Both(Mode("none", 10, 10, 11), uncontended));
+  CHECK(j.verdict == PiJudgement::Verdict::kInconclusive);
+  CHECK_THAT(j.summary, Catch::StartsWith("with the PTHREAD_PRIO_INHERIT mutex, the high thread never found the lock held in 50 "
+                                          "periods (5 runs)"));
+  PiModeResult none = Mode("none", 0, 0, 1);
+  none.contended = 0;
+  CHECK_THAT(JudgePi(Both(none, Mode("inherit", 0, 0, 3))).summary, Catch::StartsWith("with the plain mutex, the high thread never"));
+}
+
+TEST_CASE("pi: a repeated run adds its periods, keeps the worst figures and its lock holder's boosts count", "[bench][pi]") {
+  PiModeResult first = Mode("inherit", 0, 0, 1);
+  first.contended = 0;
+  first.low_tid = 200;
+  first.low_tids = {200};
+  PiModeResult second = Mode("inherit", 1, 0, 6);
+  second.contended = 3;
+  second.low_tid = 300;
+  second.low_tids = {300};
+  MergePiRuns(first, second);
+  CHECK(first.periods == 20);
+  CHECK(first.misses == 1);
+  CHECK(first.contended == 3);
+  CHECK(first.attempts == 2);
+  CHECK(first.worst_response_ns == 6000000);
+  CHECK(first.low_tid == 200);
+  CHECK(first.low_tids == std::vector<int>{200, 300});
+
+  PiResult r = Both(Mode("none", 10, 10, 11), first);
+  r.inherit.low_tid = 200;
+  const std::string trace =
+      "  rtagent-pi-high-301 [001] d..2. 10.000001: sched_pi_setprio: comm=rtagent-pi-low pid=300 oldprio=11 newprio=9\n";
+  PiEvidence e = EvidenceFrom(ParsePiSetprio(trace), r);
+  CHECK(e.boosts_inherit == 1);
+  const std::string text = RenderPiText(r, JudgePi(r), false);
+  CHECK_THAT(text, Catch::Contains("the high thread found the lock held in 3 of 20 periods (2 runs: a run without contention "
+                                   "tests nothing and is repeated)"));
+  CHECK(nlohmann::json::parse(RenderPiJson(r, JudgePi(r), false))["inherit"]["contended"] == 3);
 }

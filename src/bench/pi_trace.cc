@@ -1,5 +1,6 @@
 #include "bench/pi_trace.h"
 
+#include <algorithm>
 #include <optional>
 
 #include "base/kernel_paths.h"
@@ -43,10 +44,13 @@ PiEvidence EvidenceFrom(const std::vector<PiSetprio>& events, const PiResult& r)
   e.traced = true;
   for (const PiSetprio& ev : events) {
     if (!ev.Boost()) continue;
-    if (ev.pid == r.inherit.low_tid) {
+    auto holder = [&](const PiModeResult& m) {
+      return ev.pid == m.low_tid || std::find(m.low_tids.begin(), m.low_tids.end(), ev.pid) != m.low_tids.end();
+    };
+    if (holder(r.inherit)) {
       ++e.boosts_inherit;
       if (e.example.empty()) e.example = ev.line;
-    } else if (ev.pid == r.none.low_tid) {
+    } else if (holder(r.none)) {
       ++e.boosts_none;
     }
   }

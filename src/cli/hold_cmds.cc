@@ -30,10 +30,21 @@ std::optional<service::VerdictSummary> ReadVerdictSummary(const std::string& pat
   s.path = path;
   s.pass = v->pass;
   s.started_at = v->started_at;
+  if (auto start = ParseIsoTime(v->started_at); start && v->config.duration_actual_ns > 0) {
+    s.ended_at = *start + v->config.duration_actual_ns / 1000000000;
+  }
   for (const auto& c : v->cpus) {
-    if (!c.stats.max_ns) continue;
-    double us = static_cast<double>(*c.stats.max_ns) / 1000.0;
-    s.worst_us = s.worst_us ? std::max(*s.worst_us, us) : us;
+    service::VerdictCpuSummary cs;
+    cs.cpu = c.cpu;
+    cs.overflows = c.stats.overflows;
+    cs.samples = c.stats.samples;
+    if (const Percentile* p99 = c.stats.Find(0.99); p99 && p99->us) cs.p99_us = static_cast<double>(*p99->us);
+    if (c.stats.max_ns) {
+      const double us = static_cast<double>(*c.stats.max_ns) / 1000.0;
+      cs.worst_us = us;
+      s.worst_us = s.worst_us ? std::max(*s.worst_us, us) : us;
+    }
+    s.cpus.push_back(cs);
   }
   return s;
 }

@@ -301,6 +301,10 @@ TEST_CASE("hold --verdict reports the last latency verdict, an unreadable one is
   CHECK(j["verdict"]["pass"] == false);  // the expected verdict is a FAIL, worst 1203 us on CPU 2
   CHECK(j["verdict"]["worst_us"] == 1203.0);
   CHECK(j["verdict"]["started_at"] == "2025-01-02T03:04:05Z");
+  CHECK(j["verdict"]["ended_at"] == 1735787046);  // the start plus the run's 1 s
+  REQUIRE(j["verdict"]["cpus"].size() == 2);
+  CHECK(j["verdict"]["cpus"][0] == nlohmann::json::parse(R"({"cpu":2,"worst_us":1203.0,"p99_us":6.0,"overflows":1,"samples":1000})"));
+  CHECK(j["verdict"]["cpus"][1]["worst_us"] == 7.8);
   CHECK_THAT(out, Catch::Contains("latency verdict: FAIL (2025-01-02T03:04:05Z, worst 1203 us)"));
 
   out.clear();

@@ -112,7 +112,16 @@ json ToJson(const HoldState& s) {
     j["verdict"] = {{"path", s.verdict->path},
                     {"pass", s.verdict->pass},
                     {"started_at", s.verdict->started_at},
-                    {"worst_us", Opt(s.verdict->worst_us)}};
+                    {"ended_at", Opt(s.verdict->ended_at)},
+                    {"worst_us", Opt(s.verdict->worst_us)},
+                    {"cpus", json::array()}};
+    for (const VerdictCpuSummary& c : s.verdict->cpus) {
+      j["verdict"]["cpus"].push_back({{"cpu", c.cpu},
+                                      {"worst_us", Opt(c.worst_us)},
+                                      {"p99_us", Opt(c.p99_us)},
+                                      {"overflows", c.overflows},
+                                      {"samples", c.samples}});
+    }
   } else {
     j["verdict"] = nullptr;
   }
@@ -162,6 +171,19 @@ Result<HoldState> ParseHoldState(const std::string& text) {
       vs.pass = v.value("pass", false);
       vs.started_at = v.value("started_at", "");
       if (v.contains("worst_us") && v["worst_us"].is_number()) vs.worst_us = v["worst_us"].get<double>();
+      if (v.contains("ended_at") && v["ended_at"].is_number_integer()) vs.ended_at = v["ended_at"].get<int64_t>();
+      if (v.contains("cpus") && v["cpus"].is_array()) {
+        for (const json& c : v["cpus"]) {
+          if (!c.is_object() || !c.contains("cpu") || !c["cpu"].is_number_integer()) continue;
+          VerdictCpuSummary cs;
+          cs.cpu = c["cpu"].get<int>();
+          if (c.contains("worst_us") && c["worst_us"].is_number()) cs.worst_us = c["worst_us"].get<double>();
+          if (c.contains("p99_us") && c["p99_us"].is_number()) cs.p99_us = c["p99_us"].get<double>();
+          if (c.contains("overflows") && c["overflows"].is_number_unsigned()) cs.overflows = c["overflows"].get<uint64_t>();
+          if (c.contains("samples") && c["samples"].is_number_unsigned()) cs.samples = c["samples"].get<uint64_t>();
+          vs.cpus.push_back(cs);
+        }
+      }
       s.verdict = vs;
     }
     return s;
@@ -238,6 +260,9 @@ std::string RenderStatusText(const HoldState& s, bool running, int64_t now) {
 
 std::string RenderPrometheus(const HoldState& s, bool up) {
   std::ostringstream o;
+  // 15 significant digits: a count of 10^7 wake-ups or a 10 s latency in µs stays a plain
+  // number (the default 6 would write 1e+07), and 7.8 stays 7.8.
+  o.precision(15);
   auto metric = [&](const std::string& name, const std::string& type, const std::string& help) {
     o << "# HELP " << name << " " << help << "\n# TYPE " << name << " " << type << "\n";
   };
@@ -280,6 +305,30 @@ std::string RenderPrometheus(const HoldState& s, bool up) {
       metric("rtagent_latency_worst_us", "gauge", "Worst wake-up latency of the last acceptance test, in microseconds.");
       o << "rtagent_latency_worst_us " << *s.verdict->worst_us << "\n";
     }
+    if (s.verdict->ended_at) {
+      metric("rtagent_latency_run_end_time_seconds", "gauge", "When the last acceptance test's measuring ended (unix time).");
+      o << "rtagent_latency_run_end_time_seconds " << *s.verdict->ended_at << "\n";
+    }
+    // Per CPU: a figure the verdict does not know (no sample; a p99 beyond the histogram's
+    // limit) is left out, not written as 0, which a dashboard would read as a perfect CPU.
+    auto per_cpu = [&](const std::string& name, const std::string& type, const std::string& help, auto value) {
+      bool any = false;
+      for (const VerdictCpuSummary& c : s.verdict->cpus) {
+        const std::optional<double> v = value(c);
+        if (!v) continue;
+        if (!any) metric(name, type, help);
+        any = true;
+        o << name << "{cpu=\"" << c.cpu << "\"} " << *v << "\n";
+      }
+    };
+    per_cpu("rtagent_latency_cpu_worst_us", "gauge", "Worst wake-up latency of the last acceptance test on this CPU, in microseconds.",
+            [](const VerdictCpuSummary& c) { return c.worst_us; });
+    per_cpu("rtagent_latency_cpu_p99_us", "gauge", "99th percentile of the wake-up latency of the last acceptance test on this CPU, in microseconds.",
+            [](const VerdictCpuSummary& c) { return c.p99_us; });
+    per_cpu("rtagent_latency_cpu_overflows", "gauge", "Wake-ups of the last acceptance test on this CPU beyond the histogram's limit.",
+            [](const VerdictCpuSummary& c) { return std::optional<double>(static_cast<double>(c.overflows)); });
+    per_cpu("rtagent_latency_cpu_samples", "gauge", "Wake-ups measured by the last acceptance test on this CPU.",
+            [](const VerdictCpuSummary& c) { return std::optional<double>(static_cast<double>(c.samples)); });
   }
   return o.str();
 }

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "base/result.h"
 #include "base/sysroot.h"
@@ -34,12 +35,25 @@ struct VerifyResult {
   std::string summary;      ///< one line
 };
 
+/// One measured CPU of that verdict, the figures a fleet's dashboard shows.
+struct VerdictCpuSummary {
+  int cpu = 0;
+  std::optional<double> worst_us;  ///< nullopt when the CPU had no sample
+  std::optional<double> p99_us;    ///< nullopt when unknown or beyond the histogram's limit
+  uint64_t overflows = 0;          ///< wake-ups beyond the histogram's limit
+  uint64_t samples = 0;
+
+  bool operator==(const VerdictCpuSummary&) const = default;
+};
+
 /// The last latency verdict (accept --json) the daemon was told about.
 struct VerdictSummary {
   std::string path;
   bool pass = false;
   std::string started_at;           ///< ISO 8601 UTC
+  std::optional<int64_t> ended_at;  ///< unix seconds: the start plus the run's actual length; nullopt when unknown
   std::optional<double> worst_us;   ///< the worst wake-up latency of any CPU
+  std::vector<VerdictCpuSummary> cpus;  ///< in CPU order
 };
 
 /// Everything `rtagent status` shows.

@@ -27,7 +27,13 @@ HoldState Sample() {
   s.ticks = 20;
   s.AddDrift({1796000050, "irqs", "IRQ 125 (eno1) affinity", "proc/irq/125/smp_affinity_list", "0-3", "0", "re-asserted"});
   s.last_verify = {1796000001, "PASS", 0, 3, 0, 0, 2, "boot", "0 item(s) differ"};
-  s.verdict = VerdictSummary{"/var/lib/rtagent/v.json", false, "2026-11-29T00:00:00Z", 812.0};
+  VerdictSummary v;
+  v.path = "/var/lib/rtagent/v.json";
+  v.started_at = "2026-11-29T00:00:00Z";
+  v.ended_at = 1796000000;
+  v.worst_us = 812.0;
+  v.cpus = {{2, 812.0, 9.0, 3, 1000}, {3, std::nullopt, std::nullopt, 0, 0}};
+  s.verdict = v;
   return s;
 }
 }  // namespace
@@ -40,6 +46,8 @@ TEST_CASE("the state file round-trips through JSON", "[service]") {
   CHECK(back->drift.front().what == "IRQ 125 (eno1) affinity");
   CHECK(*back->pm_qos_us == 0);
   CHECK(back->verdict->worst_us == 812.0);
+  CHECK(back->verdict->ended_at == 1796000000);
+  CHECK(back->verdict->cpus == s.verdict->cpus);
 }
 
 TEST_CASE("a state file that is not ours is an error naming the problem", "[service]") {

@@ -407,6 +407,8 @@ TEST_CASE("the Prometheus textfile holds state, drift counts, verify status and 
     v.pass = true;
     v.started_at = "2026-11-30T01:00:00Z";
     v.worst_us = 42.5;
+    v.ended_at = 1796007600;
+    v.cpus = {{2, 42.5, 11.0, 2, 600000}, {3, 9.25, std::nullopt, 0, 36000000}};
     return std::optional<VerdictSummary>(v);
   });
   REQUIRE(d.Start() == StartResult::kHolding);
@@ -426,6 +428,14 @@ TEST_CASE("the Prometheus textfile holds state, drift counts, verify status and 
   CHECK(Count(prom, "\"} 0\n") >= 3);  // the three other statuses
   CHECK_THAT(prom, Catch::Contains("rtagent_latency_verdict_pass{verdict=\"/var/lib/rtagent/last.json\"} 1\n"));
   CHECK_THAT(prom, Catch::Contains("rtagent_latency_worst_us 42.5\n"));
+  CHECK_THAT(prom, Catch::Contains("rtagent_latency_run_end_time_seconds 1796007600\n"));
+  CHECK_THAT(prom, Catch::Contains("# TYPE rtagent_latency_cpu_worst_us gauge\nrtagent_latency_cpu_worst_us{cpu=\"2\"} 42.5\n"
+                                   "rtagent_latency_cpu_worst_us{cpu=\"3\"} 9.25\n"));
+  // CPU 3's p99 lies beyond the histogram's limit: left out, never written as 0.
+  CHECK_THAT(prom, Catch::Contains("rtagent_latency_cpu_p99_us{cpu=\"2\"} 11\n"));
+  CHECK(Count(prom, "rtagent_latency_cpu_p99_us{") == 1);
+  CHECK_THAT(prom, Catch::Contains("rtagent_latency_cpu_overflows{cpu=\"2\"} 2\n"));
+  CHECK_THAT(prom, Catch::Contains("rtagent_latency_cpu_samples{cpu=\"3\"} 36000000\n"));
   // Every sample line is "name{labels} value" or "name value"; every metric has HELP and TYPE.
   std::istringstream lines(prom);
   for (std::string l; std::getline(lines, l);) {

@@ -73,6 +73,6 @@ bench_pi() {
   jexpect "pi: no boost without inheritance" /tmp/pi.flat evidence.boosts_none 0
   boosts=$(jget /tmp/pi.flat evidence.boosts_inherit)
   if [ "${boosts:-0}" -gt 0 ]; then pass "pi: the lock holder was raised ($boosts boosts)"; else fail "pi: the lock holder was raised" "boosts_inherit=$boosts"; fi
-  fact pi_verdict "$(jget /tmp/pi.flat verdict): none $(jget /tmp/pi.flat none.misses)/$(jget /tmp/pi.flat none.periods) missed, inherit $(jget /tmp/pi.flat inherit.misses)/$(jget /tmp/pi.flat inherit.periods) (emulated)"
+  fact pi_verdict "$(jget /tmp/pi.flat verdict): none $(jget /tmp/pi.flat none.misses)/$(jget /tmp/pi.flat none.periods) missed, inherit $(jget /tmp/pi.flat inherit.misses)/$(jget /tmp/pi.flat inherit.periods); contended none $(jget /tmp/pi.flat none.contended), inherit $(jget /tmp/pi.flat inherit.contended) in $(jget /tmp/pi.flat inherit.attempts) runs (emulated)"
   fact pi_boost "$(jget /tmp/pi.flat evidence.example)"
 }
