@@ -16,7 +16,7 @@ _rtagent_options() {
     accept) echo "--duration --json --junit --md --svg --hist --html --baseline --tolerance --require-same --allow-missing --progress-every --preflight" ;;
     explain) echo "--cpus --duration --threshold --json --trace --from --diff" ;;
     diff) echo "--json --junit --tolerance --require-same --allow-missing --tolerance-percent --tolerance-us" ;;
-    report) echo "--from-cyclictest --from-rtla --json --junit --md --svg --hist --html" ;;
+    report) echo "--from-cyclictest --from-rtla --fleet --json --junit --md --svg --hist --html" ;;
     hold) echo "--once --verdict" ;;
     status) echo "--json" ;;
     bench) echo "--quick --only --cpu --priority --json --md --svg --compare" ;;
@@ -53,7 +53,7 @@ _rtagent() {
     case $w in
       --root | -o | --output | --section | --suite | --junit | --md | --svg | --hist | --html | --baseline | --tolerance | \
         --require-same | --progress-every | --preflight | --duration | --out | --cpus | --threshold | --trace | \
-        --from | --from-cyclictest | --from-rtla | --tolerance-percent | --tolerance-us | --verdict | --only | \
+        --from | --from-cyclictest | --from-rtla | --fleet | --tolerance-percent | --tolerance-us | --verdict | --only | \
         --cpu | --priority | --periods)
         ((i++)) ;;
       --json)
@@ -76,7 +76,7 @@ _rtagent() {
 
   # The value of an option.
   case $prev in
-    --root | -o | --output | --out)
+    --root | -o | --output | --out | --fleet)
       compopt -o filenames 2>/dev/null
       while IFS= read -r w; do COMPREPLY+=("$w"); done < <(compgen -d -- "$cur")
       return 0 ;;

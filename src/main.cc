@@ -161,6 +161,8 @@ int main(int argc, char** argv) {
   rp->add_option("--from-cyclictest", report.from_cyclictest, "Read a cyclictest -h report or --json file instead")
       ->option_text("FILE");
   rp->add_option("--from-rtla", report.from_rtla, "Read rtla timerlat hist's output instead")->option_text("FILE");
+  rp->add_option("--fleet", report.fleet, "Summarise every host's verdict under DIR (*.json, searched recursively)")
+      ->option_text("DIR");
   rp->add_option("--json", report.json, "Write JSON to FILE")->option_text("FILE");
   rp->add_option("--junit", report.junit, "Write JUnit XML to FILE")->option_text("FILE");
   rp->add_option("--md", report.md, "Write Markdown to FILE (\"-\": stdout; the default)")->option_text("FILE");

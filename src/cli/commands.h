@@ -130,6 +130,7 @@ struct ReportOptions {
   std::string verdict;          ///< a verdict JSON file
   std::string from_cyclictest;  ///< or a cyclictest -h report or --json file
   std::string from_rtla;        ///< or rtla timerlat hist's output
+  std::string fleet;            ///< or a directory of many hosts' verdicts (report --fleet)
   std::string json, junit, md, svg, hist, html;  ///< outputs; none given: Markdown on stdout
 };
 /// `rtagent report VERDICT.json`: renders a stored verdict (or an imported cyclictest or rtla

@@ -1,11 +1,14 @@
 // `rtagent diff BEFORE AFTER` and `rtagent report VERDICT.json`: verdicts read back (or
 // imported from cyclictest and rtla), compared and rendered again. Nothing here touches the system.
+#include <algorithm>
+#include <filesystem>
 #include <iostream>
 
 #include "base/exit_codes.h"
 #include "cli/commands.h"
 #include "cli/verdict_files.h"
 #include "report/diff.h"
+#include "report/fleet.h"
 #include "report/import.h"
 
 namespace rtagent {
@@ -39,13 +42,83 @@ int CmdDiff(const GlobalOptions&, const DiffOptions& o) {
   return d.regression ? kExitFail : kExitOk;
 }
 
-int CmdReport(const GlobalOptions&, const ReportOptions& o) {
-  const int inputs = static_cast<int>(!o.verdict.empty()) + static_cast<int>(!o.from_cyclictest.empty()) +
-                     static_cast<int>(!o.from_rtla.empty());
-  if (inputs != 1) {
-    std::cerr << "rtagent report: give one of a VERDICT.json, --from-cyclictest FILE or --from-rtla FILE\n";
+namespace {
+
+// Every *.json file under `dir`, recursively, in path order, each read as a verdict (or why not).
+Result<std::vector<FleetFile>> ReadFleetDir(const std::string& dir) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  if (!fs::is_directory(dir, ec)) return MakeError("--fleet " + dir + ": not a directory", ec ? ec.value() : ENOTDIR);
+  std::vector<std::string> paths;
+  fs::recursive_directory_iterator it(dir, fs::directory_options::skip_permission_denied, ec), end;
+  if (ec) return MakeError("--fleet " + dir + ": cannot read it", ec.value());
+  for (; it != end; it.increment(ec)) {
+    if (ec) return MakeError("--fleet " + dir + ": cannot read " + it->path().string(), ec.value());
+    if (it->is_regular_file(ec) && it->path().extension() == ".json") paths.push_back(it->path().string());
+  }
+  std::sort(paths.begin(), paths.end());
+  std::vector<FleetFile> files;
+  for (const std::string& p : paths) files.push_back({p, ReadVerdictFile(p)});
+  return files;
+}
+
+// report --fleet DIR: Markdown (default, or --md), JSON, JUnit; exit 1 when a host failed.
+int ReportFleet(const ReportOptions& o) {
+  for (const auto& [path, flag] : {std::pair{o.svg, "--svg"}, {o.hist, "--hist"}, {o.html, "--html"}}) {
+    if (!path.empty()) {
+      std::cerr << "rtagent report: " << flag << " renders one verdict; with --fleet use --md, --json or --junit\n";
+      return kExitBadInput;
+    }
+  }
+  std::vector<std::pair<std::string, std::string>> outputs = {{o.md, "md"}, {o.json, "json"}, {o.junit, "junit"}};
+  if (o.md.empty() && o.json.empty() && o.junit.empty()) outputs[0].first = "-";
+  int to_stdout = 0;
+  for (const auto& [path, kind] : outputs) {
+    if (path.empty()) continue;
+    to_stdout += path == "-";
+    if (auto ok = CheckWritable(path); !ok) {
+      std::cerr << "rtagent report: --" << kind << ": " << ok.error().message << "\n";
+      return kExitBadInput;
+    }
+  }
+  if (to_stdout > 1) {
+    std::cerr << "rtagent report: only one output can be \"-\" (stdout)\n";
     return kExitBadInput;
   }
+  auto files = ReadFleetDir(o.fleet);
+  if (!files) {
+    std::cerr << "rtagent report: " << files.error().message << "\n";
+    return kExitBadInput;
+  }
+  const FleetSummary f = SummarizeFleet(o.fleet, *files);
+  if (f.hosts.empty()) {
+    std::cerr << "rtagent report: --fleet " << o.fleet << ": no verdict found (" << f.unread.size()
+              << " JSON files that are not verdicts); accept --json writes one per host\n";
+    return kExitBadInput;
+  }
+  for (const auto& [path, kind] : outputs) {
+    if (path.empty()) continue;
+    const std::string text = kind == "md" ? RenderFleetMarkdown(f) : kind == "json" ? RenderFleetJson(f) : RenderFleetJUnit(f);
+    if (path == "-") {
+      std::cout << text;
+    } else if (auto ok = WriteTextFile(path, text); !ok) {
+      std::cerr << "rtagent report: --" << kind << ": " << ok.error().message << "\n";
+      return kExitCannotRun;
+    }
+  }
+  return f.failed > 0 ? kExitFail : kExitOk;
+}
+
+}  // namespace
+
+int CmdReport(const GlobalOptions&, const ReportOptions& o) {
+  const int inputs = static_cast<int>(!o.verdict.empty()) + static_cast<int>(!o.from_cyclictest.empty()) +
+                     static_cast<int>(!o.from_rtla.empty()) + static_cast<int>(!o.fleet.empty());
+  if (inputs != 1) {
+    std::cerr << "rtagent report: give one of a VERDICT.json, --from-cyclictest FILE, --from-rtla FILE or --fleet DIR\n";
+    return kExitBadInput;
+  }
+  if (!o.fleet.empty()) return ReportFleet(o);
   std::vector<VerdictOutput> outputs = {
       {o.json, "json"}, {o.junit, "junit"}, {o.md, "md"}, {o.svg, "svg"}, {o.hist, "hist"}, {o.html, "html"}};
   bool any = false;
