@@ -361,7 +361,12 @@ VerdictDiff DiffVerdicts(const Verdict& before, const Verdict& after, const Diff
     d.notes.push_back(std::string("only ") + (explained_before ? "BEFORE" : "AFTER") +
                       " says why its worst wake-up was late (the kernel's tracers); the causes are not compared");
   }
-  d.regression = d.regression || (before.pass && !after.pass);
+  if (before.Knows("kernel") && after.Knows("kernel") && before.host.preempt_rt && !after.host.preempt_rt) {
+    d.preempt_rt_lost = true;
+    d.notes.push_back("PREEMPT_RT lost: BEFORE ran " + before.host.kernel_release + " (PREEMPT_RT), AFTER " +
+                      after.host.kernel_release + " is not a PREEMPT_RT kernel");
+  }
+  d.regression = d.regression || (before.pass && !after.pass) || d.preempt_rt_lost;
   for (const RoleDiff& r : d.roles) d.regression = d.regression || r.regression;
   return d;
 }
@@ -378,6 +383,7 @@ std::vector<std::string> RegressedItems(const VerdictDiff& d) {
     if (r.only_before) what = " missing";
     out.push_back(r.role + what);
   }
+  if (d.preempt_rt_lost) out.push_back("PREEMPT_RT lost");
   return out;
 }
 
@@ -469,6 +475,7 @@ std::string RenderDiffJson(const VerdictDiff& d) {
   for (const IdentityChange& c : d.identity) identity.push_back(json{{"what", c.what}, {"before", c.before}, {"after", c.after}});
   json out{{"schema", "rtagent-diff/2"},
            {"regression", d.regression},
+           {"preempt_rt_lost", d.preempt_rt_lost},
            {"before", json{{"profile", d.before_profile}, {"result", d.before_pass ? "PASS" : "FAIL"}}},
            {"after", json{{"profile", d.after_profile}, {"result", d.after_pass ? "PASS" : "FAIL"}}},
            {"differs", identity},
@@ -535,6 +542,11 @@ std::string RenderDiffJUnit(const VerdictDiff& d) {
     if (n.rfind("no CPU was measured in both", 0) == 0) common = JUnitFailure{n, "nothing_compared", std::nullopt};
   }
   add("rtagent.diff.run", "CPUs in common", common);
+  std::optional<JUnitFailure> rt;
+  for (const std::string& n : d.notes) {
+    if (d.preempt_rt_lost && n.rfind("PREEMPT_RT lost", 0) == 0) rt = JUnitFailure{n, "regression", std::nullopt};
+  }
+  add("rtagent.diff.run", "PREEMPT_RT kept", rt);
   std::string out;
   for (const IdentityChange& c : d.identity) out += c.what + " differs: " + c.before + " -> " + c.after + "\n";
   for (const std::string& n : d.notes) out += n + "\n";

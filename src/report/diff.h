@@ -103,7 +103,10 @@ struct VerdictDiff {
   std::vector<IdentityChange> identity;  ///< how the two runs differ (stated first)
   std::vector<RoleDiff> roles;         ///< CPUs in CPU order, then loads, then criteria
   std::vector<std::string> notes;      ///< run-wide findings (no CPU in common, trust warnings appearing or going)
-  bool regression = false;             ///< any role regressed, no CPU in common, or PASS became FAIL
+  /// BEFORE ran a PREEMPT_RT kernel and AFTER a kernel that is not (both say so): a kernel or
+  /// image change that lost the real-time preemption model regresses whatever the figures say.
+  bool preempt_rt_lost = false;
+  bool regression = false;             ///< any role regressed, no CPU in common, PASS became FAIL, or PREEMPT_RT lost
   /// Both verdicts' why sections explained a wake-up: their causes compared (never a regression
   /// by itself: the criteria judge the run).
   std::optional<CauseDiff> causes;

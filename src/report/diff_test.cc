@@ -1,6 +1,7 @@
 #include "report/diff.h"
 
 #include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
 
 #include "report/test_verdict.h"
 
@@ -242,4 +243,30 @@ TEST_CASE("a trust warning that appears is reported", "[report]") {
   VerdictDiff d = DiffVerdicts(before, ExampleVerdict());
   REQUIRE(d.notes.size() == 1);
   CHECK_THAT(d.notes[0], Catch::Contains("AFTER only: measured on a virtual machine"));
+}
+
+TEST_CASE("a candidate kernel that lost PREEMPT_RT is a regression whatever its figures", "[report]") {
+  // The kernel gate of docs/ci.md: under QEMU the stock kernel's figures can match the RT
+  // kernel's (the emulator's noise is larger than the preemption model's), but a kernel or
+  // image change that drops PREEMPT_RT must never pass the gate.
+  Verdict before = ExampleVerdict();
+  Verdict after = ExampleVerdict();
+  after.host.preempt_rt = false;
+  after.host.kernel_release = "6.1.0-57-amd64";
+  after.host.kernel_version = "#1 SMP PREEMPT_DYNAMIC Debian 6.1.192-3";
+  VerdictDiff d = DiffVerdicts(before, after);
+  CHECK(d.preempt_rt_lost);
+  CHECK(d.regression);
+  CHECK(RegressedItems(d) == std::vector<std::string>{"PREEMPT_RT lost"});
+  CHECK_THAT(RenderDiffMarkdown(d), Catch::Contains("> PREEMPT_RT lost: BEFORE ran 6.12.9-rt-amd64 (PREEMPT_RT), AFTER "
+                                                    "6.1.0-57-amd64 is not a PREEMPT_RT kernel"));
+  CHECK_THAT(RenderDiffJUnit(d), Catch::Contains("<testcase classname=\"rtagent.diff.run\" name=\"PREEMPT_RT kept\"") &&
+                                     Catch::Contains("<failure message=\"PREEMPT_RT lost: BEFORE"));
+  CHECK(nlohmann::json::parse(RenderDiffJson(d))["preempt_rt_lost"] == true);
+  // Gaining it, or two stock kernels, is no regression of this kind.
+  CHECK_FALSE(DiffVerdicts(after, before).preempt_rt_lost);
+  CHECK_FALSE(DiffVerdicts(after, after).regression);
+  // An import that does not say which kernel it ran is not judged on it.
+  after.imported = ImportSource{"cyclictest -h", "c.txt", {"kernel"}};
+  CHECK_FALSE(DiffVerdicts(before, after).preempt_rt_lost);
 }
