@@ -106,8 +106,9 @@ resolve linux-image-rt-amd64; rt_pkg=$RESOLVED
 resolve linux-image-amd64; stock_pkg=$RESOLVED
 fetch_one "$rt_pkg"
 fetch_one "$stock_pkg"
-# Drop kernels of older ABIs (each unpacked kernel is about 400 MB).
-for d in "$CACHE"/linux-image-*; do
+# Drop amd64 kernels of older ABIs (each unpacked kernel is about 400 MB); another
+# architecture's kernels (the arm64 scenario's) are not this script's to remove.
+for d in "$CACHE"/linux-image-*-amd64; do
   [ -d "$d" ] || continue
   case ${d##*/} in "$rt_pkg"|"$stock_pkg") ;; *) log "removing the older ${d##*/}"; rm -rf "$d" ;; esac
 done
