@@ -169,6 +169,8 @@ int main(int argc, char** argv) {
   rp->add_option("--svg", report.svg, "Write an SVG histogram to FILE")->option_text("FILE");
   rp->add_option("--hist", report.hist, "Write a cyclictest -h histogram to FILE")->option_text("FILE");
   rp->add_option("--html", report.html, "Write a self-contained HTML report to FILE (no script, nothing fetched)")->option_text("FILE");
+  rp->add_option("--cases", report.cases, "Write one line per criterion (NAME pass|fail MEASUREMENT UNITS) for board-farm scripts")
+      ->option_text("FILE");
 
   HoldOptions hold;
   auto* ho = app.add_subcommand("hold", "Apply the profile and hold it: PM QoS note, drift re-assert, systemd notify");

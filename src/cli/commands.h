@@ -132,6 +132,7 @@ struct ReportOptions {
   std::string from_rtla;        ///< or rtla timerlat hist's output
   std::string fleet;            ///< or a directory of many hosts' verdicts (report --fleet)
   std::string json, junit, md, svg, hist, html;  ///< outputs; none given: Markdown on stdout
+  std::string cases;            ///< one line per criterion for board-farm scripts (report/cases.h)
 };
 /// `rtagent report VERDICT.json`: renders a stored verdict (or an imported cyclictest or rtla
 /// result, what its file does not say left unknown) again.

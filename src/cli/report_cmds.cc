@@ -64,7 +64,7 @@ Result<std::vector<FleetFile>> ReadFleetDir(const std::string& dir) {
 
 // report --fleet DIR: Markdown (default, or --md), JSON, JUnit; exit 1 when a host failed.
 int ReportFleet(const ReportOptions& o) {
-  for (const auto& [path, flag] : {std::pair{o.svg, "--svg"}, {o.hist, "--hist"}, {o.html, "--html"}}) {
+  for (const auto& [path, flag] : {std::pair{o.svg, "--svg"}, {o.hist, "--hist"}, {o.html, "--html"}, {o.cases, "--cases"}}) {
     if (!path.empty()) {
       std::cerr << "rtagent report: " << flag << " renders one verdict; with --fleet use --md, --json or --junit\n";
       return kExitBadInput;
@@ -120,7 +120,8 @@ int CmdReport(const GlobalOptions&, const ReportOptions& o) {
   }
   if (!o.fleet.empty()) return ReportFleet(o);
   std::vector<VerdictOutput> outputs = {
-      {o.json, "json"}, {o.junit, "junit"}, {o.md, "md"}, {o.svg, "svg"}, {o.hist, "hist"}, {o.html, "html"}};
+      {o.json, "json"}, {o.junit, "junit"}, {o.md, "md"}, {o.svg, "svg"}, {o.hist, "hist"}, {o.html, "html"},
+      {o.cases, "cases"}};
   bool any = false;
   for (const VerdictOutput& out : outputs) any = any || !out.path.empty();
   if (!any) outputs.push_back({"-", "md"});

@@ -14,6 +14,7 @@
 #include <sstream>
 
 #include "report/cyclictest_text.h"
+#include "report/cases.h"
 #include "report/html.h"
 #include "report/json.h"
 #include "report/junit.h"
@@ -80,6 +81,7 @@ std::string RenderVerdictAs(const Verdict& v, const std::string& format) {
   if (format == "svg") return RenderSvg(v);
   if (format == "hist") return RenderCyclictestHistogram(v);
   if (format == "html") return RenderHtml(v);
+  if (format == "cases") return RenderCases(v);
   return RenderMarkdown(v);
 }
 

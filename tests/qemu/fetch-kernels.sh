@@ -11,6 +11,9 @@
 # (the .deb kept beside the files as <package>/package.deb) and reused on later runs. On success it prints, one per line:
 #   rt <dir>
 #   stock <dir>
+# RTAGENT_QEMU_RT_DEB / RTAGENT_QEMU_STOCK_DEB: a linux-image .deb of your own (a kernel built
+# for a CI gate: docs/ci.md, "A kernel gate under QEMU") to boot in that role instead; it is
+# unpacked into $CACHE/custom-<name>-<digest>/ and never removed by this script.
 # Exit codes: 0 ok, 77 qemu or the kernels cannot be obtained (reason on stderr).
 set -euo pipefail
 
@@ -96,6 +99,25 @@ fetch_one() {
   log "$pkg: unpacked into $dir ($(cat "$dir/.version"))"
 }
 
+# A kernel package of the user's, in $RESOLVED_DIR.
+unpack_custom() {
+  local deb=$1 sum dir
+  [ -s "$deb" ] || unavailable "$deb: no such kernel package"
+  dpkg-deb -f "$deb" Package >/dev/null 2>&1 || unavailable "$deb: not a Debian package (dpkg-deb -f)"
+  sum=$(sha256sum "$deb" | cut -c1-12)
+  dir="$CACHE/custom-$(dpkg-deb -f "$deb" Package)-$sum"
+  if [ ! -f "$dir/.complete" ]; then
+    mkdir -p "$CACHE"; rm -rf "$dir"; mkdir -p "$dir"
+    dpkg-deb -x "$deb" "$dir" || { rm -rf "$dir"; unavailable "dpkg-deb -x $deb failed"; }
+    ls "$dir"/boot/vmlinuz-* >/dev/null 2>&1 || { rm -rf "$dir"; unavailable "$deb has no /boot/vmlinuz-*"; }
+    dpkg-deb -f "$deb" Version > "$dir/.version"
+    cp "$deb" "$dir/package.deb"
+    touch "$dir/.complete"
+    log "$deb: unpacked into $dir"
+  fi
+  RESOLVED_DIR=$dir
+}
+
 ensure_tools
 [ "${1:-}" = "--tools" ] && exit 0
 
@@ -112,5 +134,8 @@ for d in "$CACHE"/linux-image-*-amd64; do
   [ -d "$d" ] || continue
   case ${d##*/} in "$rt_pkg"|"$stock_pkg") ;; *) log "removing the older ${d##*/}"; rm -rf "$d" ;; esac
 done
-echo "rt $CACHE/$rt_pkg"
-echo "stock $CACHE/$stock_pkg"
+rt_dir=$CACHE/$rt_pkg stock_dir=$CACHE/$stock_pkg
+if [ -n "${RTAGENT_QEMU_RT_DEB:-}" ]; then unpack_custom "$RTAGENT_QEMU_RT_DEB"; rt_dir=$RESOLVED_DIR; fi
+if [ -n "${RTAGENT_QEMU_STOCK_DEB:-}" ]; then unpack_custom "$RTAGENT_QEMU_STOCK_DEB"; stock_dir=$RESOLVED_DIR; fi
+echo "rt $rt_dir"
+echo "stock $stock_dir"

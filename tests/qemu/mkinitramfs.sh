@@ -94,6 +94,7 @@ cp "$HERE/lib.sh" "$HERE/apply-lib.sh" "$HERE/bench-lib.sh" rtagent/
 cp "$HERE"/scenarios/*.sh rtagent/scenarios/
 [ -d "$REPO/profiles" ] && cp -r "$REPO/profiles" rtagent/profiles
 [ -d "$HERE/profiles" ] && cp -r "$HERE/profiles" rtagent/qemu-profiles
+[ -d "$REPO/examples/lava" ] && mkdir -p rtagent/examples && cp -r "$REPO/examples/lava" rtagent/examples/lava
 chmod 755 init rtagent/scenarios/*.sh
 echo "root:x:0:0:root:/root:/bin/sh" > etc/passwd
 echo "root:x:0:" > etc/group
