@@ -18,7 +18,7 @@ packages=(
 )
 if ((with_tests)); then
   packages+=(qemu-system-x86 busybox-static debootstrap fdisk rt-tests stress-ng xz-utils chromium
-    clang libclang-rt-14-dev debhelper lintian man-db python3-yaml)
+    clang libclang-rt-14-dev debhelper lintian man-db python3-yaml ansible-core)
 fi
 missing=()
 for p in "${packages[@]}"; do

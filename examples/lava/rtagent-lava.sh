@@ -6,7 +6,7 @@
 # Test cases (LAVA's lava-test-case, or the signal line it prints when run outside LAVA):
 #   rtagent-verify        pass when every pre-flight check passed (verify's exit 0)
 #   <criterion>           one per acceptance criterion: cpu2-max, cpu2-p99.9, cpu2-overflows,
-#                         run-samples, ... with --measurement and --units (rtagent report --cases)
+#                         cpu2-samples, ... with --measurement and --units (rtagent report --cases)
 #   rtagent-verdict       the verdict as a whole
 # The verdict files (JSON, JUnit, Markdown, HTML) are left in $RTAGENT_LAVA_OUT (default
 # /tmp/rtagent-lava) and their paths printed, for the job to upload (e.g. lava-test-reference

@@ -9,7 +9,7 @@ import sys
 
 import yaml
 
-rtagent, src = sys.argv[1], sys.argv[2]
+rtagent, src = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
 problems = []
 
 
@@ -86,6 +86,29 @@ diff_opts = options_of("diff")
 gate = open(os.path.join(src, "examples/ci/kernel-gate.sh"), encoding="utf-8").read()
 for opt in set(re.findall(r"(--[a-z-]+)", gate.split("args=(", 1)[1])):
     need(opt in diff_opts, f"kernel-gate.sh: rtagent diff has no {opt}")
+
+# Ansible: the playbook and role pass ansible-playbook's syntax check, and the role calls
+# rtagent with options the binary has.
+ans = os.path.join(src, "examples/ansible")
+env = dict(os.environ, ANSIBLE_ROLES_PATH=os.path.join(ans, "roles"), ANSIBLE_LOCAL_TEMP="/tmp",
+           ANSIBLE_NOCOLOR="1")
+try:
+    r = subprocess.run(["ansible-playbook", "--syntax-check", "-i", os.path.join(ans, "inventory.ini.example"),
+                        os.path.join(ans, "site.yml")], capture_output=True, text=True, env=env, cwd=ans)
+    need(r.returncode == 0, "ansible: syntax check failed: " + (r.stderr or r.stdout).strip()[-400:])
+except FileNotFoundError:
+    problems.append("ansible: ansible-playbook is missing (apt-get install ansible-core; tools/setup.sh --test installs it)")
+tasks = open(os.path.join(ans, "roles/rtagent/tasks/main.yml"), encoding="utf-8").read()
+for sub in ("verify", "commission", "validate"):
+    m = re.search(r"\{\{ rtagent_bin \}\} " + sub + r"\b(.*?)(?:\n\s*\n|\n  [a-z]+:)", tasks, re.S)
+    need(m is not None, f"ansible: the role does not run rtagent {sub}")
+    if m:
+        have = options_of(sub)
+        for opt in re.findall(r"(--[a-z-]+)", m.group(1)):
+            need(opt in have, f"ansible: the role passes {opt} to rtagent {sub}, which does not take it")
+
+r = subprocess.run([rtagent, "validate", os.path.join(ans, "profile.yaml")], capture_output=True, text=True)
+need(r.returncode == 0, "ansible: examples/ansible/profile.yaml does not validate: " + (r.stderr or r.stdout).strip()[-300:])
 
 for p in problems:
     print(p)
