@@ -163,7 +163,7 @@ AcceptanceOutcome RunAcceptance(PreparedAcceptance& prep, const AcceptanceReques
   std::optional<VerdictDiff> diff;
   if (prep.baseline) diff = JudgeAgainstBaseline(v, *prep.baseline, request.baseline, request.baseline_rules);
   // 4. Written, summarised, and the exit code.
-  auto written = WriteOutputs(v, request.outputs);
+  auto written = WriteOutputs(v, request.outputs, diff ? &*diff : nullptr);
   std::cout << RenderAcceptSummary(v, request.color);
   if (!written) {
     std::cerr << prefix << written.error().message << "\n";

@@ -75,13 +75,14 @@ Result<void> WriteTextFile(const std::string& path, const std::string& text) {
   return WriteFileAtomic(path, text);
 }
 
-std::string RenderVerdictAs(const Verdict& v, const std::string& format) {
+std::string RenderVerdictAs(const Verdict& v, const std::string& format, const VerdictDiff* baseline) {
   if (format == "json") return RenderJson(v);
-  if (format == "junit") return RenderJUnit(v);
+  if (format == "junit") return RenderJUnit(v, baseline);
   if (format == "svg") return RenderSvg(v);
   if (format == "hist") return RenderCyclictestHistogram(v);
   if (format == "html") return RenderHtml(v);
   if (format == "cases") return RenderCases(v);
+  if (baseline != nullptr) return RenderMarkdown(v) + "\n" + RenderDiffMarkdown(*baseline);
   return RenderMarkdown(v);
 }
 
@@ -104,10 +105,10 @@ Result<void> CheckOutputs(const std::vector<VerdictOutput>& outputs) {
   return Ok();
 }
 
-Result<void> WriteOutputs(const Verdict& v, const std::vector<VerdictOutput>& outputs) {
+Result<void> WriteOutputs(const Verdict& v, const std::vector<VerdictOutput>& outputs, const VerdictDiff* baseline) {
   for (const VerdictOutput& o : outputs) {
     if (o.path.empty()) continue;
-    auto ok = WriteTextFile(o.path, RenderVerdictAs(v, o.format));
+    auto ok = WriteTextFile(o.path, RenderVerdictAs(v, o.format, baseline));
     if (!ok) return ok.error();
   }
   return Ok();

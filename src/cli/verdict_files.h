@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "base/result.h"
+#include "report/diff.h"
 #include "report/verdict.h"
 
 namespace rtagent {
@@ -31,7 +32,7 @@ struct VerdictOutput {
 };
 
 /// The verdict rendered in `format` ("json", "junit", "md", "svg", "hist", "html").
-std::string RenderVerdictAs(const Verdict& v, const std::string& format);
+std::string RenderVerdictAs(const Verdict& v, const std::string& format, const VerdictDiff* baseline = nullptr);
 
 /// Where the raw trace of a run goes: beside the first verdict file written (the JSON one
 /// first), its extension replaced by ".trace.txt" ("out/v.json" -> "out/v.trace.txt"); ""
@@ -41,6 +42,6 @@ std::string TracePathBeside(const std::vector<VerdictOutput>& outputs);
 /// Checks every requested output path; the first problem names the option and the path.
 Result<void> CheckOutputs(const std::vector<VerdictOutput>& outputs);
 /// Writes every requested output; stops at the first error.
-Result<void> WriteOutputs(const Verdict& v, const std::vector<VerdictOutput>& outputs);
+Result<void> WriteOutputs(const Verdict& v, const std::vector<VerdictOutput>& outputs, const VerdictDiff* baseline = nullptr);
 
 }  // namespace rtagent

@@ -487,16 +487,11 @@ std::string RenderDiffJson(const VerdictDiff& d) {
   return out.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }
 
-std::string RenderDiffJUnit(const VerdictDiff& d) {
-  JUnitReport rep;
-  rep.name = "rtagent diff";
-  rep.suite_name = "rtagent diff: " + d.before_profile + " -> " + d.after_profile;
-  rep.properties = {{"result", d.regression ? "REGRESSION" : "no regression"}};
-  for (const IdentityChange& c : d.identity) rep.properties.push_back({c.what + "_differs", c.before + " -> " + c.after});
-  for (const std::string& stat : DiffStatistics()) rep.properties.push_back({"tolerance." + stat, ToleranceText(d.rules.For(stat))});
+std::vector<JUnitCase> DiffJUnitCases(const VerdictDiff& d) {
+  std::vector<JUnitCase> cases;
   auto add = [&](std::string classname, std::string name, std::optional<JUnitFailure> failure) {
     JUnitCase c{std::move(classname), std::move(name), "0", std::move(failure), std::nullopt, std::nullopt};
-    rep.cases.push_back(std::move(c));
+    cases.push_back(std::move(c));
   };
   for (const RoleDiff& r : d.roles) {
     std::string cls = "rtagent.diff." + r.kind;
@@ -547,6 +542,17 @@ std::string RenderDiffJUnit(const VerdictDiff& d) {
     if (d.preempt_rt_lost && n.rfind("PREEMPT_RT lost", 0) == 0) rt = JUnitFailure{n, "regression", std::nullopt};
   }
   add("rtagent.diff.run", "PREEMPT_RT kept", rt);
+  return cases;
+}
+
+std::string RenderDiffJUnit(const VerdictDiff& d) {
+  JUnitReport rep;
+  rep.name = "rtagent diff";
+  rep.suite_name = "rtagent diff: " + d.before_profile + " -> " + d.after_profile;
+  rep.properties = {{"result", d.regression ? "REGRESSION" : "no regression"}};
+  for (const IdentityChange& c : d.identity) rep.properties.push_back({c.what + "_differs", c.before + " -> " + c.after});
+  for (const std::string& stat : DiffStatistics()) rep.properties.push_back({"tolerance." + stat, ToleranceText(d.rules.For(stat))});
+  rep.cases = DiffJUnitCases(d);
   std::string out;
   for (const IdentityChange& c : d.identity) out += c.what + " differs: " + c.before + " -> " + c.after + "\n";
   for (const std::string& n : d.notes) out += n + "\n";

@@ -11,6 +11,7 @@
 #include <string_view>
 #include <vector>
 
+#include "base/junit_xml.h"
 #include "base/result.h"
 #include "report/verdict.h"
 #include "report/why_diff.h"
@@ -132,5 +133,8 @@ std::string RenderDiffJson(const VerdictDiff& d);
 /// The diff as JUnit XML: one test case per compared statistic and role (class
 /// rtagent.diff.cpuN, .load, .criterion, .run), failed where it regressed.
 std::string RenderDiffJUnit(const VerdictDiff& d);
+/// Those test cases alone, for a report that carries the comparison beside its own cases
+/// (accept --baseline --junit).
+std::vector<JUnitCase> DiffJUnitCases(const VerdictDiff& d);
 
 }  // namespace rtagent

@@ -3,6 +3,8 @@
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
+#include "base/xml.h"
+#include "report/junit.h"
 #include "report/test_verdict.h"
 
 using namespace rtagent;
@@ -269,4 +271,19 @@ TEST_CASE("a candidate kernel that lost PREEMPT_RT is a regression whatever its 
   // An import that does not say which kernel it ran is not judged on it.
   after.imported = ImportSource{"cyclictest -h", "c.txt", {"kernel"}};
   CHECK_FALSE(DiffVerdicts(before, after).preempt_rt_lost);
+}
+
+TEST_CASE("accept --baseline --junit: the verdict's cases, then one per compared statistic and role", "[report]") {
+  const Verdict now = After();
+  const VerdictDiff d = DiffVerdicts(ExampleVerdict(), now);
+  const std::string alone = RenderJUnit(now);
+  const std::string with = RenderJUnit(now, &d);
+  CHECK(alone.find("rtagent.diff.") == std::string::npos);
+  CHECK_THAT(with, Catch::Contains("<property name=\"baseline_result\" value=\"REGRESSION\"/>"));
+  // The same cases `rtagent diff --junit` writes, each once.
+  for (const JUnitCase& c : DiffJUnitCases(d)) {
+    CHECK_THAT(with, Catch::Contains("<testcase classname=\"" + c.classname + "\" name=\"" + XmlEscape(c.name) + "\""));
+  }
+  CHECK_THAT(with, Catch::Contains("classname=\"rtagent.diff.cpu3\" name=\"p99\"") && Catch::Contains("CPU 3 p99: 3.0 -&gt; 25.0 µs"));
+  CHECK_THAT(with, Catch::Contains("<testcase classname=\"rtagent.accept.cpu2\""));  // the verdict's own cases stay
 }

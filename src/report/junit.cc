@@ -26,7 +26,7 @@ std::string ClassName(const Criterion& k) {
 
 }  // namespace
 
-std::string RenderJUnit(const Verdict& v) {
+std::string RenderJUnit(const Verdict& v, const VerdictDiff* baseline) {
   JUnitReport r;
   r.name = "rtagent accept";
   r.suite_name = "rtagent accept: " + v.profile_name;
@@ -73,6 +73,10 @@ std::string RenderJUnit(const Verdict& v) {
   for (const TrustWarning& w : v.warnings) out += "warning: " + w.text + "\n";
   if (v.why) out += "\n" + RenderWhySectionText(*v.why);
   r.system_out = out;
+  if (baseline != nullptr) {
+    r.properties.push_back({"baseline_result", baseline->regression ? "REGRESSION" : "no regression"});
+    for (JUnitCase& c : DiffJUnitCases(*baseline)) r.cases.push_back(std::move(c));
+  }
   return RenderJUnitXml(r);
 }
 
