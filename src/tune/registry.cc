@@ -6,6 +6,7 @@
 #include "tune/irqs_tuner.h"
 #include "tune/memory_tuner.h"
 #include "tune/network_tuner.h"
+#include "tune/offline_tuner.h"
 #include "tune/partitions_tuner.h"
 #include "tune/power_tuner.h"
 #include "tune/ranks_tuner.h"
@@ -26,6 +27,7 @@ std::vector<std::unique_ptr<Tuner>> AllTuners() {
   t.push_back(std::make_unique<PartitionsTuner>());
   t.push_back(std::make_unique<IrqsTuner>());
   t.push_back(std::make_unique<RanksTuner>());
+  t.push_back(std::make_unique<OfflineTuner>());
   return t;
 }
 
