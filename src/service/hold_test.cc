@@ -189,11 +189,12 @@ TEST_CASE("an IRQ moved back while irqbalance runs is logged as irqbalance's doi
   CHECK_THAT(r.Log(), Catch::Contains("drift: IRQ 125") &&
                           Catch::Contains("0-3 -> 0 (re-asserted; moved by irqbalance (process 4242;"));
   // The state file says it too, as the drift's cause (rtagent status, node_exporter readers).
+  const nlohmann::json state = r.StateFile();
   nlohmann::json irq;
-  for (const auto& e : r.StateFile()["drift"]) {
+  for (const auto& e : state["drift"]) {
     if (e["key"] == kIrq) irq = e;
   }
-  INFO(irq.dump());
+  INFO(state["drift"].dump());
   CHECK(irq["outcome"] == "re-asserted");
   REQUIRE(irq.contains("cause"));
   CHECK_THAT(irq["cause"].get<std::string>(), Catch::StartsWith("irqbalance (process 4242"));
