@@ -9,6 +9,7 @@
 
 #include "base/file_trust.h"
 #include "base/kernel_paths.h"
+#include "base/kernel_text.h"
 #include "profile/default_profile_text.h"
 #include "profile/language.h"
 #include "profile/yaml_tree.h"
@@ -176,6 +177,20 @@ void ListSysctls(const SysRoot& root, const std::string& dir, const std::string&
 
 }  // namespace
 
+std::vector<long long> ListHugepageSizes(const SysRoot& root, const std::string& dir) {
+  std::vector<long long> sizes;
+  auto names = root.List(dir);
+  if (!names) return sizes;
+  // Documentation/admin-guide/mm/hugetlbpage.rst: one directory "hugepages-<size>kB" per size.
+  for (const std::string& n : *names) {
+    const std::string_view v(n);
+    if (v.size() < 13 || v.substr(0, 10) != "hugepages-" || v.substr(v.size() - 2) != "kB") continue;
+    if (auto kb = ParseInt(v.substr(10, v.size() - 12)); kb && *kb > 0) sizes.push_back(*kb);
+  }
+  std::sort(sizes.begin(), sizes.end());
+  return sizes;
+}
+
 Result<SystemCpus> ReadSystemCpus(const SysRoot& root) {
   SystemCpus s;
   auto read = [&](const std::string& path) -> Result<CpuSet> {
@@ -195,6 +210,17 @@ Result<SystemCpus> ReadSystemCpus(const SysRoot& root) {
   if (root.IsDir(kpath::kProcSys)) {
     s.sysctls.emplace();
     ListSysctls(root, kpath::kProcSys, "", 0, &*s.sysctls);
+  }
+  if (root.IsDir(kpath::kHugepagesDir)) {
+    s.hugepage_sizes_kb = ListHugepageSizes(root, kpath::kHugepagesDir);
+    s.numa_nodes.emplace();
+    if (auto names = root.List(kpath::kNodeDir)) {
+      for (const std::string& n : *names) {
+        auto id = n.compare(0, 4, "node") == 0 ? ParseInt(std::string_view(n).substr(4)) : std::nullopt;
+        if (id && *id >= 0 && *id < 1 << 20 && root.IsDir(kpath::kNodeDir + "/" + n)) s.numa_nodes->push_back(int(*id));
+      }
+      std::sort(s.numa_nodes->begin(), s.numa_nodes->end());
+    }
   }
   return s;
 }

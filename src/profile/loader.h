@@ -19,6 +19,10 @@ inline const std::string kDefaultProfileName = "<built-in>/default.yaml";
 /// the names of its sysctls (proc/sys), which the `sysctls` section is validated against.
 Result<SystemCpus> ReadSystemCpus(const SysRoot& root);
 
+/// The huge page sizes (kB, ascending) of the "hugepages-<size>kB" directories in `dir`
+/// (sys/kernel/mm/hugepages, or a NUMA node's hugepages directory); empty when unreadable.
+std::vector<long long> ListHugepageSizes(const SysRoot& root, const std::string& dir);
+
 /// Loads the profile at `path` with its includes, resolves its CPU lists against `cpus` and
 /// validates it. Every problem found, errors and warnings, is added to `diags` (sorted by
 /// position); the result is an Error counting the errors when there is any. `diags` may be null

@@ -67,6 +67,12 @@ struct SystemCpus {
   /// only these. nullopt when loaded without a root to ask (text in tests) or when proc/sys
   /// is absent; the plan then reports a key the kernel lacks.
   std::optional<std::vector<std::string>> sysctls;
+  /// The persistent huge page sizes the target offers, in kB, ascending (the directories of
+  /// sys/kernel/mm/hugepages): `memory.hugepages` takes only these. nullopt as for `sysctls`.
+  std::optional<std::vector<long long>> hugepage_sizes_kb;
+  /// The target's NUMA nodes (sys/devices/system/node/nodeN), ascending; empty when the
+  /// kernel has no node directory (built without NUMA). nullopt as for `sysctls`.
+  std::optional<std::vector<int>> numa_nodes;
   /// Number of CPU ids ("N" in a CPU list is NrIds() - 1).
   int NrIds() const { return possible.Max() + 1; }
 };

@@ -184,15 +184,13 @@ Result<void> HoldDaemon::HoldNote(const profile::Profile& p) {
 int HoldDaemon::ApplyEach(const std::vector<Change>& changes, bool as_drift, std::string* first_error) {
   int written = 0;
   // An IRQ's affinity that drifted while irqbalance runs was moved by it (it rebalances every
-  // ten seconds): the drift says so, once looked up per tick, with the remedy.
-  std::optional<std::string> mover;
+  // ten seconds): the drift says so (its cause in the state file, the cause and the remedy in
+  // the log), irqbalance looked up once per tick.
+  std::optional<IrqbalanceInfo> irqbalance;
   auto moved_by = [&](const Change& c) -> std::string {
     if (!as_drift || c.section != "irqs" || c.actuator != "file") return "";
-    if (!mover) {
-      IrqbalanceInfo ib = DetectIrqbalance(root_);
-      mover = ib.running ? "moved by irqbalance (" + ib.how + "; irqs.irqbalance: ban or stop ends the fight)" : "";
-    }
-    return *mover;
+    if (!irqbalance) irqbalance = DetectIrqbalance(root_);
+    return irqbalance->running ? "irqbalance (" + irqbalance->how + ")" : "";
   };
   for (const Change& c : changes) {
     if (c.reboot) continue;
@@ -220,8 +218,12 @@ int HoldDaemon::ApplyEach(const std::vector<Change>& changes, bool as_drift, std
         break;
     }
     if (as_drift) {
-      if (std::string by = moved_by(c); !by.empty()) e.outcome += "; " + by;
-      log_->warn("drift: {}: {} -> {} ({})", c.what, OneLine(c.before), OneLine(c.after), e.outcome);
+      e.cause = moved_by(c);
+      std::string said = e.outcome;
+      if (!e.cause.empty()) {
+        said += "; moved by irqbalance (" + irqbalance->how + "; irqs.irqbalance: ban or stop ends the fight)";
+      }
+      log_->warn("drift: {}: {} -> {} ({})", c.what, OneLine(c.before), OneLine(c.after), said);
       state_.AddDrift(std::move(e));
     }
   }

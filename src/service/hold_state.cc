@@ -73,6 +73,7 @@ json ToJson(const HoldState& s) {
                      {"old", e.old_value},
                      {"new", e.new_value},
                      {"outcome", e.outcome}});
+    if (!e.cause.empty()) drift.back()["cause"] = e.cause;
   }
   const VerifyResult& v = s.last_verify;
   json j = {
@@ -151,7 +152,7 @@ Result<HoldState> ParseHoldState(const std::string& text) {
     if (j.contains("drift")) {
       for (const auto& e : j.at("drift")) {
         s.drift.push_back({e.value("time", int64_t{0}), e.value("section", ""), e.value("what", ""), e.value("key", ""),
-                           e.value("old", ""), e.value("new", ""), e.value("outcome", "")});
+                           e.value("old", ""), e.value("new", ""), e.value("outcome", ""), e.value("cause", "")});
       }
     }
     s.drift_total = j.value("drift_total", uint64_t{s.drift.size()});
@@ -252,7 +253,7 @@ std::string RenderStatusText(const HoldState& s, bool running, int64_t now) {
     o << "\nrecent drift (newest last, " << s.drift.size() << " of " << s.drift_total << "):\n";
     for (const auto& e : s.drift) {
       o << "  " << At(e.time) << "  " << e.what << ": " << e.old_value << " -> " << e.new_value << "  "
-        << e.outcome << "\n";
+        << e.outcome << (e.cause.empty() ? "" : "; moved by " + e.cause) << "\n";
     }
   }
   return o.str();

@@ -23,6 +23,9 @@ struct DriftEvent {
   std::string old_value;    ///< what it had drifted to
   std::string new_value;    ///< what the profile wants (written back)
   std::string outcome;      ///< "re-asserted", "unchangeable: ...", "failed: ..."
+  /// Who changed it, when hold can tell: "irqbalance (process 4242)" for an IRQ's affinity
+  /// that drifted while irqbalance runs; "" when unknown. Kept in the state file ("cause").
+  std::string cause = "";
 };
 
 /// The last verification: plan again (conformance) plus the boot check suite.

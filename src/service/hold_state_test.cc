@@ -26,6 +26,8 @@ HoldState Sample() {
   s.reboot_required = 1;
   s.ticks = 20;
   s.AddDrift({1796000050, "irqs", "IRQ 125 (eno1) affinity", "proc/irq/125/smp_affinity_list", "0-3", "0", "re-asserted"});
+  s.AddDrift({1796000060, "irqs", "IRQ 125 (eno1) affinity", "proc/irq/125/smp_affinity_list", "0-3", "0", "re-asserted",
+              "irqbalance (process 4242)"});
   s.last_verify = {1796000001, "PASS", 0, 3, 0, 0, 2, "boot", "0 item(s) differ"};
   VerdictSummary v;
   v.path = "/var/lib/rtagent/v.json";
@@ -44,6 +46,8 @@ TEST_CASE("the state file round-trips through JSON", "[service]") {
   REQUIRE(back.ok());
   CHECK(ToJson(*back) == ToJson(s));
   CHECK(back->drift.front().what == "IRQ 125 (eno1) affinity");
+  CHECK(back->drift.front().cause.empty());
+  CHECK(back->drift.back().cause == "irqbalance (process 4242)");
   CHECK(*back->pm_qos_us == 0);
   CHECK(back->verdict->worst_us == 812.0);
   CHECK(back->verdict->ended_at == 1796000000);
@@ -76,7 +80,8 @@ TEST_CASE("status text says what is held, since when, drift and verify", "[servi
   CHECK_THAT(t, Catch::Contains("PM QoS note:    0 us on /dev/cpu_dma_latency (held)"));
   CHECK_THAT(t, Catch::Contains("12 written, 2 the kernel refuses to change, 1 waiting for a reboot"));
   CHECK_THAT(t, Catch::Contains("last verify:    PASS at "));
-  CHECK_THAT(t, Catch::Contains("IRQ 125 (eno1) affinity: 0-3 -> 0  re-asserted"));
+  CHECK_THAT(t, Catch::Contains("IRQ 125 (eno1) affinity: 0-3 -> 0  re-asserted\n"));
+  CHECK_THAT(t, Catch::Contains("IRQ 125 (eno1) affinity: 0-3 -> 0  re-asserted; moved by irqbalance (process 4242)\n"));
   CHECK_THAT(t, Catch::Contains("latency verdict: FAIL (2026-11-29T00:00:00Z, worst 812 us)"));
 
   std::string gone = RenderStatusText(s, false, 1796000160);

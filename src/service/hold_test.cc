@@ -188,6 +188,28 @@ TEST_CASE("an IRQ moved back while irqbalance runs is logged as irqbalance's doi
   CHECK(r.tree.Get(kIrq) == "0\n");
   CHECK_THAT(r.Log(), Catch::Contains("drift: IRQ 125") &&
                           Catch::Contains("0-3 -> 0 (re-asserted; moved by irqbalance (process 4242;"));
+  // The state file says it too, as the drift's cause (rtagent status, node_exporter readers).
+  const nlohmann::json state = r.StateFile();
+  nlohmann::json irq;
+  for (const auto& e : state["drift"]) {
+    if (e["key"] == kIrq) irq = e;
+  }
+  INFO(state["drift"].dump());
+  CHECK(irq["outcome"] == "re-asserted");
+  REQUIRE(irq.contains("cause"));
+  CHECK_THAT(irq["cause"].get<std::string>(), Catch::StartsWith("irqbalance (process 4242"));
+}
+
+TEST_CASE("a drift without irqbalance running has no cause in the state file", "[service]") {
+  Rig r(ProfileText("", 0, 10));
+  HoldDaemon& d = r.Make();
+  REQUIRE(d.Start() == StartResult::kHolding);
+  r.tree.Put(kIrq, "0-3\n");
+  CHECK(d.Tick() >= 1);
+  auto irq = DriftOf(r.StateFile(), "irqs");
+  CHECK(irq["outcome"] == "re-asserted");
+  CHECK_FALSE(irq.contains("cause"));
+  CHECK_THAT(r.Log(), !Catch::Contains("irqbalance"));
 }
 
 TEST_CASE("a new IRQ appearing after start is moved on the next tick", "[service]") {

@@ -100,6 +100,111 @@ void WarnDefrag(const CrossCheck& cc, const MemoryConfig& m) {
   }
 }
 
+// memory.hugepages[]: read by hand (ReadHugepages); the section is the reference's rows.
+const profile::Section<HugepagePool>& HugepageItemSection() {
+  static const profile::Section<HugepagePool> kSection{
+      "memory.hugepages[]",
+      {
+          profile::Custom<HugepagePool>("size", "size (`2M`, `1G`, `64K`)", "required",
+                                        "the page size; one the kernel offers", nullptr),
+          profile::Custom<HugepagePool>("count", "integer 0..2147483647", "required", "pages in the pool", nullptr),
+          profile::Custom<HugepagePool>("node", "integer 0..1023", "the global pool", "the NUMA node whose pool it is",
+                                        nullptr),
+      }};
+  return kSection;
+}
+
+std::string JoinSizes(const std::vector<long long>& sizes) {
+  std::string out;
+  for (long long kb : sizes) out += (out.empty() ? "" : ", ") + HugepageSizeText(kb);
+  return out;
+}
+
+// memory.hugepages: a list of {size, count, node}. Sizes and nodes are checked against the
+// target when the loader read them (system.hugepage_sizes_kb, numa_nodes). One pool once; and
+// a size given globally is not given per node too: writing the global count makes the kernel
+// spread (or take) pages over every node, undoing the node counts written before it.
+void ReadHugepages(LoadContext& c, MemoryConfig& m, const YamlNode* v, const std::string& what) {
+  if (v == nullptr) return;
+  profile::FieldReader& r = c.reader();
+  if (!v->IsSequence()) {
+    r.WrongType(*v, what, "a list", "write one '- {size: 2M, count: 512}' per pool (node: N for one NUMA node's)");
+    return;
+  }
+  const profile::SystemCpus& sys = c.profile().system;
+  const std::string item_what = what + "[]";
+  for (const YamlNode& item : v->items) {
+    if (!item.IsMap()) {
+      r.WrongType(item, item_what, "a mapping", "write {size: 2M, count: 512} or {size: 1G, count: 4, node: 0}");
+      continue;
+    }
+    if (!r.Map(item, HugepageItemSection().Names(), item_what)) continue;
+    const YamlNode* size = profile::Field(&item, "size");
+    const YamlNode* count = profile::Field(&item, "count");
+    const YamlNode* node = profile::Field(&item, "node");
+    if (size == nullptr || count == nullptr) {
+      c.diags().Error(item.mark, "'" + item_what + "' needs a " + (size == nullptr ? "'size'" : "'count'"),
+                      "write {size: 2M, count: 512}");
+      continue;
+    }
+    HugepagePool pool;
+    pool.mark = item.mark;
+    auto size_text = r.String(*size, item_what + ".size");
+    if (!size_text) continue;
+    auto kb = ParseHugepageSize(*size_text);
+    if (!kb) {
+      c.diags().Error(size->mark, "'" + item_what + ".size' is \"" + *size_text + "\", not a page size",
+                      "write it with its unit: 2M, 1G, 64K (or 2048kB as the kernel's directory names it)");
+      continue;
+    }
+    pool.size_kb = *kb;
+    if (sys.hugepage_sizes_kb &&
+        std::find(sys.hugepage_sizes_kb->begin(), sys.hugepage_sizes_kb->end(), *kb) == sys.hugepage_sizes_kb->end()) {
+      c.diags().Error(size->mark,
+                      "'" + item_what + ".size' " + *size_text + ": the target has no " + HugepageSizeText(*kb) +
+                          " huge pages (no " + kpath::HugepagesNr(*kb) + ")",
+                      sys.hugepage_sizes_kb->empty() ? "this kernel offers no persistent huge pages (CONFIG_HUGETLBFS)"
+                                                     : "the sizes it has: " + JoinSizes(*sys.hugepage_sizes_kb));
+      continue;
+    }
+    auto n = r.Int(*count, item_what + ".count", 0, INT_MAX);
+    if (!n) continue;
+    pool.count = *n;
+    if (node != nullptr) {
+      auto id = r.Int(*node, item_what + ".node", 0, 1023);
+      if (!id) continue;
+      if (sys.numa_nodes && std::find(sys.numa_nodes->begin(), sys.numa_nodes->end(), *id) == sys.numa_nodes->end()) {
+        std::string have;
+        for (int i : *sys.numa_nodes) have += (have.empty() ? "" : ", ") + std::to_string(i);
+        c.diags().Error(node->mark, "'" + item_what + ".node' " + std::to_string(*id) + ": the target has no NUMA node " +
+                                        std::to_string(*id) + " (no " + kpath::kNodeDir + "/node" + std::to_string(*id) + ")",
+                        have.empty() ? "this kernel has no NUMA nodes: leave out 'node' for the global pool"
+                                     : "the nodes it has: " + have + "; or leave out 'node' for the global pool");
+        continue;
+      }
+      pool.node = static_cast<int>(*id);
+    }
+    bool clash = false;
+    for (const HugepagePool& o : m.hugepages) {
+      if (o.size_kb != pool.size_kb || (o.node.has_value() && pool.node.has_value() && *o.node != *pool.node)) continue;
+      clash = true;
+      if (o.node == pool.node) {
+        c.diags().Error(item.mark, "'" + item_what + "': " + HugepagePoolName(pool.size_kb, pool.node) +
+                                       " are set already at " + o.mark.ToString(),
+                        "give each pool one count");
+      } else {
+        c.diags().Error(item.mark, "'" + item_what + "': " + HugepageSizeText(pool.size_kb) +
+                                       " huge pages are given both for the whole system and per node (the other at " +
+                                       o.mark.ToString() + ")",
+                        "the kernel spreads a global count over every node, undoing the node counts: give the size "
+                        "per node or globally, not both");
+      }
+      break;
+    }
+    if (!clash) m.hugepages.push_back(pool);
+  }
+}
+
 const profile::Section<MemoryConfig>& ThpSection() {
   static const profile::Section<MemoryConfig> kSection{
       "memory.thp",
@@ -150,6 +255,9 @@ const profile::Block<MemoryConfig>& MemorySection() {
                                         "the sysctls below, and only those", ReadSysctls)
               .Listing(SysctlNames())
               .Checked(CheckSysctls),
+          profile::Custom<MemoryConfig>("hugepages", "list of mappings", "none",
+                                        "persistent huge page pools, per size and NUMA node", ReadHugepages)
+              .Holding(HugepageItemSection()),
       }};
   return kBlock;
 }
@@ -194,7 +302,34 @@ Result<SectionPlan> MemoryTuner::Plan(const PlanContext& ctx) const {
     plan.items.push_back(
         SysctlChange(Section(), s.name, path, *now, s.value, "sysctl " + s.name + " (" + s.mark.ToString() + ")"));
   }
+  for (const HugepagePool& h : cfg.hugepages) {
+    const std::string path = HugepagePoolPath(h.size_kb, h.node);
+    auto now = ctx.root.ReadTrimmed(path);
+    if (!now) {
+      // Validated at load against the target; reached when the profile was loaded without it.
+      plan.findings.push_back({Finding::Level::kError, HugepagePoolName(h.size_kb, h.node) + " cannot be read: " +
+                                                           now.error().message,
+                               h.mark, "the kernel has no such pool"});
+      continue;
+    }
+    Change c;
+    c.section = Section();
+    c.what = HugepagePoolName(h.size_kb, h.node);
+    c.actuator = "hugepages";
+    c.key = path;
+    c.before = *now;
+    c.after = std::to_string(h.count);
+    c.compare = Compare::kInteger;
+    c.why = "memory.hugepages (" + h.mark.ToString() +
+            "): the application's huge pages reserved before it runs, not found or compacted under the loop "
+            "(Real-Time Linux, chapter 8)";
+    plan.items.push_back(std::move(c));
+  }
   return plan;
+}
+
+void MemoryTuner::AddActuators(Executor& executor, SysRoot& root) const {
+  executor.AddActuator("hugepages", std::make_unique<HugepagesActuator>(root));
 }
 
 Change SysctlChange(const std::string& section, const std::string& name, const std::string& path, const std::string& now,

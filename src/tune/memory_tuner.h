@@ -5,6 +5,7 @@
 #pragma once
 
 #include "profile/keys.h"
+#include "tune/hugepages.h"
 #include "tune/tuner.h"
 
 namespace rtagent {
@@ -21,6 +22,7 @@ struct MemoryConfig {
   profile::Marked<std::optional<std::string>> thp_enabled;  ///< always | madvise | never; nullopt = leave
   profile::Marked<std::optional<std::string>> thp_defrag;   ///< always | defer | defer+madvise | madvise | never
   std::vector<Sysctl> sysctls;                              ///< in file order
+  std::vector<HugepagePool> hugepages;                      ///< in file order; empty = leave
 };
 
 /// The memory section's declaration; MemoryOf reads a loaded profile's.
@@ -45,13 +47,15 @@ bool ThpDefragStalls(const std::string& mode);
 /// warning). One rule for both sections; the lint's rt_throttling_off judges the same value.
 void JudgeRtThrottling(const profile::CrossCheck& cc, const Sysctl& runtime, const Sysctl* period);
 
-/// Plans transparent hugepages and the sysctls the profile's memory section names.
+/// Plans transparent hugepages, the sysctls the profile's memory section names and the
+/// persistent huge page pools (items of the "hugepages" actuator, which reads each count back).
 class MemoryTuner : public Tuner {
  public:
   std::string Section() const override { return MemorySection().path(); }
   int Chapter() const override { return 8; }
   const profile::BlockBase* OwnSection() const override { return &MemorySection(); }
   Result<SectionPlan> Plan(const PlanContext& ctx) const override;
+  void AddActuators(Executor& executor, SysRoot& root) const override;
 };
 
 }  // namespace rtagent

@@ -5,10 +5,13 @@
 #include "tune/cores_tuner.h"
 #include "tune/irqs_tuner.h"
 #include "tune/memory_tuner.h"
+#include "tune/network_tuner.h"
+#include "tune/offline_tuner.h"
 #include "tune/partitions_tuner.h"
 #include "tune/power_tuner.h"
 #include "tune/ranks_tuner.h"
 #include "tune/sysctls_tuner.h"
+#include "tune/systemd_tuner.h"
 #include "tune/tuner.h"
 
 namespace rtagent {
@@ -18,10 +21,13 @@ std::vector<std::unique_ptr<Tuner>> AllTuners() {
   t.push_back(std::make_unique<CoresTuner>());
   t.push_back(std::make_unique<MemoryTuner>());
   t.push_back(std::make_unique<SysctlsTuner>());
+  t.push_back(std::make_unique<NetworkTuner>());
+  t.push_back(std::make_unique<SystemdTuner>());
   t.push_back(std::make_unique<PowerTuner>());
   t.push_back(std::make_unique<PartitionsTuner>());
   t.push_back(std::make_unique<IrqsTuner>());
   t.push_back(std::make_unique<RanksTuner>());
+  t.push_back(std::make_unique<OfflineTuner>());
   return t;
 }
 

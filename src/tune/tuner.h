@@ -76,7 +76,7 @@ class Tuner {
   virtual void AddActuators(Executor& /*executor*/, SysRoot& /*root*/) const {}
 };
 
-/// Every tuner, in the order apply runs them (cores, memory, sysctls, power, partitions, irqs, ranks).
+/// Every tuner, in the order apply runs them (cores, memory, sysctls, network, systemd, power, partitions, irqs, ranks, cpus).
 std::vector<std::unique_ptr<Tuner>> AllTuners();
 
 /// Plans every section: collects the system state once, runs every tuner.

@@ -507,9 +507,22 @@ def x86_ipc_4cpu(out):
 
     t.write("sys/kernel/mm/transparent_hugepage/enabled", "always [madvise] never\n")
     t.write("sys/kernel/mm/transparent_hugepage/defrag", "always defer defer+madvise [madvise] never\n")
+    # Persistent huge pages (Documentation/admin-guide/mm/hugetlbpage.rst): x86-64 offers 2 MiB
+    # and 1 GiB pages, globally and on the one NUMA node; Debian reserves none.
+    for base in ["sys/kernel/mm/hugepages", "sys/devices/system/node/node0/hugepages"]:
+        for kb in [2048, 1048576]:
+            for f in ["nr_hugepages", "free_hugepages", "surplus_hugepages"]:
+                t.write("%s/hugepages-%dkB/%s" % (base, kb, f), "0\n")
+    t.write("sys/devices/system/node/online", "0\n")
+    t.write("sys/devices/system/node/node0/cpulist", "0-3\n")
     write_sysctls(t, {"vm.stat_interval": 1, "vm.compaction_proactiveness": 20, "kernel.numa_balancing": 0,
                       "kernel.watchdog": 1, "kernel.nmi_watchdog": 1, "kernel.soft_watchdog": 1,
                       "kernel.watchdog_thresh": 10, "kernel.watchdog_cpumask": "0-3"})
+    # What TuneD's realtime profile (network-latency, latency-performance) writes besides, with
+    # Debian 12's defaults: profiles/base/tuned-realtime.yaml validates and plans here.
+    write_sysctls(t, {"net.core.busy_read": 0, "net.core.busy_poll": 0, "net.ipv4.tcp_fastopen": 1,
+                      "kernel.hung_task_timeout_secs": 120, "vm.swappiness": 60, "vm.dirty_ratio": 20,
+                      "vm.dirty_background_ratio": 10})
 
     # drivers/idle/intel_idle.c skl_cstates (Kaby/Whiskey Lake), exit latency and residency in us.
     states = [("POLL", "CPUIDLE CORE POLL IDLE", 0, 0), ("C1", "MWAIT 0x00", 2, 2), ("C1E", "MWAIT 0x01", 10, 20),

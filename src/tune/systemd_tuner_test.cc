@@ -1,0 +1,110 @@
+// The systemd section: CPUAffinity= written as a drop-in under the root, said to need a
+// daemon-reexec, journaled so revert removes a drop-in it created; fixture trees only.
+#include "tune/systemd_tuner.h"
+
+#include <catch2/catch.hpp>
+
+#include "base/fault_root.h"
+#include "base/tree_test_support.h"
+#include "profile/loader.h"
+#include "profile/test_support.h"
+#include "tune/apply_profile.h"
+
+using namespace rtagent;
+using namespace rtagent::profile::testing;
+
+namespace {
+
+const std::string kX86 = std::string(RTAGENT_SOURCE_DIR) + "/tests/sysroots/x86-ipc-4cpu";
+const std::string kOnly =
+    "cores:\n  housekeeping: 0-1\n  isolated: 2-3\n  bootloader: print\n"
+    "  runtime: {workqueue_cpumask: keep, default_smp_affinity: keep}\n"
+    "irqs:\n  default: keep\n  irqbalance: leave\n";
+
+Loaded LoadOn(const TempDir& dir, const SysRoot& root, const std::string& yaml) {
+  std::string path = dir.Write("board.yaml", yaml);
+  profile::Diagnostics d;
+  auto r = profile::LoadProfile(path, root, &d);
+  return Loaded{std::move(r), std::move(d), path};
+}
+
+SectionPlan PlanOf(const profile::Profile& p, const SysRoot& root) {
+  SystemState state = CollectSystemState(root, PlanSections());
+  auto plan = SystemdTuner().Plan(PlanContext{p, root, state});
+  REQUIRE(plan);
+  return *plan;
+}
+
+}  // namespace
+
+TEST_CASE("systemd: CPUAffinity= is planned as a drop-in and says it needs a daemon-reexec", "[tune]") {
+  FsRoot root(kX86);
+  TempDir dir;
+  auto l = LoadOn(dir, root, kOnly + "systemd:\n  cpu_affinity: housekeeping\n");
+  INFO(l.diags.FormatText());
+  REQUIRE(l.result);
+  SectionPlan plan = PlanOf(*l.result, root);
+  REQUIRE(plan.items.size() == 1);
+  const Change& c = plan.items[0];
+  CHECK(c.key == kSystemdDropIn);
+  CHECK(c.actuator == "dropin");
+  CHECK(c.before == "no-file");
+  CHECK_THAT(c.after, Catch::Contains("[Manager]\nCPUAffinity=0-1\n"));
+  REQUIRE(plan.findings.size() == 1);
+  CHECK_THAT(plan.findings[0].message, Catch::Contains("systemctl daemon-reexec"));
+
+  auto none = LoadOn(dir, root, kOnly);
+  REQUIRE(none.result);
+  CHECK(PlanOf(*none.result, root).items.empty());
+}
+
+TEST_CASE("systemd: isolated CPUs in CPUAffinity= warn, a word that is no CPU list is an error", "[tune]") {
+  FsRoot root(kX86);
+  TempDir dir;
+  auto iso = LoadOn(dir, root, kOnly + "systemd:\n  cpu_affinity: 1-2\n");
+  REQUIRE(iso.result);
+  const profile::Diagnostic& w = Only(iso, "systemd.cpu_affinity includes isolated CPU 2");
+  CHECK(w.severity == profile::Severity::kWarning);
+  CheckAt(w, iso.path, 10, 17);
+  auto bad = LoadOn(dir, root, kOnly + "systemd:\n  cpu_affinity: services\n");
+  REQUIRE_FALSE(bad.result);
+  Only(bad, "'systemd.cpu_affinity'");
+}
+
+TEST_CASE("systemd: apply writes the drop-in, revert removes it", "[tune]") {
+  TempTree t(kX86);
+  FaultRoot root(t.dir());
+  TempDir dir;
+  auto l = LoadOn(dir, root, kOnly + "systemd:\n  cpu_affinity: housekeeping\n");
+  REQUIRE(l.result);
+  auto applied = ApplyProfile(*l.result, root);
+  REQUIRE(applied);
+  CHECK_FALSE(applied->report.rolled_back);
+  CHECK_THAT(t.Get(kSystemdDropIn), Catch::EndsWith("[Manager]\nCPUAffinity=0-1\n"));
+  SectionPlan again = PlanOf(*l.result, root);
+  REQUIRE(again.items.size() == 1);
+  CHECK_FALSE(Pending(again.items[0]));
+  CHECK(again.findings.empty());  // a fixture has no PID 1 to ask
+  auto reverted = RevertJournal(root);
+  REQUIRE(reverted);
+  CHECK(reverted->complete);
+  // The file is gone; the directories made for it stay, empty (systemd reads nothing there).
+  for (const std::string& d : test::TreeDiff(kX86, t.dir())) CHECK(d.back() == '/');
+  CHECK(t.Get(kSystemdDropIn).empty());
+}
+
+TEST_CASE("systemd: a drop-in that was there is put back as it was", "[tune]") {
+  TempTree t(kX86);
+  const std::string old = "[Manager]\nCPUAffinity=0-3\n";
+  t.Put(kSystemdDropIn, old);
+  FaultRoot root(t.dir());
+  TempDir dir;
+  auto l = LoadOn(dir, root, kOnly + "systemd:\n  cpu_affinity: 0\n");
+  REQUIRE(l.result);
+  auto applied = ApplyProfile(*l.result, root);
+  REQUIRE(applied);
+  CHECK_THAT(t.Get(kSystemdDropIn), Catch::Contains("CPUAffinity=0\n"));
+  auto reverted = RevertJournal(root);
+  REQUIRE(reverted);
+  CHECK(t.Get(kSystemdDropIn) == old);
+}
