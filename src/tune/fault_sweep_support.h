@@ -4,6 +4,8 @@
 // tree made by bench/gen_large_sysroot.py.
 #pragma once
 
+#include <unistd.h>
+
 #include <catch2/catch.hpp>
 #include <cstdlib>
 #include <map>
@@ -16,6 +18,27 @@
 #include "tune/apply_profile.h"
 
 namespace rtagent::test {
+
+/// While alive, scratch trees (TempTree) go to /dev/shm when it is a writable directory: every
+/// run of a sweep stores its journal with fsync, which costs milliseconds on a disk and nothing
+/// on tmpfs, and a sweep makes hundreds of runs. The former TMPDIR is put back after.
+class ScratchInMemory {
+ public:
+  ScratchInMemory() {
+    if (const char* t = std::getenv("TMPDIR")) old_ = t, had_ = true;
+    if (::access("/dev/shm", W_OK) == 0) ::setenv("TMPDIR", "/dev/shm", 1);
+  }
+  ~ScratchInMemory() {
+    if (had_) ::setenv("TMPDIR", old_.c_str(), 1);
+    else ::unsetenv("TMPDIR");
+  }
+  ScratchInMemory(const ScratchInMemory&) = delete;
+  ScratchInMemory& operator=(const ScratchInMemory&) = delete;
+
+ private:
+  std::string old_;
+  bool had_ = false;
+};
 
 /// A fixture tree and the profile applied to it.
 struct SweepBoard {

@@ -67,6 +67,7 @@ std::string Listed(const std::vector<std::string>& diff) {
 }
 
 void KillSweep(const SweepBoard& b) {
+  ScratchInMemory in_memory;
   auto tree = std::make_unique<TempTree>(b.tree);
   const auto start = WholeTree(tree->dir());
   profile::Profile p;
