@@ -16,24 +16,26 @@
 #include "base/tree_test_support.h"
 #include "profile/loader.h"
 #include "tune/apply_profile.h"
+#include "tune/journal.h"
 
 namespace rtagent::test {
 
-/// While alive, scratch trees (TempTree) go to /dev/shm when it is a writable directory: every
-/// run of a sweep stores its journal with fsync, which costs milliseconds on a disk and nothing
-/// on tmpfs, and a sweep makes hundreds of runs. The former TMPDIR is put back after.
-class ScratchInMemory {
+/// While alive, scratch trees (TempTree) go to `dir` (the tests pass /dev/shm) when it is a
+/// writable directory: every run of a sweep stores its journal with fsync, which costs
+/// milliseconds on a disk and nothing on tmpfs, and a sweep makes hundreds of runs. The former
+/// TMPDIR is put back after.
+class ScratchIn {
  public:
-  ScratchInMemory() {
+  explicit ScratchIn(const char* dir) {
     if (const char* t = std::getenv("TMPDIR")) old_ = t, had_ = true;
-    if (::access("/dev/shm", W_OK) == 0) ::setenv("TMPDIR", "/dev/shm", 1);
+    if (::access(dir, W_OK) == 0) ::setenv("TMPDIR", dir, 1);
   }
-  ~ScratchInMemory() {
+  ~ScratchIn() {
     if (had_) ::setenv("TMPDIR", old_.c_str(), 1);
     else ::unsetenv("TMPDIR");
   }
-  ScratchInMemory(const ScratchInMemory&) = delete;
-  ScratchInMemory& operator=(const ScratchInMemory&) = delete;
+  ScratchIn(const ScratchIn&) = delete;
+  ScratchIn& operator=(const ScratchIn&) = delete;
 
  private:
   std::string old_;
@@ -94,7 +96,15 @@ inline profile::Profile LoadBoardProfile(const SweepBoard& b, const SysRoot& roo
 /// which its first journal creates and a cleared journal leaves, as a package's directories.
 inline std::map<std::string, std::string> WholeTree(const std::string& dir) {
   auto t = SnapshotTree(dir, true);
-  for (const char* d : {"var/lib/rtagent/", "var/lib/", "var/", "run/rtagent/", "run/"}) {
+  // The journals' directories and their parents, deepest first.
+  std::vector<std::string> dirs;
+  for (std::string p : {Journal::BootPath(), Journal::Path()}) {
+    for (size_t slash; (slash = p.find_last_of('/')) != std::string::npos;) {
+      p.resize(slash);
+      dirs.push_back(p + "/");
+    }
+  }
+  for (const std::string& d : dirs) {
     auto it = t.find(d);
     if (it == t.end()) continue;
     bool empty = true;

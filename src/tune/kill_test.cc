@@ -67,7 +67,7 @@ std::string Listed(const std::vector<std::string>& diff) {
 }
 
 void KillSweep(const SweepBoard& b) {
-  ScratchInMemory in_memory;
+  ScratchIn in_memory("/dev/shm");
   auto tree = std::make_unique<TempTree>(b.tree);
   const auto start = WholeTree(tree->dir());
   profile::Profile p;

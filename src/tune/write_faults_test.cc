@@ -101,7 +101,7 @@ bool FaultRun(const SweepBoard& b, const profile::Profile& p, std::unique_ptr<Te
 // Counts a clean apply's writes on a copy of the board (and proves apply then revert gives
 // the start back), then sweeps `ks` (empty: every k) with every errno.
 void Sweep(const SweepBoard& b, std::vector<size_t> ks) {
-  ScratchInMemory in_memory;
+  ScratchIn in_memory("/dev/shm");
   auto tree = std::make_unique<TempTree>(b.tree);
   const auto start = WholeTree(tree->dir());
   size_t n = 0;
@@ -165,7 +165,7 @@ TEST_CASE("every write failing in turn: vm-x86-captured rolls back or records un
 
 TEST_CASE("write k failing on a generated tree, at 20 points spread over its writes, leaves it byte-identical",
           "[tune]") {
-  ScratchInMemory in_memory;
+  ScratchIn in_memory("/dev/shm");
   TempTree gen;
   const SweepBoard b = GeneratedBoard(gen.dir() + "/tree", 8, 32, 120);
   // The count comes first; 20 points from the first write to the last.
