@@ -1,5 +1,8 @@
 #include "base/fault_root.h"
 
+#include <signal.h>
+#include <unistd.h>
+
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -23,7 +26,49 @@ Result<std::string> FaultRoot::Read(const std::string& path) const {
   return FsRoot::Read(path);
 }
 
+void FaultRoot::FailNthWrite(size_t k, int err) {
+  fail_at_ = k;
+  fail_err_ = err;
+}
+
+void FaultRoot::CrashAtWrite(size_t k, Crash how) {
+  crash_at_ = k;
+  crash_how_ = how;
+}
+
+Result<void> FaultRoot::Count(Call::Kind kind, const std::string& path, const std::string& contents) {
+  calls_.push_back({kind, path});
+  const size_t k = calls_.size();
+  if (k == crash_at_) {
+    if (crash_how_ == Crash::kTornTemp && kind == Call::kDurable) {
+      // What WriteFileAtomic leaves when the power goes before its fsync: the temporary file
+      // (its own name), part of the contents, no rename. The target is untouched.
+      const std::string host = HostPath(path);
+      fs::create_directories(fs::path(host).parent_path());
+      const std::string tmp = host + ".tmp." + std::to_string(::getpid());
+      std::ofstream(tmp, std::ios::binary) << contents.substr(0, contents.size() / 2);
+    }
+    ::raise(SIGKILL);
+  }
+  if (k == fail_at_) {
+    const char* verb = kind == Call::kRemove ? "cannot remove " : "cannot write ";
+    return MakeError(verb + HostPath(path) + " (fault injected at write " + std::to_string(k) + ")", fail_err_);
+  }
+  return Ok();
+}
+
+Result<void> FaultRoot::WriteDurable(const std::string& path, const std::string& contents) {
+  if (auto c = Count(Call::kDurable, path, contents); !c) return c;
+  return FsRoot::WriteDurable(path, contents);
+}
+
+Result<void> FaultRoot::Remove(const std::string& path) {
+  if (auto c = Count(Call::kRemove, path, ""); !c) return c;
+  return FsRoot::Remove(path);
+}
+
 Result<void> FaultRoot::Write(const std::string& path, const std::string& value) {
+  if (auto c = Count(Call::kWrite, path, value); !c) return c;
   if (auto it = write_faults_.find(path); it != write_faults_.end()) {
     if (it->second.ok_left > 0) {
       --it->second.ok_left;

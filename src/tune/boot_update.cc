@@ -5,6 +5,7 @@
 
 #include "base/kernel_paths.h"
 #include "base/kernel_text.h"
+#include "base/stale_temps.h"
 #include "tune/bootloader.h"
 
 namespace rtagent {
@@ -89,8 +90,11 @@ Result<std::string> BootFileActuator::Read(const std::string& key) {
 }
 
 Result<void> BootFileActuator::Put(const std::string& key, const std::string& value) {
-  if (value.empty()) return root_.Remove(key);
-  return root_.WriteDurable(key, value);
+  auto put = value.empty() ? root_.Remove(key) : root_.WriteDurable(key, value);
+  if (!put) return put;
+  // A killed earlier apply may have left the file's temporary twin (never renamed): the file
+  // is whole now, so the twin goes (the kill sweep, kill_test.cc, found it left in /etc).
+  return RemoveStaleTemps(root_, key);
 }
 
 Result<void> BootFileActuator::Write(const std::string& key, const std::string& value) {

@@ -145,3 +145,20 @@ TEST_CASE("every update step has its own actuator name, all of them boot files",
   CHECK_FALSE(IsBootFileActuator("file"));
   CHECK_FALSE(IsBootFileActuator("sched"));
 }
+
+TEST_CASE("kill: a boot file's temporary twin a killed apply left goes when the file is written or put back",
+          "[tune][boot]") {
+  // Found by the kill sweep (kill_test.cc): a power cut inside the drop-in's WriteDurable left
+  // etc/default/grub.d/90-rtagent.cfg.tmp.PID, and the revert after it left that file in /etc.
+  TempTree t;
+  FaultRoot root(t.dir());
+  auto twin = std::make_shared<FixtureCommandRunner>(root.Dir());
+  BootFileActuator a(root, BootUpdate::kUpdateGrub, twin);
+  t.Put(kDropIn + ".tmp.4242", "# half");
+  REQUIRE(a.Write(kDropIn, "# new\n").ok());
+  CHECK_FALSE(root.Exists(kDropIn + ".tmp.4242"));
+  t.Put(kDropIn + ".tmp.4243", "# half");
+  REQUIRE(a.Write(kDropIn, "").ok());  // revert of a drop-in rtagent made: removed
+  CHECK_FALSE(root.Exists(kDropIn));
+  CHECK_FALSE(root.Exists(kDropIn + ".tmp.4243"));
+}

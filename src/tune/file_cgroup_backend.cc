@@ -132,9 +132,17 @@ Result<void> FileCgroupBackend::Create(const std::string& cgroup) {
     files.push_back({h_.Cpuset(kpath::kCpusetSchedLoadBalance), "1\n"});
   }
   const std::string dir = h_.CgroupPath(cgroup);
-  for (const auto& [name, contents] : files) {
+  for (size_t i = 0; i < files.size(); ++i) {
     // WriteDurable makes the directory with the first file.
-    if (auto w = writes_->WriteDurable(dir + "/" + name, contents); !w) return w;
+    auto w = writes_->WriteDurable(dir + "/" + files[i].first, files[i].second);
+    if (w) continue;
+    // mkdir(2) of a cgroup makes the directory with all its files or nothing: a file that
+    // cannot be written takes back those written before it and the directory, so a failed
+    // create leaves the tree as it was (the write-fault sweep found a half-made cgroup left).
+    for (size_t j = 0; j < i; ++j) (void)writes_->Remove(dir + "/" + files[j].first);
+    std::error_code ec;
+    std::filesystem::remove(reads_.Dir() + "/" + dir, ec);
+    return w;
   }
   return Ok();
 }

@@ -6,6 +6,7 @@
 #include <cerrno>
 
 #include "base/fault_root.h"
+#include "base/tree_test_support.h"
 
 using namespace rtagent;
 
@@ -96,4 +97,28 @@ TEST_CASE("the twin follows proc/PID/cgroup when the fixture has it", "[tune][pa
   REQUIRE(be.Move(612, "/rt").ok());
   CHECK(tree.Get("proc/612/cgroup") == "0::/rt\n");
   CHECK(tree.Get("sys/fs/cgroup/rt/cgroup.procs") == "612\n1200\n");
+}
+
+TEST_CASE("write faults: a cgroup whose create fails at one of its files is taken back whole, as mkdir does",
+          "[tune][partitions]") {
+  // Found by the write-fault sweep (write_faults_test.cc): on the v1 fixture, a create that
+  // failed at its third file left the directory and two files, so a rolled-back apply left a
+  // cgroup the tree never had.
+  TempTree tree(kX86);
+  const auto before = rtagent::test::SnapshotTree(tree.dir(), true);
+  for (size_t k = 1; k <= 8; ++k) {
+    INFO("write " << k << " of the create fails");
+    FaultRoot root(tree.dir());
+    root.FailNthWrite(k, ENOSPC);
+    FileCgroupBackend be(root, &root, FindCpusetHierarchy(root).value());
+    auto made = be.Create("/rt");
+    REQUIRE_FALSE(made.ok());
+    CHECK(made.error().err == ENOSPC);
+    CHECK_FALSE(be.Exists("/rt"));
+    CHECK(rtagent::test::SnapshotTree(tree.dir(), true) == before);
+  }
+  FaultRoot root(tree.dir());
+  FileCgroupBackend be(root, &root, FindCpusetHierarchy(root).value());
+  REQUIRE(be.Create("/rt").ok());
+  CHECK(root.calls().size() == 8);  // the v1 files: procs, tasks, 4 cpuset lists, exclusive, balance
 }

@@ -1,6 +1,7 @@
 #include "tune/irqbalance.h"
 
 #include "base/kernel_paths.h"
+#include "base/stale_temps.h"
 #include "inspect/irqbalance.h"
 
 namespace rtagent {
@@ -78,9 +79,11 @@ Result<void> IrqbalanceConfigActuator::Write(const std::string& key, const std::
   const std::string& var = k->second;
   auto had = root_.Read(path);
   auto put = [&](const std::optional<std::string>& text) -> Result<void> {
-    if (!text) return root_.Remove(path);
     // Not a kernel file: the whole file is replaced at once, so a crash leaves old or new.
-    return root_.WriteDurable(path, *text);
+    auto r = text ? root_.WriteDurable(path, *text) : root_.Remove(path);
+    if (!r) return r;
+    // And the temporary twin a killed earlier apply left, never renamed, goes.
+    return RemoveStaleTemps(root_, path);
   };
   std::optional<std::string> next;
   if (value != kNoFile) {

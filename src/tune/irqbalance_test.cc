@@ -199,3 +199,22 @@ TEST_CASE("irqbalance stop masks its unit and revert starts it again, leave and 
   CHECK(Irqbalance(Load(quiet.root, "ban"), quiet.root).empty());
   CHECK(Irqbalance(Load(quiet.root, "stop"), quiet.root).empty());
 }
+
+TEST_CASE("kill: irqbalance's file rewritten or put back takes away the temporary twin a killed apply left",
+          "[tune]") {
+  // The kill sweep's finding in the journal and the boot files (kill_test.cc) holds for this
+  // whole-file write too: a power cut inside its WriteDurable leaves FILE.tmp.PID.
+  Rig r;
+  AddIrqbalance(r.tree);
+  r.tree.Put(kpath::kIrqbalanceDefault, kDebianFile);
+  const auto before = test::SnapshotTree(r.tree.dir(), true, "run");
+  const profile::Profile p = Load(r.root, "ban");
+  std::vector<Change> items = Irqbalance(p, r.root);
+  REQUIRE(items.size() == 1);
+  r.tree.Put(kpath::kIrqbalanceDefault + ".tmp.4242", "# half of a");
+  r.Apply(items);
+  CHECK_FALSE(r.root.Exists(kpath::kIrqbalanceDefault + ".tmp.4242"));
+  r.tree.Put(kpath::kIrqbalanceDefault + ".tmp.4243", "");
+  r.Revert();
+  CHECK(test::SnapshotTree(r.tree.dir(), true, "run") == before);
+}

@@ -8,6 +8,7 @@
 #include "base/file_trust.h"
 #include "base/kernel_paths.h"
 #include "base/utf8.h"
+#include "base/stale_temps.h"
 
 namespace rtagent {
 
@@ -264,6 +265,13 @@ Result<void> Journal::AddRuns(const std::string& actuator, const std::string& ke
 Result<void> Journal::Clear() {
   entries_.clear();
   ids_.clear();
+  // An apply killed (or a power cut) inside a journal's WriteDurable leaves its temporary
+  // file; its contents were never committed, and with the journal gone nothing may be left
+  // behind (the kill sweep, kill_test.cc, found journal.json.tmp.PID after a revert).
+  for (const std::string& p : {Path(), BootPath()}) {
+    if (p == BootPath() && scope_ != Scope::kAll) continue;
+    if (auto r = RemoveStaleTemps(root_, p); !r) return r;
+  }
   if (scope_ == Scope::kAll) {
     if (auto r = root_.Remove(BootPath()); !r) return r;
     stored_boot_.clear();
@@ -283,10 +291,13 @@ Result<void> Journal::Store() {
       auto r = text.empty() ? root_.Remove(BootPath()) : root_.WriteDurable(BootPath(), text);
       if (!r) return r;
       stored_boot_ = text;
+      // A temporary twin a killed earlier apply left next to it is no journal (see Clear).
+      if (auto t = RemoveStaleTemps(root_, BootPath()); !t) return t;
     }
   }
-  if (runtime.empty()) return root_.Remove(Path());
-  return root_.WriteDurable(Path(), Serialize(runtime, MachineId()));
+  auto r = runtime.empty() ? root_.Remove(Path()) : root_.WriteDurable(Path(), Serialize(runtime, MachineId()));
+  if (!r) return r;
+  return RemoveStaleTemps(root_, Path());
 }
 
 }  // namespace rtagent

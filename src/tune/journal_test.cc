@@ -279,3 +279,21 @@ TEST_CASE("journal: as root, a journal another user can write is refused with th
                              "/journal.json) is writable by every user (mode 0777)") &&
                  Catch::Contains("chmod o-w " + dir));
 }
+
+TEST_CASE("kill: the temporary journal files a killed apply left are removed with the journal", "[tune]") {
+  // Found by the kill sweep (kill_test.cc): an apply killed inside the journal's WriteDurable
+  // left run/rtagent/journal.json.tmp.PID, and the revert after it left that file behind.
+  TempTree t;
+  FaultRoot root(t.dir());
+  Journal j(root);
+  REQUIRE(j.Load().ok());
+  REQUIRE(j.Record(Entry("file", "proc/sys/kernel/timer_migration", "1")).ok());
+  REQUIRE(j.Record(Entry("boot-update-grub", "etc/default/grub.d/90-rtagent.cfg", "")).ok());
+  t.Put(Journal::Path() + ".tmp.4242", "{\"version\": 1, \"entr");
+  t.Put(Journal::BootPath() + ".tmp.4243", "");
+  REQUIRE(j.Clear().ok());
+  CHECK_FALSE(root.Exists(Journal::Path()));
+  CHECK_FALSE(root.Exists(Journal::Path() + ".tmp.4242"));
+  CHECK_FALSE(root.Exists(Journal::BootPath()));
+  CHECK_FALSE(root.Exists(Journal::BootPath() + ".tmp.4243"));
+}
