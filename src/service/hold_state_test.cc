@@ -25,6 +25,9 @@ HoldState Sample() {
   s.unchangeable = 2;
   s.reboot_required = 1;
   s.ticks = 20;
+  s.replans = 3;
+  s.last_replan = "IRQ 125 fired outside CPUs 0";
+  s.replan_interval = "5m";
   s.AddDrift({1796000050, "irqs", "IRQ 125 (eno1) affinity", "proc/irq/125/smp_affinity_list", "0-3", "0", "re-asserted"});
   s.last_verify = {1796000001, "PASS", 0, 3, 0, 0, 2, "boot", "0 item(s) differ"};
   s.verdict = VerdictSummary{"/var/lib/rtagent/v.json", false, "2026-11-29T00:00:00Z", 812.0};
@@ -40,6 +43,8 @@ TEST_CASE("the state file round-trips through JSON", "[service]") {
   CHECK(back->drift.front().what == "IRQ 125 (eno1) affinity");
   CHECK(*back->pm_qos_us == 0);
   CHECK(back->verdict->worst_us == 812.0);
+  CHECK(back->replans == 3);
+  CHECK(back->last_replan == "IRQ 125 fired outside CPUs 0");
 }
 
 TEST_CASE("a state file that is not ours is an error naming the problem", "[service]") {
@@ -68,6 +73,8 @@ TEST_CASE("status text says what is held, since when, drift and verify", "[servi
   CHECK_THAT(t, Catch::Contains("PM QoS note:    0 us on /dev/cpu_dma_latency (held)"));
   CHECK_THAT(t, Catch::Contains("12 written, 2 the kernel refuses to change, 1 waiting for a reboot"));
   CHECK_THAT(t, Catch::Contains("last verify:    PASS at "));
+  CHECK_THAT(t, Catch::Contains("full re-plans:  3 (when a cheap signal moves, at least every 5m), last: IRQ 125 fired "
+                                "outside CPUs 0\n"));
   CHECK_THAT(t, Catch::Contains("IRQ 125 (eno1) affinity: 0-3 -> 0  re-asserted"));
   CHECK_THAT(t, Catch::Contains("latency verdict: FAIL (2026-11-29T00:00:00Z, worst 812 us)"));
 
