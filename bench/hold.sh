@@ -6,8 +6,9 @@
 #
 # usage: sudo bash bench/hold.sh [--rtagent PATH] [--seconds N] [--interval 5s] [--profile FILE]
 # Without --profile it holds a small profile: housekeeping CPU 0, the rest isolated, the
-# PM QoS note, and reverts everything when it stops. Each tick plans the whole profile again
-# (every IRQ, every thread), so the cost measured is the watch's full cost.
+# PM QoS note, and reverts everything when it stops. Since issue 19 a tick plans the whole
+# profile only when a cheap signal moved (and every --replan-interval): the cost measured is
+# mostly quiet ticks; --tick-vs-plan below compares the two kinds on the large tree.
 # Prints a Markdown table for docs/performance.md, and on stderr what the resident memory is
 # at the end, per mapped file.
 #
