@@ -6,12 +6,35 @@
 #
 # usage: sudo bash bench/hold.sh [--rtagent PATH] [--seconds N] [--interval 5s] [--profile FILE]
 # Without --profile it holds a small profile: housekeeping CPU 0, the rest isolated, the
-# PM QoS note, and reverts everything when it stops. Each tick plans the whole profile again
-# (every IRQ, every thread), so the cost measured is the watch's full cost.
+# PM QoS note, and reverts everything when it stops. Since issue 19 a tick plans the whole
+# profile only when a cheap signal moved (and every --replan-interval): the cost measured is
+# mostly quiet ticks; --tick-vs-plan below compares the two kinds on the large tree.
 # Prints a Markdown table for docs/performance.md, and on stderr what the resident memory is
 # at the end, per mapped file.
+#
+#        bash bench/hold.sh --tick-vs-plan [--tree DIR] [--runs N]   (no root needed)
+# The price of one tick on the large tree (issue 19): a full plan against a tick whose cheap
+# signals find nothing changed (build/rtagent_bench_holdtick, CPU time, median of N), on a fresh
+# bench/gen_large_sysroot.py tree (or a copy of DIR) with bench/tune-large.yaml's file values in place.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+if [ "${1:-}" = --tick-vs-plan ]; then
+  shift
+  tree="" runs=5
+  while (($#)); do
+    case "$1" in
+      --tree) tree=$2; shift 2 ;;
+      --runs) runs=$2; shift 2 ;;
+      *) echo "unknown argument $1" >&2; exit 2 ;;
+    esac
+  done
+  [ -x build/rtagent_bench_holdtick ] || { echo "bench: build/rtagent_bench_holdtick missing: cmake --build build --target rtagent_bench_holdtick" >&2; exit 3; }
+  work=$(mktemp -d /tmp/rtagent-holdtick.XXXXXX)
+  trap 'rm -rf "$work"' EXIT
+  if [ -n "$tree" ]; then cp -a "$tree" "$work/tree"; else python3 bench/gen_large_sysroot.py "$work/tree" >&2; fi
+  build/rtagent_bench_holdtick "$work/tree" bench/tune-large.yaml "$runs"
+  exit
+fi
 rtagent=build/rtagent seconds=180 interval=5s profile=""
 while (($#)); do
   case "$1" in

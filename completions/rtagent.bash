@@ -17,7 +17,7 @@ _rtagent_options() {
     explain) echo "--cpus --duration --threshold --json --trace --from --diff" ;;
     diff) echo "--json --junit --tolerance --require-same --allow-missing --tolerance-percent --tolerance-us" ;;
     report) echo "--from-cyclictest --from-rtla --fleet --json --junit --md --svg --hist --html --cases" ;;
-    hold) echo "--once --verdict" ;;
+    hold) echo "--once --verdict --replan-interval" ;;
     status) echo "--json" ;;
     bench) echo "--quick --only --cpu --priority --json --md --svg --compare" ;;
     "bench pi") echo "--cpu --priority --periods --json" ;;

@@ -178,6 +178,9 @@ int main(int argc, char** argv) {
   ho->add_flag("--once", hold.once, "Apply, verify, print what is held and exit (on_stop decides keep or revert)");
   ho->add_option("--verdict", hold.verdict, "Report this verdict (accept --json) in status and the Prometheus file")
       ->option_text("FILE");
+  ho->add_option("--replan-interval", hold.replan_interval,
+                 "Plan the whole profile at least this often, whatever the cheap signals say (default 5m)")
+      ->option_text("DURATION");
 
   StatusOptions status;
   auto* st = app.add_subcommand("status", "Show what `rtagent hold` holds; exit 3 when it is not running");

@@ -142,6 +142,8 @@ struct HoldOptions {
   std::string profile;  ///< path, or empty for the built-in default
   bool once = false;    ///< apply, verify, print what is held, stop (on_stop decides keep/revert)
   std::string verdict;  ///< a verdict JSON (accept --json) reported in status and Prometheus
+  /// A full re-plan at least this often, whatever the watch's cheap signals say ("5m").
+  std::string replan_interval = "5m";
 };
 /// `rtagent hold PROFILE`: applies the runtime state, holds the PM QoS note, re-asserts drift,
 /// talks to systemd. 0 stopped cleanly, 1 verify FAIL (--once) or a revert left values behind,

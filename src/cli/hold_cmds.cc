@@ -11,6 +11,7 @@
 #include "cli/commands.h"
 #include "cli/profile_arg.h"
 #include "cli/verdict_files.h"
+#include "profile/duration.h"
 #include "service/hold.h"
 #include "service/hold_state.h"
 
@@ -56,6 +57,13 @@ bool PidAlive(int pid) { return pid > 0 && (::kill(pid, 0) == 0 || errno == EPER
 
 int CmdHold(const GlobalOptions& g, const HoldOptions& o) {
   int rc = kExitOk;
+  auto replan = profile::ParseDuration(o.replan_interval);
+  if (!replan || *replan < std::chrono::milliseconds(100)) {
+    std::cerr << "rtagent hold: --replan-interval " << o.replan_interval << ": "
+              << (replan ? std::string("shorter than the shortest watch interval") : replan.error().message)
+              << "; write a duration of at least 100ms, e.g. 5m (the default) or 30s\n";
+    return kExitBadInput;
+  }
   auto lp = LoadForCommand("hold", g, o.profile, &rc);
   if (!lp) return rc;
   if (!CanWrite("hold", *lp->root)) return kExitCannotRun;
@@ -72,6 +80,7 @@ int CmdHold(const GlobalOptions& g, const HoldOptions& o) {
   ho.profile_path = lp->path.empty() ? "" : std::filesystem::absolute(lp->path, ec).string();
   ho.log = log;
   ho.give_back_memory = !o.once;
+  ho.replan_interval = *replan;
   if (!o.verdict.empty()) {
     std::string path = std::filesystem::absolute(o.verdict, ec).string();
     ho.verdict = [path, log] { return ReadVerdictSummary(path, log); };

@@ -128,6 +128,7 @@ TEST_CASE("hold --once applies, verifies, prints what it holds and keeps the sta
   CHECK(b.tree.Get(kStat) == "10\n");
   CHECK(b.tree.Get(kpath::kCpuDmaLatency) == "2000000000\n");  // the note ends with the process
   CHECK(j["state"] == "stopped");
+  CHECK(j["replan_interval"] == "5m");
 
   out.clear();
   CHECK(Rt("status " + b.Root(), &out) == 3);
@@ -205,6 +206,16 @@ TEST_CASE("hold refuses bad input with exit 2 and changes nothing", "[cli][servi
   CHECK(Rt("hold --once " + b.Root() + " " + b.files.dir() + "/missing.yaml", &out) == 2);
   out.clear();
   CHECK(Rt("hold --once --root /nonexistent-rtagent-root " + b.profile, &out) == 2);
+  // A safety re-plan interval that is not a duration, or shorter than a watch tick can be.
+  b.files.Put("p.yaml", Profile());
+  out.clear();
+  CHECK(Rt("hold --once --replan-interval often " + b.Root() + " " + b.profile, &out) == 2);
+  CHECK_THAT(out, Catch::Contains("--replan-interval often: ") && Catch::Contains("e.g. 5m (the default)"));
+  out.clear();
+  CHECK(Rt("hold --once --replan-interval 10ms " + b.Root() + " " + b.profile, &out) == 2);
+  CHECK_THAT(out, Catch::Contains("--replan-interval 10ms: shorter than the shortest watch interval"));
+  CHECK(b.tree.Get(kIrq) == irq);
+  CHECK(b.tree.Get(service::StatePath()).empty());  // nothing started
 }
 
 TEST_CASE("hold start failures give their exit codes: device 3, journal 3", "[cli][service]") {

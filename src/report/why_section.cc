@@ -1,5 +1,7 @@
 #include "report/why_section.h"
 
+#include <nlohmann/json.hpp>
+
 #include "report/json_get.h"
 #include "base/text_table.h"
 #include "base/xml.h"

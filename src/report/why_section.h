@@ -3,7 +3,7 @@
 // JUnit failure message and the SVG's caption carry. docs/explain.md describes each key.
 #pragma once
 
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>  // declarations only: the .cc files that build JSON include json.hpp
 #include <string>
 
 #include "base/result.h"

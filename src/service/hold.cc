@@ -244,6 +244,7 @@ StartResult HoldDaemon::Start() {
   state_.since = Now();
   state_.on_stop = profile::ToString(*profile_.service.on_stop);
   state_.watch_interval = profile::FormatDuration(*profile_.service.watch_interval);
+  state_.replan_interval = profile::FormatDuration(options_.replan_interval);
   if (auto r = Pin(profile_); !r) {
     state_.cpus = "not pinned";
     return FailStart(r.error().message + "; nothing was changed", r.error().message);
@@ -355,14 +356,68 @@ VerifyResult HoldDaemon::Verify() {
   return v;
 }
 
+int64_t HoldDaemon::ClockMs() const {
+  if (options_.clock_ms) return options_.clock_ms();
+  return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+
+void HoldDaemon::ArmWatch(const FullPlan& plan) {
+  std::vector<WatchedFile> files;
+  for (const SectionPlan& sp : plan.sections) {
+    for (const Change& c : sp.items) {
+      if (c.actuator != "file" || c.reboot) continue;  // sched, cgroup, boot files: the safety re-plan's
+      WatchedFile f{c.key, c.compare, c.after, -1, {}};
+      bool held = true;
+      if (auto r = refused_.find(c.key); r != refused_.end() && r->second == c.before) {
+        f.value = c.before;  // the kernel keeps its value: that is what is there now
+        held = false;
+      }
+      if (held && sp.section == "irqs") {
+        if (int irq = AffinityListIrq(c.key); irq >= 0) {
+          if (auto cpus = CpuSet::Parse(c.after)) {
+            f.irq = irq;
+            f.cpus = *cpus;
+          }
+        }
+      }
+      files.push_back(std::move(f));
+    }
+  }
+  watch_.Arm(root_, std::move(files));
+}
+
 int HoldDaemon::Tick() {
   if (!started_ || stopped_) return 0;
   auto t0 = std::chrono::steady_clock::now();
   ++state_.ticks;
+  // Cheap signals first; the whole plan only when one moved or the safety interval is up.
+  const int64_t now_ms = ClockMs();
+  const auto replan_ms =
+      std::chrono::duration_cast<std::chrono::milliseconds>(options_.replan_interval).count();
+  std::string why;
+  if (!watch_.Armed()) why = unarmed_why_;
+  else if (now_ms - last_plan_ms_ >= replan_ms) why = "safety interval (" + state_.replan_interval + ")";
+  else why = watch_.Check(root_);
+  if (why.empty()) {
+    state_.last_tick_us =
+        std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - t0).count();
+    if (Now() - last_state_write_ >= kQuietStateRewriteSeconds) WriteState();
+    if (trim_after_tick_) {
+      trim_after_tick_ = false;
+      DropPages();
+    }
+    return 0;
+  }
+  ++state_.replans;
+  state_.last_replan = why;
+  last_plan_ms_ = now_ms;
+  watch_.Disarm();
   auto plan = PlanAll(profile_, root_);
   int events = 0;
   if (!plan) {
     log_->error("watch: cannot plan {}: {}", profile_.path, plan.error().message);
+    unarmed_why_ = "the last plan failed";
   } else {
     std::vector<Change> drifted;
     for (Change& c : HeldChanges(*plan, nullptr)) {
@@ -372,8 +427,12 @@ int HoldDaemon::Tick() {
       drifted.push_back(std::move(c));
     }
     uint64_t before = state_.drift_total;
-    if (!drifted.empty()) ApplyEach(drifted, /*as_drift=*/true, nullptr);
+    std::string failed;
+    if (!drifted.empty()) ApplyEach(drifted, /*as_drift=*/true, &failed);
     events = static_cast<int>(state_.drift_total - before);
+    // A write that failed is tried again on the next tick: no baseline, so that tick plans.
+    if (failed.empty()) ArmWatch(*plan);
+    else unarmed_why_ = "a write failed on the last tick";
   }
   state_.last_tick_us =
       std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - t0).count();
@@ -438,6 +497,8 @@ bool HoldDaemon::Reload() {
   }
   profile_ = std::move(*next);
   refused_.clear();
+  watch_.Disarm();  // the new profile manages other files: the next tick plans and takes a baseline
+  unarmed_why_ = "first tick after a reload";
   int written = 0, unchangeable = 0, reboot = 0;
   for (const auto& res : report.results) {
     if (res.outcome == Outcome::kApplied) {
@@ -458,6 +519,7 @@ bool HoldDaemon::Reload() {
   state_.profile = profile_.path;
   state_.on_stop = profile::ToString(*profile_.service.on_stop);
   state_.watch_interval = profile::FormatDuration(*profile_.service.watch_interval);
+  state_.replan_interval = profile::FormatDuration(options_.replan_interval);
   state_.pm_qos_us = lease_.Held() ? std::optional<int>(lease_.value_us()) : std::nullopt;
   state_.last_reload = "ok";
   state_.last_reload_time = Now();

@@ -21,8 +21,13 @@
 #include "service/memory_trim.h"
 #include "service/notifier.h"
 #include "service/self_calls.h"
+#include "service/watch_signals.h"
 #include "tune/executor.h"
 #include "tune/journal.h"
+
+namespace rtagent {
+struct FullPlan;  // tune/tuner.h
+}
 
 namespace rtagent::service {
 
@@ -46,6 +51,11 @@ struct HoldOptions {
   /// Drop the pages only start-up touched once READY (and after a reload); off for --once,
   /// which stops right away.
   bool give_back_memory = true;
+  /// A steady clock in milliseconds for the safety re-plan (replan_interval); empty:
+  /// std::chrono::steady_clock. Tests move it by hand.
+  std::function<int64_t()> clock_ms;
+  /// A full re-plan at least this often, whatever the cheap signals say (hold --replan-interval).
+  profile::Duration replan_interval = std::chrono::minutes(5);
 };
 
 /// How Start() ended. cli turns it into an exit code (0, 3, 4).
@@ -70,8 +80,11 @@ class HoldDaemon {
   /// file, sends READY=1 and gives back the pages only start-up touched. On failure nothing is
   /// held and nothing was changed (StartResult says why).
   StartResult Start();
-  /// One watch tick: plans again; every item that drifted is re-asserted (one change at a
-  /// time, so one failure does not undo the others) with one log line each. Returns the
+  /// One watch tick. It reads the cheap signals first (WatchSignals: /proc/interrupts, the
+  /// thread list, the managed files in turn) and plans again only when one moved, when the last
+  /// plan left a failed write, on the first tick after start or a reload, and at least every
+  /// HoldOptions::replan_interval. After a plan every item that drifted is re-asserted (one change
+  /// at a time, so one failure does not undo the others) with one log line each. Returns the
   /// number of drift events. The first tick after start or a reload gives memory back again.
   int Tick();
   /// SIGHUP: loads the profile again. A bad profile (or new CPUs it cannot pin to, a new note
@@ -107,6 +120,9 @@ class HoldDaemon {
   TrimReport DropPages();
   /// Takes, changes or gives back the note as `p` asks.
   Result<void> HoldNote(const profile::Profile& p);
+  /// After a full plan whose drift was re-asserted: what the cheap signals compare against.
+  void ArmWatch(const FullPlan& plan);
+  int64_t ClockMs() const;
   /// Applies `changes` one by one; records refusals; returns how many were written.
   int ApplyEach(const std::vector<Change>& changes, bool as_drift, std::string* first_error);
   void WriteState();
@@ -135,6 +151,9 @@ class HoldDaemon {
   bool started_ = false;
   bool stopped_ = false;
   bool trim_after_tick_ = false;
+  WatchSignals watch_;
+  int64_t last_plan_ms_ = 0;
+  std::string unarmed_why_ = "first tick";  ///< why a tick without a baseline plans
   int64_t last_state_write_ = 0;
 };
 

@@ -92,6 +92,9 @@ json ToJson(const HoldState& s) {
       {"unchangeable", s.unchangeable},
       {"reboot_required", s.reboot_required},
       {"ticks", s.ticks},
+      {"replans", s.replans},
+      {"last_replan", s.last_replan},
+      {"replan_interval", s.replan_interval},
       {"last_tick_us", s.last_tick_us},
       {"drift_total", s.drift_total},
       {"drift", drift},
@@ -148,6 +151,9 @@ Result<HoldState> ParseHoldState(const std::string& text) {
     s.unchangeable = j.value("unchangeable", 0);
     s.reboot_required = j.value("reboot_required", 0);
     s.ticks = j.value("ticks", uint64_t{0});
+    s.replans = j.value("replans", uint64_t{0});
+    s.last_replan = j.value("last_replan", "");
+    s.replan_interval = j.value("replan_interval", "");
     s.last_tick_us = j.value("last_tick_us", int64_t{0});
     if (j.contains("drift")) {
       for (const auto& e : j.at("drift")) {
@@ -236,6 +242,12 @@ std::string RenderStatusText(const HoldState& s, bool running, int64_t now) {
   o << "\n";
   o << "  watch:          every " << s.watch_interval << ", " << s.ticks << " ticks, " << s.drift_total
     << " drift events\n";
+  if (!s.replan_interval.empty()) {
+    o << "  full re-plans:  " << s.replans << " (when a cheap signal moves, at least every " << s.replan_interval
+      << ")";
+    if (!s.last_replan.empty()) o << ", last: " << s.last_replan;
+    o << "\n";
+  }
   o << "  on stop:        " << s.on_stop << "\n";
   const VerifyResult& v = s.last_verify;
   if (v.time > 0) {
@@ -282,6 +294,8 @@ std::string RenderPrometheus(const HoldState& s, bool up) {
   o << "rtagent_reboot_required_values " << s.reboot_required << "\n";
   metric("rtagent_watch_ticks_total", "counter", "Drift watch ticks run.");
   o << "rtagent_watch_ticks_total " << s.ticks << "\n";
+  metric("rtagent_watch_replans_total", "counter", "Watch ticks that planned the whole profile again.");
+  o << "rtagent_watch_replans_total " << s.replans << "\n";
   // Counts by section over the ring would lose old events; the total is exact, the
   // per-section split covers the events still in the ring.
   metric("rtagent_drift_events_total", "counter", "Values found changed under rtagent hold and re-asserted or refused.");

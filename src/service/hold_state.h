@@ -77,6 +77,9 @@ struct HoldState {
   int unchangeable = 0;     ///< items the kernel refuses to change (managed IRQs, ...)
   int reboot_required = 0;  ///< boot-time items waiting for a reboot
   uint64_t ticks = 0;       ///< watch ticks run
+  uint64_t replans = 0;     ///< ticks that planned the whole profile (the others read only the cheap signals)
+  std::string last_replan;  ///< why the last of them did: "IRQ 125 fired outside CPUs 0", "safety interval", ...
+  std::string replan_interval;  ///< "5m": a full re-plan at least this often
   int64_t last_tick_us = 0; ///< CPU-side cost of the last tick: plan again and compare (wall time, us)
   uint64_t drift_total = 0; ///< drift events ever seen (the ring keeps the last kMaxDriftEvents)
   std::deque<DriftEvent> drift;

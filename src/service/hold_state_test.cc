@@ -25,6 +25,9 @@ HoldState Sample() {
   s.unchangeable = 2;
   s.reboot_required = 1;
   s.ticks = 20;
+  s.replans = 3;
+  s.last_replan = "IRQ 125 fired outside CPUs 0";
+  s.replan_interval = "5m";
   s.AddDrift({1796000050, "irqs", "IRQ 125 (eno1) affinity", "proc/irq/125/smp_affinity_list", "0-3", "0", "re-asserted"});
   s.AddDrift({1796000060, "irqs", "IRQ 125 (eno1) affinity", "proc/irq/125/smp_affinity_list", "0-3", "0", "re-asserted",
               "irqbalance (process 4242)"});
@@ -52,6 +55,8 @@ TEST_CASE("the state file round-trips through JSON", "[service]") {
   CHECK(back->verdict->worst_us == 812.0);
   CHECK(back->verdict->ended_at == 1796000000);
   CHECK(back->verdict->cpus == s.verdict->cpus);
+  CHECK(back->replans == 3);
+  CHECK(back->last_replan == "IRQ 125 fired outside CPUs 0");
 }
 
 TEST_CASE("a state file that is not ours is an error naming the problem", "[service]") {
@@ -82,6 +87,8 @@ TEST_CASE("status text says what is held, since when, drift and verify", "[servi
   CHECK_THAT(t, Catch::Contains("last verify:    PASS at "));
   CHECK_THAT(t, Catch::Contains("IRQ 125 (eno1) affinity: 0-3 -> 0  re-asserted\n"));
   CHECK_THAT(t, Catch::Contains("IRQ 125 (eno1) affinity: 0-3 -> 0  re-asserted; moved by irqbalance (process 4242)\n"));
+  CHECK_THAT(t, Catch::Contains("full re-plans:  3 (when a cheap signal moves, at least every 5m), last: IRQ 125 fired "
+                                "outside CPUs 0\n"));
   CHECK_THAT(t, Catch::Contains("latency verdict: FAIL (2026-11-29T00:00:00Z, worst 812 us)"));
 
   std::string gone = RenderStatusText(s, false, 1796000160);

@@ -85,6 +85,8 @@ struct Rig {
   RecordingNotifier notifier;
   std::string profile_path;
   std::unique_ptr<HoldDaemon> daemon;
+  int64_t clock_ms = 1000;  // the daemon's steady clock: tests move it by hand
+  profile::Duration replan = std::chrono::minutes(5);  // hold --replan-interval
 
   explicit Rig(const std::string& profile_text) {
     log = std::make_shared<spdlog::logger>("test", std::make_shared<spdlog::sinks::ostream_sink_st>(log_text));
@@ -108,6 +110,8 @@ struct Rig {
     o.verdict = std::move(verdict);
     o.self = self;
     o.give_back_memory = give_back_memory;
+    o.clock_ms = [this] { return clock_ms; };
+    o.replan_interval = replan;
     daemon = std::make_unique<HoldDaemon>(root, std::move(*p), std::move(o), notifier, MakeQosDevice(root));
     return *daemon;
   }
@@ -660,4 +664,213 @@ TEST_CASE("a signalfd that cannot be opened is an error naming the errno, and th
   sigemptyset(&after);
   REQUIRE(::sigprocmask(SIG_BLOCK, nullptr, &after) == 0);
   for (int sig : {SIGHUP, SIGTERM, SIGINT}) CHECK(sigismember(&after, sig) == sigismember(&before, sig));
+}
+
+// ---- the cheap tick (issue 19): signals first, a full plan only when one moved ----
+
+namespace {
+
+// Field n (1-based) of a stat line.
+std::string StatField(const std::string& stat, int n) {
+  std::istringstream in(stat.substr(stat.rfind(')') + 2));
+  std::string w;
+  for (int i = 3; i <= n && in >> w; ++i) {
+  }
+  return w;
+}
+
+// /proc/interrupts with `delta` added to IRQ `irq`'s count on the CPU of column `col`.
+std::string BumpCount(const std::string& interrupts, int irq, int col, int delta) {
+  std::istringstream in(interrupts);
+  std::string line, out;
+  const std::string label = std::to_string(irq) + ":";
+  while (std::getline(in, line)) {
+    size_t start = line.find_first_not_of(' ');
+    if (start != std::string::npos && line.compare(start, label.size(), label) == 0) {
+      std::istringstream words(line.substr(start + label.size()));
+      std::vector<std::string> counts;
+      std::string w;
+      for (int i = 0; i < 4 && words >> w; ++i) counts.push_back(w);
+      std::string rest;
+      std::getline(words, rest);
+      counts.at(col) = std::to_string(std::stoull(counts.at(col)) + delta);
+      line = label;
+      for (const auto& c : counts) line += "  " + c;
+      line += rest;
+    }
+    out += line + "\n";
+  }
+  return out;
+}
+
+const char kMeiRank[] = "ranks:\n  rules:\n    mei:\n      threads: \"irq/132-.*\"\n      policy: fifo\n      priority: 60\n";
+
+}  // namespace
+
+TEST_CASE("a tick that finds no signal moved does not plan again, and status counts the plans", "[service]") {
+  Rig r(ProfileText() + kMeiRank);
+  HoldDaemon& d = r.Make();
+  REQUIRE(d.Start() == StartResult::kHolding);
+  CHECK(d.Tick() == 0);  // the first tick plans and takes the baseline
+  CHECK(d.state().replans == 1);
+  CHECK(d.state().last_replan == "first tick");
+  for (int i = 0; i < 5; ++i) CHECK(d.Tick() == 0);
+  CHECK(d.state().ticks == 6);
+  CHECK(d.state().replans == 1);  // nothing moved: no plan
+  CHECK(d.state().replan_interval == "5m");
+  CHECK_THAT(RenderStatusText(d.state(), true, 0),
+             Catch::Contains("full re-plans:  1 (when a cheap signal moves, at least every 5m), last: first tick"));
+  CHECK_THAT(RenderPrometheus(d.state(), true), Catch::Contains("rtagent_watch_replans_total 1"));
+  auto j = ToJson(d.state());
+  CHECK(j["replans"] == 1);
+  CHECK(ParseHoldState(j.dump())->replans == 1);
+}
+
+TEST_CASE("each cheap signal that moves makes the next tick plan again and the drift is fixed", "[service]") {
+  Rig r(ProfileText() + kMeiRank);
+  HoldDaemon& d = r.Make();
+  REQUIRE(d.Start() == StartResult::kHolding);
+  REQUIRE(d.Tick() == 0);
+  REQUIRE(d.Tick() == 0);
+  REQUIRE(d.state().replans == 1);
+
+  SECTION("a new line in /proc/interrupts") {
+    std::string interrupts = r.tree.Get(kpath::kInterrupts);
+    interrupts += "140:          0          0          0          0  IR-PCI-MSI 2097152-edge      usb0\n";
+    r.tree.Put(kpath::kInterrupts, interrupts);
+    r.tree.Put(kpath::ProcIrqFile(140, kpath::kIrqSmpAffinityList), "0-3\n");
+    r.tree.Put(kpath::ProcIrqFile(140, kpath::kIrqEffectiveAffinityList), "2\n");
+    r.tree.Put(kpath::SysIrqFile(140, kpath::kSysIrqActions), "usb0\n");
+    r.tree.Put(kpath::SysIrqFile(140, kpath::kSysIrqChipName), "IR-PCI-MSI\n");
+    CHECK(d.Tick() == 1);
+    CHECK(d.state().last_replan == "the list of interrupts in /" + kpath::kInterrupts + " changed");
+    CHECK(r.tree.Get(kpath::ProcIrqFile(140, kpath::kIrqSmpAffinityList)) == "0\n");
+  }
+  SECTION("a held IRQ firing on a CPU outside its set") {
+    r.tree.Put(kIrq, "0-3\n");  // irqbalance moved eno1 and it fired on CPU 2
+    r.tree.Put(kpath::kInterrupts, BumpCount(r.tree.Get(kpath::kInterrupts), 125, 2, 5));
+    CHECK(d.Tick() == 1);
+    CHECK(d.state().last_replan == "IRQ 125 fired outside CPUs 0");
+    CHECK(r.tree.Get(kIrq) == "0\n");
+  }
+  SECTION("a held IRQ firing on its own CPU is no signal") {
+    r.tree.Put(kpath::kInterrupts, BumpCount(r.tree.Get(kpath::kInterrupts), 125, 0, 1000));
+    CHECK(d.Tick() == 0);
+    CHECK(d.state().replans == 1);
+  }
+  SECTION("a new thread") {
+    // rmmod + modprobe: irq/132-mei_me comes back as thread 170 at the kernel's FIFO 50.
+    const std::string old_stat = r.tree.Get(kpath::TaskStat(152, 152));
+    const std::string old_status = r.tree.Get(kpath::TaskStatus(152, 152));
+    std::filesystem::remove_all(r.tree.dir() + "/" + kpath::Pid(152));
+    std::string stat = "170" + old_stat.substr(3);
+    r.tree.Put(kpath::TaskStat(170, 170), stat);
+    r.tree.Put(kpath::TaskStatus(170, 170), old_status);
+    REQUIRE(StatField(r.tree.Get(kpath::TaskStat(170, 170)), 40) == "60");  // held before the reload
+    // the new thread at the kernel's default: FIFO 50
+    std::string fresh = r.tree.Get(kpath::TaskStat(170, 170));
+    size_t tail = fresh.rfind(')') + 2;
+    std::istringstream in(fresh.substr(tail));
+    std::vector<std::string> f;
+    for (std::string w; in >> w;) f.push_back(w);
+    f.at(40 - 3) = "50";
+    std::string line = fresh.substr(0, tail);
+    for (size_t i = 0; i < f.size(); ++i) line += (i ? " " : "") + f[i];
+    r.tree.Put(kpath::TaskStat(170, 170), line + "\n");
+    CHECK(d.Tick() >= 1);
+    CHECK(d.state().last_replan == "the thread list changed");
+    CHECK(StatField(r.tree.Get(kpath::TaskStat(170, 170)), 40) == "60");
+  }
+  SECTION("a managed file rewritten") {
+    r.tree.Put(kStat, "1\n");
+    CHECK(d.Tick() == 1);
+    CHECK(d.state().last_replan == "/" + kStat + " changed");
+    CHECK(r.tree.Get(kStat) == "10\n");
+  }
+  CHECK(d.state().replans == (d.state().last_replan == "first tick" ? 1u : 2u));
+  CHECK(d.Tick() == 0);  // held again, and the baseline taken again: no further plan
+  CHECK(d.state().replans == (d.state().last_replan == "first tick" ? 1u : 2u));
+}
+
+TEST_CASE("a drift no cheap signal sees is fixed at the safety re-plan of hold --replan-interval", "[service]") {
+  Rig r(ProfileText() + kMeiRank);
+  r.replan = std::chrono::minutes(2);
+  HoldDaemon& d = r.Make();
+  REQUIRE(d.Start() == StartResult::kHolding);
+  REQUIRE(d.Tick() == 0);
+  // Another program puts irq/132-mei_me back to FIFO 50: same thread list, no managed file.
+  std::string stat = r.tree.Get(kpath::TaskStat(152, 152));
+  REQUIRE(StatField(stat, 40) == "60");
+  size_t tail = stat.rfind(')') + 2;
+  std::istringstream in(stat.substr(tail));
+  std::vector<std::string> f;
+  for (std::string w; in >> w;) f.push_back(w);
+  f.at(40 - 3) = "50";
+  std::string line = stat.substr(0, tail);
+  for (size_t i = 0; i < f.size(); ++i) line += (i ? " " : "") + f[i];
+  r.tree.Put(kpath::TaskStat(152, 152), line + "\n");
+  r.clock_ms += 119 * 1000;
+  CHECK(d.Tick() == 0);  // not seen yet
+  CHECK(d.state().replans == 1);
+  r.clock_ms += 1000;
+  CHECK(d.Tick() >= 1);
+  CHECK(d.state().replans == 2);
+  CHECK(d.state().last_replan == "safety interval (2m)");
+  CHECK(StatField(r.tree.Get(kpath::TaskStat(152, 152)), 40) == "60");
+}
+
+TEST_CASE("a write that failed is tried again by a full plan on the next tick", "[service]") {
+  Rig r(ProfileText());
+  HoldDaemon& d = r.Make();
+  REQUIRE(d.Start() == StartResult::kHolding);
+  REQUIRE(d.Tick() == 0);
+  r.tree.Put(kStat, "1\n");
+  r.root.FailWrites(kStat, EACCES);
+  CHECK(d.Tick() == 1);
+  CHECK(d.state().replans == 2);
+  CHECK(d.Tick() == 1);  // no baseline after a failure: planned again
+  CHECK(d.state().replans == 3);
+  CHECK(d.state().last_replan == "a write failed on the last tick");
+}
+
+TEST_CASE("the IRQ of an irqs item is read from its key, nothing else", "[service]") {
+  CHECK(AffinityListIrq(kpath::ProcIrqFile(125, kpath::kIrqSmpAffinityList)) == 125);
+  CHECK(AffinityListIrq(kpath::ProcIrqFile(125, kpath::kIrqEffectiveAffinityList)) == -1);
+  CHECK(AffinityListIrq(kpath::kDefaultSmpAffinity) == -1);
+  CHECK(AffinityListIrq(kStat) == -1);
+  CHECK(AffinityListIrq(kpath::kProcIrqDir + "/x1/" + kpath::kIrqSmpAffinityList) == -1);
+  CHECK(AffinityListIrq("") == -1);
+}
+
+TEST_CASE("with /proc/loadavg the thread list is read only when the last PID moved", "[service]") {
+  Rig r(ProfileText() + kMeiRank);
+  r.tree.Put(kLoadavg, "0.10 0.20 0.30 1/200 4000\n");
+  HoldDaemon& d = r.Make();
+  REQUIRE(d.Start() == StartResult::kHolding);
+  REQUIRE(d.Tick() == 0);
+  REQUIRE(d.state().replans == 1);
+  // A process that came and went: the last PID moved, the thread list did not.
+  r.tree.Put(kLoadavg, "0.10 0.20 0.30 1/200 4007\n");
+  CHECK(d.Tick() == 0);
+  CHECK(d.state().replans == 1);
+  // irq/132-mei_me re-created as thread 4010 at FIFO 50: the last PID moved and the list changed.
+  std::string stat = r.tree.Get(kpath::TaskStat(152, 152));
+  size_t tail = stat.rfind(')') + 2;
+  std::istringstream in(stat.substr(tail));
+  std::vector<std::string> f;
+  for (std::string w; in >> w;) f.push_back(w);
+  f.at(40 - 3) = "50";
+  std::string line = "4010 " + stat.substr(stat.find('('), tail - stat.find('('));
+  for (size_t i = 0; i < f.size(); ++i) line += (i ? " " : "") + f[i];
+  const std::string status = r.tree.Get(kpath::TaskStatus(152, 152));
+  std::filesystem::remove_all(r.tree.dir() + "/" + kpath::Pid(152));
+  r.tree.Put(kpath::TaskStat(4010, 4010), line + "\n");
+  r.tree.Put(kpath::TaskStatus(4010, 4010), status);
+  r.tree.Put(kLoadavg, "0.10 0.20 0.30 1/200 4010\n");
+  CHECK(d.Tick() >= 1);
+  CHECK(d.state().replans == 2);
+  CHECK(d.state().last_replan == "the thread list changed");
+  CHECK(StatField(r.tree.Get(kpath::TaskStat(4010, 4010)), 40) == "60");
+  CHECK(d.Tick() == 0);
+  CHECK(d.state().replans == 2);
 }

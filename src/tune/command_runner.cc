@@ -1,5 +1,7 @@
 #include "tune/command_runner.h"
 
+#include <nlohmann/json.hpp>
+
 #include <fcntl.h>
 #include <signal.h>
 #include <spawn.h>

@@ -8,7 +8,7 @@
 
 #include <functional>
 #include <memory>
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>  // declarations only: the .cc files that build JSON include json.hpp
 #include <optional>
 #include <string>
 #include <vector>
