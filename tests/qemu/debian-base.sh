@@ -40,7 +40,7 @@ BASE=$CACHE/debian-$RELEASE-$KEY.tar
 
 # arm64: the first stage here, the second in the guest; prints the tarball's path.
 arm64_base() {
-  local tmpb kout kdir t0 size
+  local kout kdir t0 size   # tmpb is global: the EXIT trap reads it after the function returns
   kout=$("$HERE/fetch-kernels.sh" --arch arm64) || exit $?
   kdir=$(sed -n 's/^rt //p' <<<"$kout")
   tmpb=$(mktemp -d "$CACHE/debootstrap-arm64.XXXXXX")
