@@ -5,7 +5,11 @@
 #            of Debian's PREEMPT_RT and stock kernels, debootstrap and sfdisk for the guests'
 #            disks, rt-tests' cyclictest, stress-ng, chromium for opening verdict.html headless,
 #            clang with its sanitizer and libFuzzer runtimes for tools/fuzz.sh, and debhelper,
-#            lintian and man-db for the Debian package's test, tests/package/build-and-check.sh)
+#            lintian and man-db for the Debian package's test, tests/package/build-and-check.sh;
+#            for the arm64 package and its aarch64 boot: qemu-system-arm, mmdebstrap (the cross
+#            chroot), file and binutils (its checks), and dpkg's arm64 architecture so
+#            `apt-get download` finds Debian's RT arm64 kernel; no :arm64 package is installed
+#            on this machine)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 with_tests=0
@@ -18,7 +22,10 @@ packages=(
 )
 if ((with_tests)); then
   packages+=(qemu-system-x86 busybox-static debootstrap fdisk rt-tests stress-ng xz-utils chromium
-    clang libclang-rt-14-dev debhelper lintian man-db python3-yaml ansible-core)
+    clang libclang-rt-14-dev debhelper lintian man-db qemu-system-arm mmdebstrap file binutils python3-yaml ansible-core)
+  if [ "$(id -u)" -eq 0 ] && ! dpkg --print-foreign-architectures | grep -qx arm64; then
+    dpkg --add-architecture arm64
+  fi
 fi
 missing=()
 for p in "${packages[@]}"; do

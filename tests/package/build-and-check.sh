@@ -11,14 +11,27 @@
 #   6. postrm purge run in a chroot of that directory (busybox): /etc/rtagent and /run/rtagent
 #      state go, a non-empty tuning journal is kept with a message.
 # Exit 77 (ctest: skipped) when the Debian tools are missing, with the reason.
-# Usage: tests/package/build-and-check.sh [SOURCE_DIR]   (default: this checkout)
+# Usage: tests/package/build-and-check.sh [--arch arm64] [SOURCE_DIR]   (default: this checkout)
+#
+# --arch arm64 cross-builds rtagent_<version>_arm64.deb instead (docs/packaging.md): step 2 runs
+# `dpkg-buildpackage -a arm64` inside the cached bookworm chroot of tests/package/cross-chroot.sh
+# (crossbuild-essential-arm64 and the :arm64 build dependencies; this host's -dev packages are
+# never touched), and step 5 checks with `file` that both programs are ARM aarch64 instead of
+# running them (the arm64 QEMU scenario rt-arm64.sh runs them on an arm64 kernel). Steps 1, 3,
+# 4 and 6 are the same.
 set -euo pipefail
+arch=$(dpkg --print-architecture)
+if [ "${1:-}" = --arch ]; then arch=${2:?--arch ARCH}; shift 2; fi
+cross=0
+[ "$arch" = "$(dpkg --print-architecture)" ] || cross=1
 src=$(cd "${1:-$(dirname "$0")/../..}" && pwd)
 t0=$SECONDS
 say() { echo "package: $*"; }
 fail() { echo "package: FAIL: $*" >&2; exit 1; }
 
-for tool in dpkg-buildpackage dh lintian dpkg-deb fakeroot; do
+tools=(dpkg-buildpackage dh lintian dpkg-deb fakeroot readelf)
+[ $cross = 0 ] || tools=(lintian dpkg-deb file readelf unshare chroot)
+for tool in "${tools[@]}"; do
   command -v "$tool" >/dev/null || { say "SKIPPED: $tool is missing (bash tools/setup.sh --test installs it)"; exit 77; }
 done
 
@@ -26,6 +39,7 @@ done
 # path (-ffile-prefix-map), so a fixed path is what lets ccache hit on the next run. A lock
 # keeps two runs on this machine apart.
 work=${RTAGENT_PACKAGE_WORKDIR:-${TMPDIR:-/tmp}/rtagent-package}
+[ $cross = 0 ] || work=$work-$arch
 mkdir -p "$work"
 exec 9>"$work.lock"
 flock 9
@@ -33,7 +47,6 @@ version=$(sed -n 's/^project(rtagent VERSION \([0-9.]*\).*/\1/p' "$src/CMakeList
 deb_version=$(sed -n '1s/^rtagent (\([^)]*\)).*/\1/p' "$src/debian/changelog")
 [ -n "$version" ] || fail "no project(rtagent VERSION ...) in CMakeLists.txt"
 [ "${deb_version%%-*}" = "$version" ] || fail "debian/changelog says $deb_version, CMakeLists.txt $version: make them agree"
-arch=$(dpkg --print-architecture)
 tree=$work/rtagent-$version
 rm -rf "$work/root" "$work/chroot" "$tree" "$work"/rtagent_*
 mkdir -p "$tree"
@@ -55,10 +68,33 @@ export DEB_BUILD_OPTIONS="nocheck noddebs parallel=${RTAGENT_PACKAGE_JOBS:-2}"
 if command -v ccache >/dev/null && [ -d /var/cache/ccache ] && [ -w /var/cache/ccache ]; then
   export CCACHE_DIR=/var/cache/ccache CCACHE_BASEDIR=$work
 fi
+if [ $cross = 0 ]; then
 (cd "$tree" && dpkg-buildpackage -us -uc -b) >"$work/build.log" 2>&1 || {
   tail -40 "$work/build.log"
   fail "dpkg-buildpackage failed (log: $work/build.log)"
 }
+else
+  # The chroot (made once, minutes; then cached): mmdebstrap's, with the :arm64 build deps.
+  t_chroot=$SECONDS
+  croot=$("$src/tests/package/cross-chroot.sh" "$src") || exit $?
+  say "chroot $croot ready in $((SECONDS - t_chroot)) s"
+  # A fixed path inside the chroot, so its own ccache (kept in the chroot) hits on the next run.
+  rm -rf "$croot/build"
+  mkdir -p "$croot/build" "$croot/var/cache/ccache"
+  cp -a "$tree" "$croot/build/"
+  # /proc is mounted inside a private mount namespace that ends with the build: whatever way the
+  # build ends, the mount goes with it and the host's mount table never sees it.
+  unshare --mount --propagation private --pid --fork /bin/sh -c '
+    mount -t proc proc "$1/proc" || exit 1
+    exec chroot "$1" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root LC_ALL=C.UTF-8 \
+      DEB_BUILD_OPTIONS="$3" CCACHE_DIR=/var/cache/ccache CCACHE_BASEDIR=/build \
+      /bin/sh -c "cd /build/rtagent-$2 && dpkg-buildpackage -a '"$arch"' -us -uc -b"' \
+    _ "$croot" "$version" "$DEB_BUILD_OPTIONS" >"$work/build.log" 2>&1 || {
+    tail -40 "$work/build.log"
+    fail "dpkg-buildpackage -a $arch in $croot failed (log: $work/build.log)"
+  }
+  cp "$croot/build/rtagent_${deb_version}_${arch}.deb" "$work/" 2>/dev/null || true
+fi
 deb=$work/rtagent_${deb_version}_${arch}.deb
 [ -f "$deb" ] || fail "no $deb after the build"
 say "built $(basename "$deb") in $((SECONDS - t_build)) s"
@@ -122,6 +158,24 @@ root=$work/root
 dpkg-deb -x "$deb" "$root"
 bin=$root/usr/bin/rtagent
 [ -x "$root/usr/libexec/rtagent/rtagent-sampler" ] || fail "rtagent-sampler is not executable"
+# Compile-time hardening (CMakeLists.txt): the stack canary and glibc's checked calls are linked.
+for prog in "$bin" "$root/usr/libexec/rtagent/rtagent-sampler"; do
+  syms=$(readelf --dyn-syms -W "$prog")
+  grep -q "__stack_chk_fail" <<<"$syms" || fail "$(basename "$prog") has no __stack_chk_fail: built without -fstack-protector-strong"
+done
+# _FORTIFY_SOURCE only shows where the code makes a call it can check: rtagent does (snprintf,
+# memcpy, read...); the sampler's small loop makes none (seen with readelf on the arm64 build).
+grep -Eq "__[a-z0-9_]+_chk(@| )" <<<"$(readelf --dyn-syms -W "$bin")" || fail "rtagent calls no *_chk function: built without _FORTIFY_SOURCE"
+say "hardening: __stack_chk_fail in both programs, glibc's *_chk calls in rtagent"
+if [ $cross = 1 ]; then
+  want="ARM aarch64"; [ "$arch" = arm64 ] || want=$arch
+  for prog in "$bin" "$root/usr/libexec/rtagent/rtagent-sampler"; do
+    f=$(file -b "$prog")
+    [[ $f == *"$want"* ]] || fail "$(basename "$prog") is not $want: $f"
+    say "file $(basename "$prog"): $f"
+  done
+fi
+if [ $cross = 0 ]; then
 v=$("$bin" --version)
 [[ $v == "rtagent $version (build: Debian $deb_version)" ]] || fail "--version said '$v'"
 export RTAGENT_PROFILE_DIR=$root/usr/share/rtagent/profiles
@@ -138,6 +192,7 @@ rc=0
 [ $rc -eq 2 ] && grep -q "no profile named 'no-such-profile'" "$work/noname.txt" || fail "an unknown name: exit $rc, $(cat "$work/noname.txt")"
 "$bin" help validate | grep -q -- "--json" || fail "rtagent help validate"
 unset RTAGENT_PROFILE_DIR
+fi
 for page in man1/rtagent.1.gz man5/rtagent-profile.5.gz man8/rtagent.service.8.gz; do
   out=$(MANWIDTH=80 LC_ALL=C.UTF-8 man --warnings -E UTF-8 -l "$root/usr/share/man/$page" 2>&1 >/dev/null) ||
     fail "man -l $page failed: $out"
@@ -147,7 +202,11 @@ done
 comp=$(bash -c 'source "$1"; COMP_WORDS=("$2" "comm"); COMP_CWORD=1; _rtagent; echo "${COMPREPLY[*]}"' _ \
   "$root/usr/share/bash-completion/completions/rtagent" "$bin")
 [ "$comp" = commission ] || fail "the packaged bash completion of 'rtagent comm' gave '$comp'"
-say "installed files: --version, profiles, validate NAME, an unknown name, help, 3 man pages, completion"
+if [ $cross = 0 ]; then
+  say "installed files: --version, profiles, validate NAME, an unknown name, help, 3 man pages, completion"
+else
+  say "installed files: $arch programs, 3 man pages, completion (the programs run in the $arch QEMU scenario)"
+fi
 
 # 6. postrm purge, in a chroot of the extracted tree with busybox's sh and rm.
 bb=$(command -v busybox || true)

@@ -4,6 +4,12 @@
 #   tests/qemu/boot.sh -k KERNEL_DIR -i INITRAMFS -s SCENARIO -l CONSOLE_LOG
 #                      [-a "extra kernel args"] [-q "extra qemu args"] [-t TIMEOUT_S]
 #   tests/qemu/boot.sh -D -s SCENARIO -l CONSOLE_LOG -q "the disks" [-t TIMEOUT_S]
+#   tests/qemu/boot.sh -A arm64 -k KERNEL_DIR -i INITRAMFS -s SCENARIO -l CONSOLE_LOG ...
+#
+# -A arm64 boots an arm64 kernel under qemu-system-aarch64: the `virt` machine with a GICv3 and
+# four Cortex-A57 (`-cpu max` emulates pointer authentication and reaches /init 5 times slower),
+# 2 GiB (the guest's root is a whole Debian in the initramfs), the console on the PL011 (ttyAMA0),
+# housekeeping CPU 0 and CPUs 1-3 isolated. Debian's arm64 vmlinuz is a plain Image: no unpacking.
 #
 # -D boots through the firmware (SeaBIOS) from the disk with bootindex=0 in -q, the way a PC
 # boots: its boot loader picks the kernel and its command line. The guest may reboot as often
@@ -18,10 +24,11 @@
 # RTAGENT_QEMU_ACCEL (default tcg) and RTAGENT_QEMU_BZIMAGE=1 (skip the vmlinux) override.
 set -uo pipefail
 
-KDIR= INITRD= SCEN= LOG= EXTRA_APPEND= EXTRA_QEMU= TMO=${RTAGENT_QEMU_TIMEOUT:-240} DISKBOOT=0
+KDIR= INITRD= SCEN= LOG= EXTRA_APPEND= EXTRA_QEMU= TMO=${RTAGENT_QEMU_TIMEOUT:-240} DISKBOOT=0 ARCH=amd64
 ISOLATION="isolcpus=nohz,domain,managed_irq,2-3 nohz_full=2-3 rcu_nocbs=2-3 irqaffinity=0-1"
-while getopts "k:i:s:l:a:q:t:D" opt; do
+while getopts "k:i:s:l:a:q:t:A:D" opt; do
   case $opt in
+    A) ARCH=$OPTARG ;;
     k) KDIR=$OPTARG ;; i) INITRD=$OPTARG ;; s) SCEN=$OPTARG ;; l) LOG=$OPTARG ;;
     a) EXTRA_APPEND=$OPTARG ;; q) EXTRA_QEMU=$OPTARG ;; t) TMO=$OPTARG ;; D) DISKBOOT=1 ;;
     *) echo "usage: see the head of $0" >&2; exit 2 ;;
@@ -30,8 +37,12 @@ done
 [ -n "$SCEN" ] && [ -n "$LOG" ] || { echo "boot.sh: usage: see the head of $0" >&2; exit 2; }
 [ $DISKBOOT = 1 ] || { [ -n "$KDIR" ] && [ -f "$INITRD" ]; } || { echo "boot.sh: usage: see the head of $0" >&2; exit 2; }
 
+case $ARCH in amd64|arm64) ;; *) echo "boot.sh: -A $ARCH: amd64 or arm64" >&2; exit 2 ;; esac
+[ $ARCH = amd64 ] || [ $DISKBOOT = 0 ] || { echo "boot.sh: -D is for amd64 only" >&2; exit 2; }
 KERNEL=
-if [ $DISKBOOT = 0 ]; then
+if [ $ARCH = arm64 ]; then
+  KERNEL=$(ls "$KDIR"/boot/vmlinuz-* | head -1)
+elif [ $DISKBOOT = 0 ]; then
 BZIMAGE=$(ls "$KDIR"/boot/vmlinuz-* | head -1)
 # vmlinux from the bzImage: the payload is an XZ stream starting at the XZ magic (FD 37 7A 58 5A 00).
 vmlinux_of() {
@@ -50,7 +61,11 @@ if [ "${RTAGENT_QEMU_BZIMAGE:-0}" != 1 ] && V=$(vmlinux_of "$BZIMAGE"); then KER
 fi
 
 CMD=(qemu-system-x86_64 -machine q35 -accel "${RTAGENT_QEMU_ACCEL:-tcg}" -cpu max -smp 4 -m 1024 -nographic)
-if [ $DISKBOOT = 1 ]; then
+if [ $ARCH = arm64 ]; then
+  CMD=(qemu-system-aarch64 -machine virt,gic-version=3 -accel "${RTAGENT_QEMU_ACCEL:-tcg}" -cpu cortex-a57 -smp 4 -m 2048 -nographic
+       -no-reboot -kernel "$KERNEL" -initrd "$INITRD"
+       -append "console=ttyAMA0 panic=-1 isolcpus=nohz,domain,managed_irq,1-3 nohz_full=1-3 rcu_nocbs=1-3 irqaffinity=0 rtagent.scenario=$SCEN $EXTRA_APPEND")
+elif [ $DISKBOOT = 1 ]; then
   # No network card (its option ROM would add a network boot attempt to every boot), no
   # graphics card (the boot loader and the kernel use the serial console).
   CMD+=(-nic none -vga none)

@@ -2,6 +2,7 @@
 # The minimal Debian every disk-booted scenario starts from, made once and cached.
 #
 #   tests/qemu/debian-base.sh          # prints the path of the tarball
+#   tests/qemu/debian-base.sh --arch arm64
 #
 # `debootstrap --variant=minbase` of this machine's Debian release (Debian's own tool, from the
 # archive apt uses) with systemd and what a boot-loader disk needs (mkbootdisk.sh): udev and
@@ -10,11 +11,24 @@
 # One tarball for every scenario (mkrootfs.sh and mkbootdisk.sh), kept in $RTAGENT_QEMU_CACHE
 # (default /var/cache/rtagent-qemu) under a name that carries the release and a hash of the
 # package list, so a changed list makes a new one (older ones are deleted).
+#
+# --arch arm64: the arm64 guest's root (the aarch64 scenarios put it whole in the initramfs).
+# `debootstrap --foreign --arch arm64` unpacks it here; its second stage, which runs arm64
+# maintainer scripts, runs INSIDE the arm64 guest once (guest/arm64-second-stage.sh, booted on
+# Debian's RT arm64 kernel with boot.sh -A arm64), which writes the finished tree as a tar to a
+# raw disk that is read back here. No systemd: the scenarios' /init is init.sh. It holds the
+# runtime libraries rtagent's package depends on (RUNTIME below: keep it in step with the
+# package's Depends), so `dpkg -i` of the package in the guest needs no archive.
 # Exit 0, 77 when debootstrap or the archive cannot be had (reason on stderr).
 set -euo pipefail
 
+HERE=$(cd "$(dirname "$0")" && pwd)
 CACHE=${RTAGENT_QEMU_CACHE:-/var/cache/rtagent-qemu}
+ARCH=amd64
+[ "${1:-}" = --arch ] && ARCH=${2:?--arch amd64|arm64}
 INCLUDE=systemd,systemd-sysv,kmod,udev,initramfs-tools,zstd,linux-base,grub-pc
+RUNTIME=libcgroup2,libfmt9,libspdlog1.10,libutf8proc2,libyaml-cpp0.7,libsystemd0,libnettle8,libstdc++6
+[ "$ARCH" = arm64 ] && INCLUDE=kmod,procps,$RUNTIME
 
 . /etc/os-release
 RELEASE=${VERSION_CODENAME:-bookworm}
@@ -22,9 +36,49 @@ MIRROR=${RTAGENT_DEBIAN_MIRROR:-$(sed -n 's/^URIs: *//p; s/^deb \(http[^ ]*\) .*
 MIRROR=${MIRROR:-http://deb.debian.org/debian}
 KEY=$(echo "$INCLUDE" | sha256sum | cut -c1-8)
 BASE=$CACHE/debian-$RELEASE-$KEY.tar
+[ "$ARCH" = amd64 ] || BASE=$CACHE/debian-$RELEASE-$ARCH-$( (echo "$INCLUDE"; cat "$HERE/guest/arm64-second-stage.sh") | sha256sum | cut -c1-8).tar
+
+# arm64: the first stage here, the second in the guest; prints the tarball's path.
+arm64_base() {
+  local kout kdir t0 size   # tmpb is global: the EXIT trap reads it after the function returns
+  kout=$("$HERE/fetch-kernels.sh" --arch arm64) || exit $?
+  kdir=$(sed -n 's/^rt //p' <<<"$kout")
+  tmpb=$(mktemp -d "$CACHE/debootstrap-arm64.XXXXXX")
+  trap 'rm -rf "$tmpb"' EXIT
+  echo "debian-base: debootstrap --foreign --arch arm64 $RELEASE from $MIRROR (once; cached as $BASE)" >&2
+  t0=$SECONDS
+  if ! DEBIAN_FRONTEND=noninteractive debootstrap --foreign --arch arm64 --variant=minbase --include="$INCLUDE" \
+       "$RELEASE" "$tmpb/root" "$MIRROR" > "$tmpb/debootstrap.log" 2>&1; then
+    tail -5 "$tmpb/debootstrap.log" >&2
+    echo "UNAVAILABLE: debootstrap --foreign of $RELEASE arm64 from $MIRROR failed" >&2; exit 77
+  fi
+  tar -C "$tmpb/root" --numeric-owner -cf "$tmpb/foreign.tar" .
+  rm -rf "$tmpb/root"
+  "$HERE/mkinitramfs.sh" -k "$kdir" -b "$tmpb/foreign.tar" -e "$HERE/guest/arm64-second-stage.sh" -o "$tmpb/stage2.cpio"
+  rm -f "$tmpb/foreign.tar"
+  truncate -s 1G "$tmpb/out.img"
+  echo "debian-base: second stage in the arm64 guest (several minutes under TCG; log $CACHE/arm64-second-stage.log)" >&2
+  if ! nice -n 0 "$HERE/boot.sh" -A arm64 -k "$kdir" -i "$tmpb/stage2.cpio" -s arm64-second-stage \
+       -l "$CACHE/arm64-second-stage.log" -t "${RTAGENT_QEMU_STAGE2_TIMEOUT:-2400}" \
+       -q "-drive file=$tmpb/out.img,if=none,format=raw,id=out -device virtio-blk-pci,drive=out" > "$tmpb/result.txt"; then
+    sed 's/^/  | /' "$tmpb/result.txt" | tail -25 >&2
+    echo "debian-base: the second stage failed in the guest (console: $CACHE/arm64-second-stage.log)" >&2; exit 1
+  fi
+  size=$(sed -n 's/^FACT base_tar_bytes: \([0-9]*\)$/\1/p' "$tmpb/result.txt")
+  [ -n "$size" ] || { echo "debian-base: the guest reported no tar size" >&2; exit 1; }
+  head -c "$size" "$tmpb/out.img" > "$BASE.tmp"
+  tar -tf "$BASE.tmp" ./usr/bin/dpkg >/dev/null || { rm -f "$BASE.tmp"; echo "debian-base: the guest's tar has no dpkg" >&2; exit 1; }
+  mv "$BASE.tmp" "$BASE"
+  for old in "$CACHE"/debian-"$RELEASE"-arm64-????????.tar; do
+    [ "$old" = "$BASE" ] || rm -f "$old"
+  done
+  echo "debian-base: $BASE ($((size / 1048576)) MB) in $((SECONDS - t0)) s" >&2
+}
 
 mkdir -p "$CACHE"
-if [ ! -s "$BASE" ]; then
+if [ "$ARCH" = arm64 ]; then
+  [ -s "$BASE" ] || arm64_base
+elif [ ! -s "$BASE" ]; then
   if ! command -v debootstrap >/dev/null; then
     apt-get install -y -qq --no-install-recommends debootstrap >/dev/null 2>&1 || { echo "UNAVAILABLE: debootstrap cannot be installed" >&2; exit 77; }
   fi

@@ -3,7 +3,10 @@
 #
 #   tests/qemu/fetch-kernels.sh            # ensure tools + both kernels are in the cache
 #   tests/qemu/fetch-kernels.sh --tools    # only ensure qemu-system-x86 / busybox-static
+#   tests/qemu/fetch-kernels.sh --arch arm64   # Debian's PREEMPT_RT arm64 kernel and
+#                                          # qemu-system-aarch64 (only the rt kernel: "rt <dir>")
 #
+# arm64 needs the architecture in dpkg (`dpkg --add-architecture arm64`, done here when root).
 # The kernels are the packages that linux-image-rt-amd64 and linux-image-amd64 depend on
 # (linux-image-6.1.0-NN-rt-amd64, linux-image-6.1.0-NN-amd64). They are fetched with
 # `apt-get download` and unpacked with `dpkg-deb -x` into
@@ -18,6 +21,19 @@
 set -euo pipefail
 
 CACHE="${RTAGENT_QEMU_CACHE:-/var/cache/rtagent-qemu}"
+ARCH=amd64 TOOLS_ONLY=0
+while [ $# -gt 0 ]; do
+  case $1 in
+    --tools) TOOLS_ONLY=1; shift ;;
+    --arch) ARCH=$2; shift 2 ;;
+    *) echo "fetch-kernels: unknown argument $1 (--tools, --arch amd64|arm64)" >&2; exit 2 ;;
+  esac
+done
+case $ARCH in
+  amd64) QEMU_BIN=qemu-system-x86_64 QEMU_PKG=qemu-system-x86 ;;
+  arm64) QEMU_BIN=qemu-system-aarch64 QEMU_PKG=qemu-system-arm ;;
+  *) echo "fetch-kernels: --arch $ARCH: amd64 or arm64" >&2; exit 2 ;;
+esac
 log() { echo "fetch-kernels: $*" >&2; }
 unavailable() { log "UNAVAILABLE: $*"; exit 77; }
 
@@ -35,7 +51,7 @@ as_root() {
 
 ensure_tools() {
   local missing=()
-  command -v qemu-system-x86_64 >/dev/null || missing+=(qemu-system-x86)
+  command -v "$QEMU_BIN" >/dev/null || missing+=("$QEMU_PKG")
   [ -x /bin/busybox ] && /bin/busybox --list 2>/dev/null | grep -qx cpio || missing+=(busybox-static)
   # busybox-static and busybox (dynamic) conflict; only the static one can go into an initramfs.
   if [ -x /bin/busybox ] && ldd /bin/busybox >/dev/null 2>&1; then missing+=(busybox-static); fi
@@ -49,7 +65,7 @@ ensure_tools() {
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2 \
     || { apt_update_once; DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2; } \
     || unavailable "apt-get install ${missing[*]} failed"
-  command -v qemu-system-x86_64 >/dev/null || unavailable "qemu-system-x86_64 still missing"
+  command -v "$QEMU_BIN" >/dev/null || unavailable "$QEMU_BIN still missing"
   /bin/busybox --list | grep -qx cpio || unavailable "busybox-static still missing"
 }
 
@@ -57,22 +73,22 @@ ensure_tools() {
 # (Not called in $(...): apt_update_once must remember it ran.)
 resolve() {
   local meta=$1 dep
-  dep=$(apt-cache depends "$meta" 2>/dev/null | sed -n 's/^ *Depends: \(linux-image-[0-9][^ ]*\)$/\1/p' | head -1)
+  dep=$(apt-cache depends "$meta:$ARCH" 2>/dev/null | sed -n 's/^ *Depends: \(linux-image-[0-9][^ ]*\)$/\1/p' | head -1)
   if [ -z "$dep" ]; then
     apt_update_once
-    dep=$(apt-cache depends "$meta" 2>/dev/null | sed -n 's/^ *Depends: \(linux-image-[0-9][^ ]*\)$/\1/p' | head -1)
+    dep=$(apt-cache depends "$meta:$ARCH" 2>/dev/null | sed -n 's/^ *Depends: \(linux-image-[0-9][^ ]*\)$/\1/p' | head -1)
   fi
   if [ -z "$dep" ]; then
     # Offline with no lists: the newest kernel of that flavour already in the cache will do.
-    local glob='linux-image-[0-9]*-amd64'
-    [ "$meta" = linux-image-rt-amd64 ] && glob='linux-image-[0-9]*-rt-amd64'
+    local glob="linux-image-[0-9]*-$ARCH"
+    [ "$meta" = "linux-image-rt-$ARCH" ] && glob="linux-image-[0-9]*-rt-$ARCH"
     dep=$(cd "$CACHE" 2>/dev/null && for d in $glob; do
-            case $d in *-rt-amd64) [ "$meta" = linux-image-rt-amd64 ] || continue ;; esac
+            case $d in *-rt-"$ARCH") [ "$meta" = "linux-image-rt-$ARCH" ] || continue ;; esac
             [ -f "$d/.complete" ] && echo "$d"; done | sort -V | tail -1)
     [ -n "$dep" ] || unavailable "cannot resolve the kernel package behind $meta (apt-cache depends $meta) and none is cached in $CACHE"
     log "cannot resolve $meta; using the cached $dep"
   fi
-  RESOLVED=$dep
+  RESOLVED=${dep%:"$ARCH"}
 }
 
 fetch_one() {
@@ -84,9 +100,9 @@ fetch_one() {
   local tmp; tmp=$(mktemp -d "$CACHE/.dl.XXXXXX")
   chmod 755 "$tmp"   # apt's _apt user writes the download
   log "$pkg: apt-get download"
-  if ! (cd "$tmp" && apt-get download -qq "$pkg" >&2); then
+  if ! (cd "$tmp" && apt-get download -qq "$pkg:$ARCH" >&2); then
     apt_update_once
-    (cd "$tmp" && apt-get download -qq "$pkg" >&2) || { rm -rf "$tmp"; unavailable "apt-get download $pkg failed"; }
+    (cd "$tmp" && apt-get download -qq "$pkg:$ARCH" >&2) || { rm -rf "$tmp"; unavailable "apt-get download $pkg failed"; }
   fi
   rm -rf "$dir"; mkdir -p "$dir"
   dpkg-deb -x "$tmp"/*.deb "$dir" || { rm -rf "$tmp" "$dir"; unavailable "dpkg-deb -x $pkg failed"; }
@@ -119,23 +135,30 @@ unpack_custom() {
 }
 
 ensure_tools
-[ "${1:-}" = "--tools" ] && exit 0
+[ $TOOLS_ONLY = 1 ] && exit 0
+if [ "$ARCH" != "$(dpkg --print-architecture)" ] && ! dpkg --print-foreign-architectures | grep -qx "$ARCH"; then
+  [ "$(id -u)" = 0 ] || unavailable "dpkg does not know $ARCH (dpkg --add-architecture $ARCH, as root)"
+  log "dpkg --add-architecture $ARCH"
+  dpkg --add-architecture "$ARCH"
+  apt_update_once
+fi
 
 # Lists missing altogether (fresh container): update first.
 ls /var/lib/apt/lists/*_Packages* >/dev/null 2>&1 || apt_update_once
 
-resolve linux-image-rt-amd64; rt_pkg=$RESOLVED
-resolve linux-image-amd64; stock_pkg=$RESOLVED
+resolve "linux-image-rt-$ARCH"; rt_pkg=$RESOLVED
+stock_pkg=
+if [ "$ARCH" = amd64 ]; then resolve linux-image-amd64; stock_pkg=$RESOLVED; fi
 fetch_one "$rt_pkg"
-fetch_one "$stock_pkg"
-# Drop amd64 kernels of older ABIs (each unpacked kernel is about 400 MB); another
-# architecture's kernels (the arm64 scenario's) are not this script's to remove.
-for d in "$CACHE"/linux-image-*-amd64; do
+[ -z "$stock_pkg" ] || fetch_one "$stock_pkg"
+# Drop kernels of older ABIs of this architecture (each unpacked kernel is about 400 MB);
+# another architecture's kernels are not this run's to remove.
+for d in "$CACHE"/linux-image-*-"$ARCH"; do
   [ -d "$d" ] || continue
   case ${d##*/} in "$rt_pkg"|"$stock_pkg") ;; *) log "removing the older ${d##*/}"; rm -rf "$d" ;; esac
 done
-rt_dir=$CACHE/$rt_pkg stock_dir=$CACHE/$stock_pkg
+rt_dir=$CACHE/$rt_pkg stock_dir=${stock_pkg:+$CACHE/$stock_pkg}
 if [ -n "${RTAGENT_QEMU_RT_DEB:-}" ]; then unpack_custom "$RTAGENT_QEMU_RT_DEB"; rt_dir=$RESOLVED_DIR; fi
 if [ -n "${RTAGENT_QEMU_STOCK_DEB:-}" ]; then unpack_custom "$RTAGENT_QEMU_STOCK_DEB"; stock_dir=$RESOLVED_DIR; fi
 echo "rt $rt_dir"
-echo "stock $stock_dir"
+[ -z "$stock_dir" ] || echo "stock $stock_dir"

@@ -15,20 +15,32 @@
 #   /rtagent/lib.sh, /rtagent/scenarios/*.sh (tests/qemu/), /rtagent/profiles (profiles/)
 #   /init (tests/qemu/init.sh)
 # The scenario to run is chosen on the kernel command line: rtagent.scenario=NAME.
+#
+#   tests/qemu/mkinitramfs.sh -k KERNEL_DIR -b BASE.tar [-d PACKAGE.deb] [-e SCRIPT] -o OUT.cpio
+#
+# -b: the guest's root is a whole Debian (BASE.tar: debian-base.sh --arch arm64) instead of
+# busybox and the host's rtagent: no -r, nothing of this host's architecture is copied in. The
+# harness, the modules and /init are added as above; -d puts the package to install at
+# /rtagent/PACKAGE.deb (the scenario runs dpkg -i); -e adds SCRIPT as one more scenario
+# (debian-base.sh's second stage).
 set -euo pipefail
 
 HERE=$(cd "$(dirname "$0")" && pwd)
 REPO=$(cd "$HERE/../.." && pwd)
-KDIR= RTAGENT= OUT=
+KDIR= RTAGENT= OUT= BASE= DEB= EXTRA=
 MODULES="virtio_ring virtio virtio_pci_modern_dev virtio_pci_legacy_dev virtio_pci virtio_blk crc32c_generic ext4"
-while getopts "k:r:o:m:" opt; do
+USAGE="usage: $0 -k KERNEL_DIR (-r RTAGENT | -b BASE.tar [-d PACKAGE.deb] [-e SCRIPT]) -o OUT.cpio [-m MODULES]"
+while getopts "k:r:o:m:b:d:e:" opt; do
   case $opt in
     k) KDIR=$OPTARG ;; r) RTAGENT=$OPTARG ;; o) OUT=$OPTARG ;; m) MODULES=$OPTARG ;;
-    *) echo "usage: $0 -k KERNEL_DIR -r RTAGENT -o OUT.cpio [-m MODULES]" >&2; exit 2 ;;
+    b) BASE=$OPTARG ;; d) DEB=$OPTARG ;; e) EXTRA=$OPTARG ;;
+    *) echo "$USAGE" >&2; exit 2 ;;
   esac
 done
-[ -n "$KDIR" ] && [ -n "$RTAGENT" ] && [ -n "$OUT" ] || { echo "usage: $0 -k KERNEL_DIR -r RTAGENT -o OUT.cpio [-m MODULES]" >&2; exit 2; }
-[ -x "$RTAGENT" ] || { echo "mkinitramfs: $RTAGENT is not an executable" >&2; exit 2; }
+[ -n "$KDIR" ] && [ -n "$OUT" ] && { [ -n "$RTAGENT" ] || [ -n "$BASE" ]; } || { echo "$USAGE" >&2; exit 2; }
+[ -z "$BASE" ] || [ -f "$BASE" ] || { echo "mkinitramfs: no base tarball $BASE" >&2; exit 2; }
+[ -z "$DEB" ] || [ -f "$DEB" ] || { echo "mkinitramfs: no package $DEB" >&2; exit 2; }
+[ -n "$BASE" ] || [ -x "$RTAGENT" ] || { echo "mkinitramfs: $RTAGENT is not an executable" >&2; exit 2; }
 BUSYBOX=/bin/busybox
 [ -x "$BUSYBOX" ] || { echo "mkinitramfs: $BUSYBOX missing (apt-get install busybox-static)" >&2; exit 3; }
 if ldd "$BUSYBOX" >/dev/null 2>&1; then echo "mkinitramfs: $BUSYBOX is not static (install busybox-static)" >&2; exit 3; fi
@@ -36,6 +48,15 @@ if ldd "$BUSYBOX" >/dev/null 2>&1; then echo "mkinitramfs: $BUSYBOX is not stati
 STAGE=$(mktemp -d)
 trap 'rm -rf "$STAGE"' EXIT
 cd "$STAGE"
+if [ -n "$BASE" ]; then
+  # A whole Debian of the guest's architecture: its own shell, tools, libraries and dpkg.
+  tar --numeric-owner -xpf "$BASE"
+  # debootstrap --foreign leaves /proc as a symlink to the host's /proc: the guest mounts its own.
+  for d in proc sys dev run tmp; do [ -L "$d" ] && rm "$d"; mkdir -p "$d"; done
+  mkdir -p rtagent/scenarios
+  [ -z "$DEB" ] || cp "$DEB" rtagent/
+  [ -z "$EXTRA" ] || cp "$EXTRA" rtagent/scenarios/
+else
 mkdir -p bin sbin usr/bin usr/sbin proc sys dev run tmp etc root rtagent/scenarios lib64
 
 # busybox and its applets
@@ -60,6 +81,7 @@ cp "$CHRT" usr/bin/chrt
   mkdir -p ".$(dirname "$lib")"
   cp -L "$lib" ".$lib"
 done
+fi
 
 # kernel modules, with their dependencies from each module's .modinfo "depends=" field
 MODROOT=$(ls -d "$KDIR"/lib/modules/*/ 2>/dev/null | head -1)
@@ -96,8 +118,10 @@ cp "$HERE"/scenarios/*.sh rtagent/scenarios/
 [ -d "$HERE/profiles" ] && cp -r "$HERE/profiles" rtagent/qemu-profiles
 [ -d "$REPO/examples/lava" ] && mkdir -p rtagent/examples && cp -r "$REPO/examples/lava" rtagent/examples/lava
 chmod 755 init rtagent/scenarios/*.sh
-echo "root:x:0:0:root:/root:/bin/sh" > etc/passwd
-echo "root:x:0:" > etc/group
+if [ -z "$BASE" ]; then
+  echo "root:x:0:0:root:/root:/bin/sh" > etc/passwd
+  echo "root:x:0:" > etc/group
+fi
 
 mkdir -p "$(dirname "$OUT")"
 OUT_ABS=$(cd "$(dirname "$OUT")" && pwd)/$(basename "$OUT")

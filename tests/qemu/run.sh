@@ -1,11 +1,14 @@
 #!/bin/bash
 # Run rtagent's end-to-end scenarios on Debian's PREEMPT_RT and stock kernels under QEMU.
 #
-#   tests/qemu/run.sh [--rtagent PATH] [--out DIR] [--strict] [scenario...]
+#   tests/qemu/run.sh [--rtagent PATH] [--deb PACKAGE.deb] [--out DIR] [--strict] [scenario...]
 #
 # With no scenario names it runs every tests/qemu/scenarios/*.sh. Each scenario's header says
 # which kernel it boots and what it needs:
 #   # kernel: rt | stock
+#   # arch: arm64                Debian's RT arm64 kernel under qemu-system-aarch64 (boot.sh -A
+#                                arm64), the guest a whole Debian arm64 (debian-base.sh --arch
+#                                arm64) with --deb's package at /rtagent/ to install with dpkg -i
 #   # disk: SIZE                 a raw image at @WORK@/disk.img (truncate -s SIZE)
 #   # qemu: ARGS                 extra QEMU arguments (@WORK@ is the scenario's work folder)
 #   # append: ARGS               extra kernel arguments
@@ -31,12 +34,14 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 REPO=$(cd "$HERE/../.." && pwd)
 RTAGENT=${RTAGENT_BIN:-$REPO/build/rtagent}
 OUTDIR=${RTAGENT_QEMU_OUT:-}
+DEB=${RTAGENT_ARM64_DEB:-}
 STRICT=${RTAGENT_QEMU_STRICT:-0}
 SCENARIOS=()
 while [ $# -gt 0 ]; do
   case $1 in
     --rtagent) RTAGENT=$2; shift 2 ;;
     --out) OUTDIR=$2; shift 2 ;;
+    --deb) DEB=$2; shift 2 ;;
     --strict) STRICT=1; shift ;;
     -h|--help) sed -n '2,24p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     -*) echo "run.sh: unknown option $1" >&2; exit 2 ;;
@@ -55,25 +60,48 @@ RTAGENT=$(cd "$(dirname "$RTAGENT")" && pwd)/$(basename "$RTAGENT")
 mkdir -p "$OUTDIR"
 T0=$(date +%s)
 
-# 1. qemu, busybox-static and the two kernels
-KOUT=$("$HERE/fetch-kernels.sh") ; frc=$?
-if [ $frc != 0 ]; then
-  if [ $frc = 77 ]; then echo "run.sh: SKIPPED: qemu or Debian's kernels cannot be obtained (see above)"; exit 77; fi
-  echo "run.sh: fetch-kernels.sh failed (exit $frc)"; exit 1
-fi
-declare -A KDIR INITRD
-while read -r flavour dir; do KDIR[$flavour]=$dir; done <<< "$KOUT"
-
 header() { sed -n "s/^# $2: *//p" "$HERE/scenarios/$1.sh" | head -1; }
+
+# 1. qemu, busybox-static and the kernels of each architecture the scenarios need
+declare -A KDIR INITRD
+for arch in amd64 arm64; do
+  need=0
+  for s in "${SCENARIOS[@]}"; do a=$(header "$s" arch); [ "${a:-amd64}" = $arch ] && need=1; done
+  [ $need = 1 ] || continue
+  if [ $arch = arm64 ]; then
+    [ -f "$DEB" ] || { echo "run.sh: an arm64 scenario needs --deb rtagent_<version>_arm64.deb (tests/package/build-and-check.sh --arch arm64)" >&2; exit 2; }
+    DEB=$(cd "$(dirname "$DEB")" && pwd)/$(basename "$DEB")
+  fi
+  KOUT=$("$HERE/fetch-kernels.sh" --arch $arch) ; frc=$?
+  if [ $frc != 0 ]; then
+    if [ $frc = 77 ]; then echo "run.sh: SKIPPED: qemu or Debian's $arch kernels cannot be obtained (see above)"; exit 77; fi
+    echo "run.sh: fetch-kernels.sh --arch $arch failed (exit $frc)"; exit 1
+  fi
+  # amd64 kernels are "rt" and "stock"; arm64's "arm64-rt"
+  while read -r flavour dir; do
+    if [ $arch = amd64 ]; then KDIR[$flavour]=$dir; else KDIR[$arch-$flavour]=$dir; fi
+  done <<< "$KOUT"
+done
 
 passed=0 failed=0 skipped=0 summary=()
 : > "$OUTDIR/facts.txt"
 for s in "${SCENARIOS[@]}"; do
   flavour=$(header "$s" kernel); flavour=${flavour:-rt}
+  arch=$(header "$s" arch); arch=${arch:-amd64}
+  [ $arch = amd64 ] || flavour=$arch-$flavour
   if [ -z "${KDIR[$flavour]:-}" ]; then
-    summary+=("FAIL $s: unknown kernel '$flavour' (rt or stock)"); failed=$((failed+1)); continue
+    summary+=("FAIL $s: unknown kernel '$flavour' (rt or stock; arm64: rt)"); failed=$((failed+1)); continue
   fi
-  # 2. one initramfs per kernel (modules differ), built once per run
+  # 2. one initramfs per kernel (modules differ), built once per run; arm64's is a whole Debian
+  #    arm64 with the package to install
+  if [ -z "${INITRD[$flavour]:-}" ] && [ $arch = arm64 ]; then
+    if base=$("$HERE/debian-base.sh" --arch arm64) &&
+       "$HERE/mkinitramfs.sh" -k "${KDIR[$flavour]}" -b "$base" -d "$DEB" -o "$OUTDIR/initramfs-$flavour.cpio"; then
+      INITRD[$flavour]=$OUTDIR/initramfs-$flavour.cpio
+    else
+      summary+=("FAIL $s: debian-base.sh --arch arm64 or mkinitramfs failed"); failed=$((failed+1)); continue
+    fi
+  fi
   if [ -z "${INITRD[$flavour]:-}" ]; then
     if "$HERE/mkinitramfs.sh" -k "${KDIR[$flavour]}" -r "$RTAGENT" -o "$OUTDIR/initramfs-$flavour.cpio"; then
       INITRD[$flavour]=$OUTDIR/initramfs-$flavour.cpio
@@ -119,7 +147,7 @@ for s in "${SCENARIOS[@]}"; do
   else
     echo "--- $s (kernel $flavour: $(basename "${KDIR[$flavour]}"))"
     tmo=$(header "$s" timeout)
-    "$HERE/boot.sh" -k "${KDIR[$flavour]}" -i "${INITRD[$flavour]}" -s "$s" -l "$work/console.log" \
+    "$HERE/boot.sh" -A $arch -k "${KDIR[$flavour]}" -i "${INITRD[$flavour]}" -s "$s" -l "$work/console.log" \
         -a "$append" -q "$qargs" -t "${RTAGENT_QEMU_TIMEOUT:-${tmo:-240}}" > "$work/result.txt"
   fi
   rc=$?
