@@ -41,6 +41,8 @@ inline std::string CpuIdleDir(int cpu) { return Cpu(cpu) + "/cpuidle"; }
 inline std::string CpuIdleState(int cpu, int state) { return CpuIdleDir(cpu) + "/state" + std::to_string(state); }
 inline std::string CpuFreqDir(int cpu) { return Cpu(cpu) + "/cpufreq"; }
 inline std::string CpuResumeLatency(int cpu) { return Cpu(cpu) + "/power/pm_qos_resume_latency_us"; }
+/// 1 online, 0 offline (Documentation/core-api/cpu_hotplug.rst); absent for a CPU that cannot go offline.
+inline std::string CpuOnline(int cpu) { return Cpu(cpu) + "/online"; }
 inline const std::string kCpuIdleDriver = "sys/devices/system/cpu/cpuidle/current_driver";
 inline const std::string kCpuIdleGovernor = "sys/devices/system/cpu/cpuidle/current_governor";
 inline const std::string kCpuIdleGovernorRo = "sys/devices/system/cpu/cpuidle/current_governor_ro";
@@ -93,6 +95,8 @@ inline const std::string kSysIrqType = "type";           // edge | level
 
 // --- processes and threads (Documentation/filesystems/proc.rst) ---
 inline const std::string kProc = "proc";
+/// Three load averages, "running/total" and the PID the kernel allocated last.
+inline const std::string kLoadavg = "proc/loadavg";
 inline std::string Pid(int pid) { return "proc/" + std::to_string(pid); }
 inline std::string Task(int pid, int tid) { return Pid(pid) + "/task/" + std::to_string(tid); }
 inline std::string TaskDir(int pid) { return Pid(pid) + "/task"; }

@@ -32,11 +32,9 @@
 
 namespace rtagent::service {
 
-/// /proc/loadavg: three load averages, "running/total", and the PID (or TID) the kernel
-/// allocated last, which moves whenever a process or thread is created (proc(5)). Built from
-/// kpath::kProc here rather than added to base/kernel_paths.h, which 114 files include: it
-/// belongs there the next time that header changes anyway.
-inline const std::string kLoadavg = kpath::kProc + "/loadavg";
+/// /proc/loadavg (kpath::kLoadavg): its last field, the PID (or TID) the kernel allocated
+/// last, moves whenever a process or thread is created (proc(5)).
+using kpath::kLoadavg;
 
 /// A file the profile manages, with the value the last full plan left in it.
 struct WatchedFile {

@@ -10,7 +10,7 @@ using profile::CpuKeyword;
 using profile::CrossCheck;
 
 // drivers/base/cpu.c: every hotpluggable CPU has an "online" attribute in its directory.
-std::string OnlineFile(int cpu) { return kpath::Cpu(cpu) + "/online"; }
+std::string OnlineFile(int cpu) { return kpath::CpuOnline(cpu); }
 
 void CheckOffline(const CrossCheck& cc, const CpusConfig& c) {
   const auto& off = c.offline;
