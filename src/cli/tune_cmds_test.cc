@@ -12,6 +12,7 @@
 #include "base/tree_test_support.h"
 #include "base/shell_test_support.h"
 #include "base/fault_root.h"
+#include "report/test_verdict.h"
 
 using namespace rtagent;
 namespace fs = std::filesystem;
@@ -20,6 +21,7 @@ namespace {
 
 const std::string kArm = std::string(RTAGENT_SOURCE_DIR) + "/tests/sysroots/arm64-rt-8cpu";
 const std::string kProfiles = std::string(RTAGENT_SOURCE_DIR) + "/profiles";
+const std::string kQemuArm64Profile = std::string(RTAGENT_SOURCE_DIR) + "/tests/qemu/profiles/arm64-qemu.yaml";
 
 struct Run {
   int code = -1;
@@ -132,6 +134,21 @@ TEST_CASE("a corrupt journal stops apply and revert with its name", "[cli][apply
 
 // commission: src/cli/commission_cmd_test.cc
 
+// The arm64 QEMU guest's capture (tests/sysroots/debian12-rt-arm64-qemu) with the profile the
+// aarch64 scenario applies there: the whole plan, word for word. The guest booted with these
+// isolation arguments, so nothing in it needs a reboot.
+TEST_CASE("plan of the arm64 QEMU profile on the arm64 guest's capture matches the expected file", "[cli]") {
+  Run r = Rt("plan " + kQemuArm64Profile + " --root " + std::string(RTAGENT_SOURCE_DIR) +
+             "/tests/sysroots/debian12-rt-arm64-qemu");
+  INFO(r.out);
+  REQUIRE(r.code == 0);
+  std::string text = r.out;
+  const std::string src = std::string(RTAGENT_SOURCE_DIR) + "/";
+  for (size_t at = text.find(src); at != std::string::npos; at = text.find(src, at)) text.erase(at, src.size());
+  rtagent::testing::CheckExpected("plans/debian12-rt-arm64-qemu.arm64-qemu.plan.txt", text);
+  CHECK_THAT(text, !Catch::Contains("reboot required"));
+}
+
 TEST_CASE("apply then revert leaves every fixture byte-identical", "[cli][apply]") {
   struct Case {
     std::string tree, profile;
@@ -139,7 +156,8 @@ TEST_CASE("apply then revert leaves every fixture byte-identical", "[cli][apply]
   const std::string s = std::string(RTAGENT_SOURCE_DIR) + "/tests/sysroots/";
   for (const Case& c : {Case{"arm64-rt-8cpu", kProfiles + "/generic-4core.yaml"}, Case{"arm64-rt-8cpu", ""},
                         Case{"x86-ipc-4cpu", kProfiles + "/x86-ipc.yaml"}, Case{"x86-ipc-4cpu", ""},
-                        Case{"vm-x86-captured", kProfiles + "/ci-vm.yaml"}, Case{"vm-x86-captured", ""}}) {
+                        Case{"vm-x86-captured", kProfiles + "/ci-vm.yaml"}, Case{"vm-x86-captured", ""},
+                        Case{"debian12-rt-arm64-qemu", kQemuArm64Profile}}) {
     INFO(c.tree << " with " << (c.profile.empty() ? "the built-in default" : c.profile));
     TempTree t(s + c.tree);
     auto before = Snapshot(t.dir());

@@ -38,7 +38,7 @@ std::string Slurp(const fs::path& p) {
 }  // namespace
 
 TEST_CASE("a capture of each fixture inspects exactly like the fixture", "[inspect][capture]") {
-  for (const char* name : {"arm64-rt-8cpu", "x86-ipc-4cpu", "vm-x86-captured"}) {
+  for (const char* name : {"arm64-rt-8cpu", "x86-ipc-4cpu", "vm-x86-captured", "debian12-rt-arm64-qemu"}) {
     INFO(name);
     TempDir out;
     FsRoot source(Fixture(name));
@@ -70,7 +70,7 @@ TEST_CASE("a capture copies only what inspect reads and writes a manifest", "[in
 
 TEST_CASE("inspect reads every file at most once", "[inspect][capture]") {
   // The bench compares inspect with reading its files once: a second read of any file is a bug.
-  for (const char* name : {"arm64-rt-8cpu", "x86-ipc-4cpu", "vm-x86-captured"}) {
+  for (const char* name : {"arm64-rt-8cpu", "x86-ipc-4cpu", "vm-x86-captured", "debian12-rt-arm64-qemu"}) {
     INFO(name);
     TempDir out;
     FsRoot source(Fixture(name));

@@ -7,6 +7,7 @@
 #include "inspect/inspect_json.h"
 #include "inspect/inspect_test_support.h"
 #include "inspect/system_state.h"
+#include "report/test_verdict.h"
 
 using namespace rtagent;
 using rtagent::testing::Fixture;
@@ -292,4 +293,26 @@ TEST_CASE("an empty tree is all absent, never an error", "[inspect]") {
   CHECK(j["cgroups"]["layout"] == "none");
   CHECK(j["clock"]["hypervisor"]["present"] == false);
   CHECK(RunRtagent("inspect --root " + empty.str()).code == 0);
+}
+
+// tests/sysroots/debian12-rt-arm64-qemu: `rtagent capture` in the arm64 QEMU guest of
+// tests/qemu/scenarios/rt-arm64.sh (Debian's 6.1 PREEMPT_RT arm64 kernel on the virt machine,
+// GICv3, four Cortex-A57, housekeeping 0, isolated 1-3). Its inspect output, table and JSON.
+TEST_CASE("arm64 QEMU guest captured: inspect matches the expected file", "[inspect]") {
+  auto r = RunRtagent("inspect --root " + Fixture("debian12-rt-arm64-qemu"));
+  REQUIRE(r.code == 0);
+  rtagent::testing::CheckExpected("inspect/debian12-rt-arm64-qemu.txt", r.out);
+
+  json j = InspectBinary("debian12-rt-arm64-qemu");
+  CHECK(j["kernel"]["preempt_rt"] == true);
+  CHECK(j["kernel"]["arch"] == "aarch64");
+  CHECK(j["clock"]["clocksource"] == "arch_sys_counter");
+  CHECK(j["cpus"]["isolated"] == "1-3");
+  bool gic = false, arch_timer = false;
+  for (const auto& irq : j["irqs"]["irqs"]) {
+    if (irq.value("chip", "") == "GICv3") gic = true;
+    if (irq.dump().find("arch_timer") != std::string::npos) arch_timer = true;
+  }
+  CHECK(gic);
+  CHECK(arch_timer);
 }

@@ -21,9 +21,11 @@
 #include "tune/apply_profile.h"
 #include "tune/journal.h"
 #include "tune/memory_tuner.h"
+#include "tune/tuner_test_support.h"
 
 using namespace rtagent;
 using namespace rtagent::profile::testing;
+using namespace rtagent::tune_testing;
 using profile::Diagnostic;
 
 namespace {
@@ -34,19 +36,7 @@ const std::string kOnlyMemory =
     "cores:\n  bootloader: print\n  runtime: {workqueue_cpumask: keep, default_smp_affinity: keep}\n"
     "irqs:\n  default: keep\n  irqbalance: leave\n";
 
-Loaded LoadOn(const TempDir& dir, const SysRoot& root, const std::string& yaml) {
-  std::string path = dir.Write("board.yaml", yaml);
-  profile::Diagnostics d;
-  auto r = profile::LoadProfile(path, root, &d);
-  return Loaded{std::move(r), std::move(d), path};
-}
-
-SectionPlan PlanOf(const profile::Profile& p, const SysRoot& root) {
-  SystemState state = CollectSystemState(root, PlanSections());
-  auto plan = MemoryTuner().Plan(PlanContext{p, root, state});
-  REQUIRE(plan);
-  return *plan;
-}
+SectionPlan PlanOf(const profile::Profile& p, const SysRoot& root) { return PlanWith(MemoryTuner(), p, root); }
 
 // A kernel short of memory: a write to `path` leaves `found` pages whatever was asked.
 class ShortRoot : public FaultRoot {

@@ -11,9 +11,11 @@
 #include "profile/loader.h"
 #include "profile/test_support.h"
 #include "tune/apply_profile.h"
+#include "tune/tuner_test_support.h"
 
 using namespace rtagent;
 using namespace rtagent::profile::testing;
+using namespace rtagent::tune_testing;
 
 namespace {
 
@@ -28,19 +30,7 @@ void AddOnlineFiles(const TempTree& t) {
   for (int cpu : {1, 2, 3}) t.Put(kpath::Cpu(cpu) + "/online", "1\n");
 }
 
-Loaded LoadOn(const TempDir& dir, const SysRoot& root, const std::string& yaml) {
-  std::string path = dir.Write("board.yaml", yaml);
-  profile::Diagnostics d;
-  auto r = profile::LoadProfile(path, root, &d);
-  return Loaded{std::move(r), std::move(d), path};
-}
-
-SectionPlan PlanOf(const profile::Profile& p, const SysRoot& root) {
-  SystemState state = CollectSystemState(root, PlanSections());
-  auto plan = OfflineTuner().Plan(PlanContext{p, root, state});
-  REQUIRE(plan);
-  return *plan;
-}
+SectionPlan PlanOf(const profile::Profile& p, const SysRoot& root) { return PlanWith(OfflineTuner(), p, root); }
 
 }  // namespace
 

@@ -77,7 +77,7 @@ TEST_CASE("ranks and partitions plans on every fixture board, item for item, mat
   const std::string src = RTAGENT_SOURCE_DIR;
   const std::string plans = src + "/tests/expected/plans";
   int compared = 0;
-  for (const std::string board : {"x86-ipc-4cpu", "arm64-rt-8cpu", "vm-x86-captured"}) {
+  for (const std::string board : {"x86-ipc-4cpu", "arm64-rt-8cpu", "vm-x86-captured", "debian12-rt-arm64-qemu"}) {
     FsRoot root(src + "/tests/sysroots/" + board);
     std::vector<std::pair<std::string, Result<profile::Profile>>> profiles;
     auto load = [&](const std::filesystem::path& file, const std::string& name) {

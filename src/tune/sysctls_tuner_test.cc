@@ -15,9 +15,11 @@
 #include "profile/test_support.h"
 #include "tune/apply_profile.h"
 #include "tune/journal.h"
+#include "tune/tuner_test_support.h"
 
 using namespace rtagent;
 using namespace rtagent::profile::testing;
+using namespace rtagent::tune_testing;
 using profile::Diagnostic;
 
 namespace {
@@ -29,19 +31,7 @@ const std::string kOnlySysctls =
     "irqs:\n  default: keep\n  irqbalance: leave\n";
 
 // Loads `yaml` (written to a file in `dir`) against the system under `root`: its CPUs and sysctls.
-Loaded LoadOn(const TempDir& dir, const SysRoot& root, const std::string& yaml) {
-  std::string path = dir.Write("board.yaml", yaml);
-  profile::Diagnostics d;
-  auto r = profile::LoadProfile(path, root, &d);
-  return Loaded{std::move(r), std::move(d), path};
-}
-
-SectionPlan PlanOf(const profile::Profile& p, const SysRoot& root) {
-  SystemState state = CollectSystemState(root, PlanSections());
-  auto plan = SysctlsTuner().Plan(PlanContext{p, root, state});
-  REQUIRE(plan);
-  return *plan;
-}
+SectionPlan PlanOf(const profile::Profile& p, const SysRoot& root) { return PlanWith(SysctlsTuner(), p, root); }
 
 }  // namespace
 
