@@ -422,8 +422,9 @@ TEST_CASE("accept without a terminal prints plain progress lines and nothing els
     first = std::min(first, i);
     last = i;
     ++count;
+    // "0 overflows", "1 overflow": a stall of the virtual machine can put one past the limit.
     CHECK_THAT(lines[i], Catch::Contains(" of 3.0 s; CPU 1: ") && Catch::Contains(" samples, worst ") &&
-                             Catch::Contains(" overflows"));
+                             (Catch::EndsWith(" overflows") || Catch::EndsWith(" 1 overflow")));
   }
   CHECK(count >= 1);  // one a second over 3 s; how many exactly depends on the machine's timing
   for (size_t i = first; i <= last && i < lines.size(); ++i) CHECK_THAT(lines[i], Catch::StartsWith("accept progress: "));

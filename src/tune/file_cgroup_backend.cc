@@ -107,12 +107,14 @@ Result<void> FileCgroupBackend::Create(const std::string& cgroup) {
   const std::string parent = Parent(cgroup);
   if (!Exists(parent)) return MakeError("parent cgroup " + parent + " does not exist", ENOENT);
   // What the kernel puts in a new cgroup directory (cgroup-v2.rst "Core Interface Files",
-  // cgroup-v1/cpusets.rst section 1.4). Lists read back empty as a bare newline.
+  // cgroup-v1/cpusets.rst section 1.4). cpuset lists read back empty as a bare newline, the
+  // controller lists as nothing at all.
   std::vector<std::pair<std::string, std::string>> files = {{kpath::kCgroupProcs, ""}};
   if (h_.version == 2) {
     std::string subtree = Get(parent, kpath::kCgroupSubtreeControl).value_or("");
-    files.push_back({kpath::kCgroupControllers, subtree + "\n"});
-    files.push_back({kpath::kCgroupSubtreeControl, "\n"});
+    const std::string offered = std::string(TrimView(subtree));
+    files.push_back({kpath::kCgroupControllers, offered.empty() ? "" : offered + "\n"});
+    files.push_back({kpath::kCgroupSubtreeControl, ""});
     if (HasWord(subtree, "cpuset")) {
       files.push_back({h_.Cpuset(kpath::kCpusetCpus), "\n"});
       files.push_back({h_.Cpuset(kpath::kCpusetMems), "\n"});
@@ -207,9 +209,11 @@ Result<void> FileCgroupBackend::Set(const std::string& cgroup, const std::string
     for (const auto& c : now) {
       if (!Contains(ordered, c)) ordered.push_back(c);
     }
+    // The kernel ends the list with a newline only when it names a controller: an empty
+    // subtree_control reads as nothing at all (cgroup_print_ss_mask), as captured boards show.
     contents.clear();
     for (const auto& c : ordered) contents += (contents.empty() ? "" : " ") + c;
-    contents += "\n";
+    if (!contents.empty()) contents += "\n";
   }
   return writes_->Write(path, contents);
 }
