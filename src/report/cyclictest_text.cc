@@ -164,6 +164,18 @@ Result<CyclictestReport> ParseCyclictestHistogram(std::string_view text) {
   if (threads == 0 || maxes->size() < threads || overflows->size() < threads) {
     return MakeError("cyclictest report footer does not list every thread");
   }
+  // A latency in the footer beyond 10^12 µs (11.6 days) is no wake-up latency, and in ns it
+  // would not fit the verdict's integers (fuzz/import_fuzz.cc found the overflow).
+  constexpr uint64_t kMaxFooterUs = 1000000000000ULL;
+  for (const auto& [key, values] : {std::pair{"Min Latencies", mins}, {"Avg Latencies", avgs}, {"Max Latencies", maxes}}) {
+    if (values == nullptr) continue;
+    for (uint64_t v : *values) {
+      if (v > kMaxFooterUs) {
+        return MakeError(std::string("\"# ") + key + ":\" holds " + std::to_string(v) +
+                         " µs, beyond any latency (more than 10^12 µs): not a cyclictest report");
+      }
+    }
+  }
   const uint32_t limit = rows.empty() ? 1 : static_cast<uint32_t>(rows.rbegin()->first + 1);
   for (size_t t = 0; t < threads; ++t) {
     HistogramParts p;
@@ -181,7 +193,17 @@ Result<CyclictestReport> ParseCyclictestHistogram(std::string_view text) {
     p.max_ns = static_cast<int64_t>((*maxes)[t]) * 1000;
     p.min_ns = mins ? static_cast<int64_t>((*mins)[t]) * 1000 : 0;
     if (p.samples == 0) p.min_ns = p.max_ns = 0;
-    p.sum_ns = avgs && t < avgs->size() ? static_cast<int64_t>((*avgs)[t] * p.samples) * 1000 : 0;
+    if (avgs && t < avgs->size()) {
+      // The mean times the count, in ns; a count that makes it overflow is not a real run.
+      const double sum_ns = static_cast<double>((*avgs)[t]) * static_cast<double>(p.samples) * 1000.0;
+      if (!(sum_ns < 9.0e18)) {
+        return MakeError("\"# Thread " + std::to_string(t) + "\": " + std::to_string(p.samples) +
+                         " samples of mean " + std::to_string((*avgs)[t]) + " µs overflow the sum: not a cyclictest report");
+      }
+      p.sum_ns = static_cast<int64_t>(sum_ns);
+    } else {
+      p.sum_ns = 0;
+    }
     if (p.overflows > 0) p.overflow_max_ns = p.max_ns;
     if (auto it = overflow_cycles.find(t); it != overflow_cycles.end()) {
       if (it->second.size() > p.overflows) {

@@ -195,3 +195,25 @@ TEST_CASE("cyclictest -h errors name the line", "[report]") {
   CHECK_THAT(ImportFile("cyclictest", "ct.txt", text).error().message, Catch::Contains("line 29: not a thread number"));
   CHECK_THAT(ImportFile("rteval", "x.xml", "<x/>").error().message, Catch::Contains("unknown import format \"rteval\""));
 }
+
+TEST_CASE("fuzz import: a footer latency too large for nanoseconds is refused, not multiplied", "[report]") {
+  // fuzz/import_fuzz.cc under UBSan: "# Max Latencies: 34924444444444444" times 1000 overflowed
+  // a signed 64-bit integer in ParseCyclictestHistogram.
+  std::string text = Fixture("cyclictest-h20-q.txt");
+  const size_t at = text.find("# Max Latencies: 35572 34925");
+  REQUIRE(at != std::string::npos);
+  std::string huge = text;
+  huge.replace(at, 28, "# Max Latencies: 35572 34924444444444444");
+  auto v = ImportFile("cyclictest", "c.txt", huge);
+  REQUIRE_FALSE(v);
+  CHECK_THAT(v.error().message, Catch::Contains("\"# Max Latencies:\" holds 34924444444444444 µs, beyond any latency"));
+  CHECK(ImportFile("cyclictest", "c.txt", text));  // the file as cyclictest wrote it still reads
+}
+
+TEST_CASE("fuzz import: a JSON number too large for any type is an error, not an exception", "[report]") {
+  // fuzz/import_fuzz.cc: nlohmann's second parse, made for the error's line, threw
+  // out_of_range (not parse_error) on "6e00001000004", out of the import.
+  auto v = ImportFile("cyclictest", "c.json", "{\"thread\": {\"0\": {\"max\": 6e00001000004}}}");
+  REQUIRE_FALSE(v);
+  CHECK_THAT(v.error().message, Catch::Contains("not valid JSON") && Catch::Contains("number overflow"));
+}
