@@ -66,6 +66,16 @@ CpuDefault HousekeepingCpus() {
   return {[](const LoadContext& c) { return c.Housekeeping(); }, Code("housekeeping")};
 }
 
+CpuDefault KeepCpus() {
+  return {[](const LoadContext&) {
+            CpuSpec s;
+            s.keyword = CpuKeyword::kKeep;
+            s.text = "keep";
+            return s;
+          },
+          Code("keep")};
+}
+
 CpuDefault IsolatedOrAllCpus() {
   return {[](const LoadContext& c) { return c.IsolatedOrAll(); }, "the isolated CPUs (all when none)"};
 }

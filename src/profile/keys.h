@@ -350,6 +350,8 @@ struct CpuDefault {
 CpuDefault HousekeepingCpus();
 /// The isolated CPUs, all when none is isolated.
 CpuDefault IsolatedOrAllCpus();
+/// `keep`: the setting is left as the system has it.
+CpuDefault KeepCpus();
 
 /// "CPU list", "CPU list or `auto`", "CPU list or `keep`".
 std::string CpuListType(CpuKeywords kw);

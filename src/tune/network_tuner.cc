@@ -19,16 +19,6 @@ constexpr const char* kBusyWhy =
     "busy polling (TuneD's network-latency): a socket read spins on its own CPU for up to this long instead "
     "of sleeping until the softirq";
 
-profile::CpuDefault Keep() {
-  return {[](const profile::LoadContext&) {
-            CpuSpec s;
-            s.keyword = CpuKeyword::kKeep;
-            s.text = "keep";
-            return s;
-          },
-          "`keep`"};
-}
-
 // A mask that steers onto isolated CPUs brings the softirq work rtagent keeps off them back.
 void WarnIsolated(const CrossCheck& cc, const profile::Marked<CpuSpec>& m, const char* key) {
   if (m->keyword == CpuKeyword::kKeep) return;
@@ -109,8 +99,8 @@ const profile::Block<NetworkConfig>& NetworkSection() {
       "network",
       "packet steering and busy polling",
       {
-          profile::Cpus("rps", &NetworkConfig::rps, keep, Keep(), "CPUs that receive packet processing (RPS)"),
-          profile::Cpus("xps", &NetworkConfig::xps, keep, Keep(), "CPUs whose sends use each transmit queue (XPS)"),
+          profile::Cpus("rps", &NetworkConfig::rps, keep, profile::KeepCpus(), "CPUs that receive packet processing (RPS)"),
+          profile::Cpus("xps", &NetworkConfig::xps, keep, profile::KeepCpus(), "CPUs whose sends use each transmit queue (XPS)"),
           profile::OptInt("busy_poll", &NetworkConfig::busy_poll, {0, 1000000}, "leave",
                           "µs a poll or select spins on the device queue"),
           profile::OptInt("busy_read", &NetworkConfig::busy_read, {0, 1000000}, "leave",

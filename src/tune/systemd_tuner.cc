@@ -23,16 +23,6 @@ constexpr const char* kReexec =
     "systemd reads CPUAffinity= only when it starts: run `systemctl daemon-reexec` or reboot, then services "
     "started after that run on these CPUs";
 
-profile::CpuDefault Keep() {
-  return {[](const profile::LoadContext&) {
-            CpuSpec s;
-            s.keyword = CpuKeyword::kKeep;
-            s.text = "keep";
-            return s;
-          },
-          "`keep`"};
-}
-
 void CheckAffinity(const profile::CrossCheck& cc, const SystemdConfig& s) {
   const auto& a = s.cpu_affinity;
   if (a->keyword == CpuKeyword::kKeep) return;
@@ -66,7 +56,7 @@ const profile::Block<SystemdConfig>& SystemdSection() {
       "systemd",
       "the service manager's CPU affinity",
       {
-          profile::Cpus("cpu_affinity", &SystemdConfig::cpu_affinity, keep, Keep(),
+          profile::Cpus("cpu_affinity", &SystemdConfig::cpu_affinity, keep, profile::KeepCpus(),
                         "CPUs PID 1 and every service it starts run on")
               .Checked(CheckAffinity),
       }};
