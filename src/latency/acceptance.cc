@@ -6,6 +6,7 @@
 
 #include "base/time_text.h"
 #include "latency/load.h"
+#include "latency/measuring_cgroup.h"
 #include "latency/sampler_process.h"
 
 namespace rtagent {
@@ -115,6 +116,15 @@ Result<std::unique_ptr<AcceptanceRun>> AcceptanceRun::Prepare(const profile::Acc
     return MakeError("the loads' CPUs " + prep->load_cpus_.ToList() + " overlap the measured CPUs " +
                      measured.ToList() + " (set acceptance.loads.cpus or acceptance.cpus apart)");
   }
+  // A partition on the measured CPUs (apply made one) is closed to a process outside it.
+  if (root.IsLive()) {
+    auto where = FindMeasuringCgroup(root, measured);
+    if (!where) return where.error();
+    if (*where) {
+      prep->sampler_.join_cgroup_dir = (*where)->dir;
+      prep->cgroup_note_ = (*where)->reason;
+    }
+  }
   return prep;
 }
 
@@ -166,6 +176,7 @@ Result<AcceptanceRecord> AcceptanceRun::Run(const AcceptanceHooks& hooks) {
   // 4. The facts after the run.
   rec.interrupts = InterruptDeltas(irq_before, ReadInterruptCounts(root), sc.cpus);
   rec.sampler = std::move(*run);
+  if (!cgroup_note_.empty()) rec.sampler.notes.insert(rec.sampler.notes.begin(), cgroup_note_);
   rec.load_count = loads.Size();
   rec.loads = loads.Reports();
   rec.load_problems = loads.Problems();

@@ -90,6 +90,7 @@ class AcceptanceRun {
   SamplerConfig sampler_;
   CpuSet load_cpus_;
   LoadSet loads_;
+  std::string cgroup_note_;  ///< why the sampler joins sampler_.join_cgroup_dir, for the notes
   bool used_ = false;
 };
 

@@ -147,6 +147,10 @@ Result<void> Sampler::Start() {
   if (auto v = Validate(config_); !v) return v;
   started_ = true;
 
+  // 0. Into the partition that holds the measured CPUs, when the caller named one: outside it
+  //    the threads could not pin themselves there (EINVAL).
+  if (auto joined = JoinCgroup(); !joined) return joined;
+
   // 1. Lock memory: everything mapped from here on (histograms, thread stacks) is resident.
   if (auto r = sys_.LockMemory(); r) {
     memory_locked_ = true;
@@ -216,6 +220,30 @@ Result<void> Sampler::Start() {
     ReleaseLeases();
     workers_.clear();
     return *setup_error;
+  }
+  return Ok();
+}
+
+Result<void> Sampler::JoinCgroup() {
+  if (config_.join_cgroup_dir.empty()) return Ok();
+  if (!root_.IsLive()) {
+    notes_.push_back("cgroup " + config_.join_cgroup_dir + " not joined: the root is a fixture, not the live system");
+    return Ok();
+  }
+  // "0" moves the writing process (Documentation/admin-guide/cgroup-v2.rst, cgroup.procs);
+  // the kernel then limits every thread of it to that cgroup's CPUs.
+  if (auto w = root_.Write(config_.join_cgroup_dir + "/" + kpath::kCgroupProcs, "0"); !w) {
+    return Wrap("cannot move the measuring process into cgroup " + config_.join_cgroup_dir + ": ", w.error());
+  }
+  // This thread only waits and reports: keep it off the measured CPUs when the cgroup has others.
+  auto allowed = sys_.GetAffinity();
+  if (!allowed) return Wrap("after joining cgroup " + config_.join_cgroup_dir + ": ", allowed.error());
+  const CpuSet spare = allowed->Minus(config_.cpus);
+  if (!spare.Empty()) {
+    if (auto r = sys_.SetAffinity(spare); !r) return Wrap("cannot keep the reporting thread off the measured CPUs: ", r.error());
+  } else {
+    notes_.push_back("the measuring process ran in cgroup " + config_.join_cgroup_dir +
+                     ", whose CPUs are all measured: its reporting thread (one wake-up per 250 ms) shared them");
   }
   return Ok();
 }

@@ -37,6 +37,11 @@ struct SamplerConfig {
   /// run, as cyclictest does by default. Unset: measure the system's own power state.
   /// Never taken under a fixture root.
   std::optional<int32_t> hold_pm_qos_us;
+  /// A cgroup v2 directory (relative to the root, e.g. "sys/fs/cgroup/rt") the process joins
+  /// before its threads pin themselves: the one FindMeasuringCgroup names when the measured
+  /// CPUs belong to a partition outside the process's own cgroup. Empty: stay where it is.
+  /// Never joined under a fixture root.
+  std::string join_cgroup_dir;
   /// Histogram bins: 1 µs each from 0 to this limit; later wake-ups are overflows.
   uint32_t histogram_limit_us = Histogram::kDefaultLimitUs;
   /// First and worst overflow events kept per CPU.
@@ -143,6 +148,8 @@ class Sampler {
 
  private:
   struct Worker;
+  // Step 0 of Start(): joins config_.join_cgroup_dir, if any.
+  Result<void> JoinCgroup();
   static void* ThreadMain(void* arg);
   void WorkerMain(Worker& w);
   void MeasureLoop(Worker& w);

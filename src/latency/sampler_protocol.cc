@@ -132,6 +132,10 @@ std::vector<std::string> SamplerArgs(const std::string& binary, const SamplerCon
     a.push_back("--pm-qos-us");
     a.push_back(std::to_string(*c.hold_pm_qos_us));
   }
+  if (!c.join_cgroup_dir.empty()) {
+    a.push_back("--cgroup");
+    a.push_back(c.join_cgroup_dir);
+  }
   if (c.allow_unprivileged) a.push_back("--allow-unprivileged");
   return a;
 }
@@ -152,6 +156,8 @@ Result<SamplerInvocation> ParseSamplerArgs(const std::vector<std::string>& args)
     int64_t n = 0;
     if (key == "--root") {
       inv.root_dir = value;
+    } else if (key == "--cgroup") {
+      c.join_cgroup_dir = value;
     } else if (key == "--cpus") {
       auto cpus = CpuSet::ParseList(value);
       if (!cpus) return MakeError("argument --cpus: " + cpus.error().message, EINVAL);

@@ -183,6 +183,7 @@ TEST_CASE("the measuring process's command line carries the whole config", "[lat
   c.kept_overflow_events = 7;
   c.stack_bytes = 512 * 1024;
   c.stack_prefault_bytes = 128 * 1024;
+  c.join_cgroup_dir = "sys/fs/cgroup/rt";
   const auto args = SamplerArgs("/usr/libexec/rtagent/rtagent-sampler", c, "/tmp/root", 3, 4242);
   CHECK(args.front() == "/usr/libexec/rtagent/rtagent-sampler");
   auto inv = ParseSamplerArgs(std::vector<std::string>(args.begin() + 1, args.end()));
@@ -198,6 +199,7 @@ TEST_CASE("the measuring process's command line carries the whole config", "[lat
   CHECK(b.allow_unprivileged);
   CHECK(b.hold_pm_qos_us == std::optional<int32_t>(10));
   CHECK(b.histogram_limit_us == 4000);
+  CHECK(b.join_cgroup_dir == "sys/fs/cgroup/rt");
   CHECK(b.kept_overflow_events == 7);
   CHECK(b.stack_bytes == c.stack_bytes);
   CHECK(b.stack_prefault_bytes == c.stack_prefault_bytes);

@@ -414,3 +414,57 @@ TEST_CASE("a real one-second run on this machine counts every period", "[latency
   CHECK(sched_getscheduler(0) == policy_before);
   CHECK(StatusField("VmLck") == locked_before);
 }
+
+TEST_CASE("the sampler joins the partition's cgroup before anything else and keeps its own thread off the measured CPUs", "[latency]") {
+  TempTree t;
+  t.Put("sys/fs/cgroup/rt/cgroup.procs", "");
+  SamplerConfig c = ShortConfig(CpuSet::Of({1}));
+  c.join_cgroup_dir = "sys/fs/cgroup/rt";
+  SECTION("live: \"0\" written to cgroup.procs, then the caller's thread moved to the spare CPU") {
+    FakeSyscalls sys;
+    LiveLikeRoot root(t.dir());
+    Sampler s(c, root, sys);
+    auto r = s.Run();
+    REQUIRE(r);
+    CHECK(t.Get("sys/fs/cgroup/rt/cgroup.procs") == "0");
+    const auto calls = sys.calls();
+    REQUIRE(calls.size() >= 3);
+    CHECK(calls[0] == "GetAffinity");    // what the cgroup allows (the fake: 0-1)
+    CHECK(calls[1] == "SetAffinity 0");  // the reporting thread off measured CPU 1
+    CHECK(calls[2] == "LockMemory");
+    CHECK(r->notes.empty());
+  }
+  SECTION("every CPU of the cgroup measured: the reporting thread stays, and the verdict says so") {
+    FakeSyscalls sys;
+    LiveLikeRoot root(t.dir());
+    SamplerConfig all = c;
+    all.cpus = CpuSet::Range(0, 1);
+    Sampler s(all, root, sys);
+    auto r = s.Run();
+    REQUIRE(r);
+    CHECK(sys.calls()[1] == "LockMemory");
+    REQUIRE(r->notes.size() == 1);
+    CHECK_THAT(r->notes[0], Catch::Contains("sys/fs/cgroup/rt") && Catch::Contains("shared them"));
+  }
+  SECTION("the cgroup is gone: an error naming it, nothing locked or pinned") {
+    FakeSyscalls sys;
+    LiveLikeRoot root(t.dir());
+    SamplerConfig gone = c;
+    gone.join_cgroup_dir = "sys/fs/cgroup/missing";
+    Sampler s(gone, root, sys);
+    auto r = s.Start();
+    REQUIRE_FALSE(r);
+    CHECK_THAT(r.error().message, Catch::Contains("cannot move the measuring process into cgroup sys/fs/cgroup/missing"));
+    CHECK(sys.calls().empty());
+  }
+  SECTION("under a fixture root: not joined, with a note") {
+    FakeSyscalls sys;
+    FaultRoot root(t.dir());
+    Sampler s(c, root, sys);
+    auto r = s.Run();
+    REQUIRE(r);
+    CHECK(t.Get("sys/fs/cgroup/rt/cgroup.procs").empty());
+    REQUIRE(r->notes.size() == 1);
+    CHECK_THAT(r->notes[0], Catch::Contains("not joined") && Catch::Contains("fixture"));
+  }
+}
