@@ -69,9 +69,6 @@ Primitive SetTime() {
   return p;
 }
 
-// How long past its due time a timer expiry is waited for before the run gives up on it.
-constexpr int64_t kStallNs = 1000000000;
-
 // A periodic timer aimed at this thread (SIGEV_THREAD_ID) for `c.timer_run_ns`. Each sample
 // is |interval - period| between two wake-ups, the first measured from the arming.
 Primitive Health(int64_t period_ns) {
@@ -102,17 +99,18 @@ Primitive Health(int64_t period_ns) {
       siginfo_t si;
       // Bounded: on PREEMPT_RT a POSIX timer expires in the ktimers thread (SCHED_FIFO 1), so
       // a real-time load on this CPU, at any rank above it, holds every expiry back while it
-      // runs. A wait past kStallNs ends the run with that wait as its last sample and the
+      // runs. A wait past kTimerStallNs ends the run with that wait as its last sample and the
       // expirations it covered counted as lost, instead of waiting on the load for ever.
-      const int64_t left = prev + period_ns + kStallNs - NowNs();
+      const int64_t left = prev + period_ns + kTimerStallNs - NowNs();
       const timespec limit = Ts(std::max<int64_t>(left, 0));
       if (::sigtimedwait(&set, &si, &limit) < 0) {
         if (errno == EINTR && c.stop != nullptr && c.stop->load(std::memory_order_relaxed)) break;
         if (errno == EINTR) continue;
         if (errno != EAGAIN) return MakeError("sigtimedwait", errno);
         const int64_t now = NowNs();
-        s.Record(now - prev - period_ns);
-        o.overruns += static_cast<uint64_t>((now - prev) / period_ns);
+        const StalledWait stalled = JudgeStalledWait(prev, now, period_ns);
+        s.Record(stalled.last_sample_ns);
+        o.overruns += stalled.lost;
         prev = now;
         break;
       }
@@ -132,6 +130,13 @@ Primitive Health(int64_t period_ns) {
 }
 
 }  // namespace
+
+StalledWait JudgeStalledWait(int64_t prev_ns, int64_t now_ns, int64_t period_ns) {
+  StalledWait w;
+  w.last_sample_ns = now_ns - prev_ns - period_ns;
+  w.lost = period_ns > 0 && now_ns > prev_ns ? static_cast<uint64_t>((now_ns - prev_ns) / period_ns) : 0;
+  return w;
+}
 
 const std::vector<int64_t>& TimerHealthPeriodsNs() {
   static const std::vector<int64_t> periods = {2000000, 10000000};
