@@ -20,8 +20,8 @@ args=(--strict)
 [ -n "${1:-}" ] && args+=(--rtagent "$1")
 if [ $arm64 = 1 ] && [ "${RTAGENT_QEMU_ARM64:-0}" != 1 ]; then
   # Not in CI's default run yet: from a fresh machine the arm64 chroot (6 min), the cross-build
-  # and the arm64 Debian base made inside an emulated arm64 guest (21 min) do not fit CI's hour,
-  # and the scenario's accept still fails on the isolated partition (docs/qemu.md, "aarch64").
+  # and the arm64 Debian base made inside an emulated arm64 guest (21 min) do not fit CI's hour
+  # (docs/qemu.md, "aarch64").
   echo "ctest: SKIPPED: qemu_e2e_arm64 runs only with RTAGENT_QEMU_ARM64=1 (docs/qemu.md, \"aarch64\")"
   exit 77
 fi
