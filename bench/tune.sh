@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # plan, apply and revert on the large generated tree (issue 3): wall time and peak RSS of each
 # command, and the number of journal entries apply leaves, against the cost of reading the
-# tree's files once (the floor bench/run.sh measures for inspect). apply and revert run on a
-# fresh copy of the tree each time; after revert the copy must be byte-identical to the tree.
+# tree's files once (the floor bench/run.sh measures for inspect), and apply against its write
+# floor: one apply traced with strace, its file system calls (the same values to the same files,
+# the same journal commits) replayed by bench/write_floor.cc on a fresh copy and timed. apply
+# and revert run on a fresh copy of the tree each time; after revert the copy must be
+# byte-identical to the tree.
 #
 # usage: bash bench/tune.sh [--rtagent PATH] [--tree DIR] [--runs N] [--baseline PATH --timeout S]
 #   --tree      a tree made by bench/gen_large_sysroot.py (default: generate one in a scratch dir)
@@ -23,6 +26,11 @@ while (($#)); do
   esac
 done
 [ -x "$rtagent" ] || { echo "bench: $rtagent missing; build it first" >&2; exit 3; }
+floor=build/rtagent_bench_writefloor
+[ -x "$floor" ] || { echo "bench: $floor missing; cmake --build build --target rtagent_bench_writefloor" >&2; exit 3; }
+if ! command -v strace >/dev/null; then
+  apt-get install -y -qq strace >/dev/null || { echo "bench: strace is needed (apt-get install strace)" >&2; exit 3; }
+fi
 work=$(mktemp -d /tmp/rtagent-tune-bench.XXXXXX)
 trap 'rm -rf "$work"' EXIT
 if [ -z "$tree" ]; then
@@ -30,15 +38,16 @@ if [ -z "$tree" ]; then
   echo "generating the tree ..." >&2
   python3 bench/gen_large_sysroot.py "$tree" >&2
 fi
-python3 - "$tree" "$work" "$runs" "$timeout" bench/tune-large.yaml "$rtagent" $baseline <<'PY'
+python3 - "$tree" "$work" "$runs" "$timeout" bench/tune-large.yaml "$floor" "$rtagent" $baseline <<'PY'
 import json, os, shutil, signal, statistics, subprocess, sys, time
-tree, work, runs, timeout, profile = sys.argv[1], sys.argv[2], int(sys.argv[3]), float(sys.argv[4]), sys.argv[5]
-binaries = sys.argv[6:]
+tree, work, runs, timeout, profile, floor_bin = sys.argv[1], sys.argv[2], int(sys.argv[3]), float(sys.argv[4]), sys.argv[5], sys.argv[6]
+binaries = sys.argv[7:]
+TRACED = "openat,write,fsync,fdatasync,close,rename,renameat,renameat2,mkdir,mkdirat,rmdir,unlink,unlinkat"
 
-def run(argv, limit=None):
+def run(argv, limit=None, stdin=None):
     """Wall seconds, peak RSS (KiB) and exit status of one command; None seconds when killed."""
     t0 = time.monotonic()
-    p = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    p = subprocess.Popen(argv, stdin=stdin, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     killed = False
     while True:
         pid, status, ru = os.wait4(p.pid, os.WNOHANG)
@@ -95,11 +104,43 @@ for b in binaries:
         identical &= d.returncode == 0
         if apply_w[-1] is None:
             break  # one killed apply is enough to tell
-    rows.append((b, fmt(plan_w), plan_rss, fmt(apply_w), apply_rss, entries, fmt(rev_w), rev_rss, identical))
+    # The write floor: apply's own file system calls, traced once and replayed on fresh copies.
+    floor_w, commits = [], "?"
+    if apply_w[-1] is not None:
+        copy = os.path.join(work, "copy")
+        shutil.rmtree(copy, ignore_errors=True)
+        shutil.copytree(tree, copy, symlinks=True)
+        log, ops = os.path.join(work, "apply.strace"), os.path.join(work, "apply.ops")
+        subprocess.run(["strace", "-f", "-qq", "-y", "-xx", "-s", "1048576", "-e", "signal=none", "-e", "trace=" + TRACED,
+                        "-o", log, b, "apply", profile, "--root", copy], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        with open(log) as fin, open(ops, "w") as fout:
+            subprocess.run(["python3", "bench/write_floor_ops.py", copy], stdin=fin, stdout=fout, check=True)
+        traced = copy + ".traced"
+        shutil.rmtree(traced, ignore_errors=True)
+        os.rename(copy, traced)
+        for _ in range(runs):
+            shutil.rmtree(copy, ignore_errors=True)
+            shutil.copytree(tree, copy, symlinks=True)
+            with open(ops) as fin:
+                w, rss, rc = run([floor_bin, copy], stdin=fin)
+            floor_w.append(w if rc == 0 else None)
+        # A journal commit is its rename over the old file (write, fsync, rename, fsync the directory).
+        commits = str(sum(1 for line in open(ops) if line.startswith("rename\t")))
+        # The replay must leave what apply left (journal included), or it is not apply's floor.
+        same = subprocess.run(["diff", "-r", "-q", traced, copy], stdout=subprocess.DEVNULL).returncode == 0
+        if not same:
+            floor_w = [None]
+        shutil.rmtree(traced, ignore_errors=True)
+    ok_a = [w for w in apply_w if w is not None]
+    ok_f = [w for w in floor_w if w is not None]
+    ratio = f"{statistics.median(ok_a) / statistics.median(ok_f):.2f}x" if ok_a and ok_f else "n/a"
+    floor_s = f"{statistics.median(ok_f):.2f} s" if ok_f else "replay differs from apply"
+    rows.append((b, fmt(plan_w), plan_rss, fmt(apply_w), apply_rss, entries, fmt(rev_w), rev_rss, identical,
+                 floor_s, ratio, commits))
 
 print(f"Reading the tree's {nfiles} files once: {floor:.2f} s.\n")
-print("| rtagent | plan | plan RSS | apply | apply RSS | journal entries | revert | revert RSS | byte-identical after revert |")
-print("|---|---|---|---|---|---|---|---|---|")
-for b, pw, pr, aw, ar, e, rw, rr, same in rows:
-    print(f"| {b} | {pw} | {pr/1024:.0f} MiB | {aw} | {ar/1024:.0f} MiB | {e} | {rw} | {rr/1024:.0f} MiB | {'yes' if same else 'NO'} |")
+print("| rtagent | plan | plan RSS | apply | apply RSS | journal entries | journal commits | write floor | apply / floor | revert | revert RSS | byte-identical after revert |")
+print("|---|---|---|---|---|---|---|---|---|---|---|---|")
+for b, pw, pr, aw, ar, e, rw, rr, same, fw, ratio, commits in rows:
+    print(f"| {b} | {pw} | {pr/1024:.0f} MiB | {aw} | {ar/1024:.0f} MiB | {e} | {commits} | {fw} | {ratio} | {rw} | {rr/1024:.0f} MiB | {'yes' if same else 'NO'} |")
 PY

@@ -1,0 +1,96 @@
+// The floor for `rtagent apply`: the same file system calls apply made, replayed and nothing
+// else. bench/tune.sh traces one apply on a copy of the large tree (strace: open, write,
+// fsync, close, rename, mkdir, rmdir, unlink), turns the trace into the ops below with
+// bench/write_floor_ops.py, and times this program on a fresh copy: the same values written
+// to the same files, and the same journal commits (write the new journal to a temporary
+// file, fsync it, rename it over the old one, fsync the directory). What apply costs beyond
+// it is its own reading, planning and bookkeeping.
+//
+// usage: rtagent_bench_writefloor ROOT < ops
+// Each op is one line of tab-separated fields; paths and data are hex, paths relative to ROOT:
+//   open ID FLAGS MODE PATH | write ID DATA | fsync ID | close ID
+//   rename FROM TO | mkdir PATH MODE | rmdir PATH | unlink PATH
+// Prints "ops N writes W bytes B commits C failed F"; exit 1 when an op failed.
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <iostream>
+#include <sstream>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace {
+
+std::string Unhex(const std::string& h) {
+  std::string out;
+  out.reserve(h.size() / 2);
+  for (size_t i = 0; i + 1 < h.size(); i += 2) out.push_back(static_cast<char>(std::stoi(h.substr(i, 2), nullptr, 16)));
+  return out;
+}
+
+std::vector<std::string> Fields(const std::string& line) {
+  std::vector<std::string> f;
+  std::stringstream ss(line);
+  std::string x;
+  while (std::getline(ss, x, '\t')) f.push_back(x);
+  return f;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc != 2) {
+    std::cerr << "usage: " << argv[0] << " ROOT < ops\n";
+    return 2;
+  }
+  const std::string root = argv[1];
+  // Parse everything first: the timed part below is the calls alone.
+  std::vector<std::vector<std::string>> ops;
+  for (std::string line; std::getline(std::cin, line);) {
+    if (!line.empty()) ops.push_back(Fields(line));
+  }
+  for (auto& op : ops) {
+    const std::string& k = op[0];
+    if (k == "open" && op.size() == 5) op[4] = root + "/" + Unhex(op[4]);
+    else if (k == "write" && op.size() == 3) op[2] = Unhex(op[2]);
+    else if ((k == "rename") && op.size() == 3) op[1] = root + "/" + Unhex(op[1]), op[2] = root + "/" + Unhex(op[2]);
+    else if ((k == "mkdir" || k == "rmdir" || k == "unlink") && op.size() >= 2) op[1] = root + "/" + Unhex(op[1]);
+  }
+  std::unordered_map<std::string, int> fds;
+  long writes = 0, bytes = 0, commits = 0, failed = 0;
+  for (const auto& op : ops) {
+    const std::string& k = op[0];
+    int rc = 0;
+    if (k == "open") {
+      int fd = ::open(op[4].c_str(), std::stoi(op[2]), static_cast<mode_t>(std::stoi(op[3], nullptr, 8)));
+      rc = fd < 0 ? -1 : 0;
+      if (fd >= 0) fds[op[1]] = fd;
+    } else if (k == "write") {
+      ssize_t n = ::write(fds.at(op[1]), op[2].data(), op[2].size());
+      rc = n == static_cast<ssize_t>(op[2].size()) ? 0 : -1;
+      ++writes;
+      bytes += static_cast<long>(op[2].size());
+    } else if (k == "fsync") {
+      rc = ::fsync(fds.at(op[1]));
+    } else if (k == "close") {
+      rc = ::close(fds.at(op[1]));
+      fds.erase(op[1]);
+    } else if (k == "rename") {
+      rc = ::rename(op[1].c_str(), op[2].c_str());
+      ++commits;
+    } else if (k == "mkdir") {
+      rc = ::mkdir(op[1].c_str(), static_cast<mode_t>(std::stoi(op[2], nullptr, 8)));
+    } else if (k == "rmdir") {
+      rc = ::rmdir(op[1].c_str());
+    } else if (k == "unlink") {
+      rc = ::unlink(op[1].c_str());
+    }
+    if (rc != 0) ++failed;
+  }
+  std::printf("ops %zu writes %ld bytes %ld commits %ld failed %ld\n", ops.size(), writes, bytes, commits, failed);
+  return failed == 0 ? 0 : 1;
+}

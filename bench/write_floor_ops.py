@@ -1,0 +1,104 @@
+#!/usr/bin/env python3
+"""Turns an strace of `rtagent apply --root ROOT` into the ops bench/write_floor.cc replays.
+
+usage: write_floor_ops.py ROOT < strace-log > ops
+The trace must come from `strace -f -qq -y -xx -s 1048576 -e signal=none
+-e trace=openat,write,fsync,fdatasync,close,rename,renameat,renameat2,mkdir,mkdirat,rmdir,unlink,unlinkat`.
+Only calls on files under ROOT are kept; an open is kept when its descriptor is later written
+or fsynced (the journal directory's fsync included). Prints a summary on stderr.
+"""
+import os
+import re
+import sys
+
+FLAGS = {name: getattr(os, name) for name in dir(os) if name.startswith("O_") and isinstance(getattr(os, name), int)}
+STR = r'"((?:\\x[0-9a-f]{2})*)"'
+FD = r"(\d+)<((?:\\x[0-9a-f]{2})*)>"
+
+
+def unhex(s):
+    return bytes(int(h, 16) for h in re.findall(r"\\x([0-9a-f]{2})", s))
+
+
+def main():
+    root = os.path.realpath(sys.argv[1]).encode() + b"/"
+    calls = []
+    skipped = 0
+    for line in sys.stdin:
+        line = line.rstrip("\n")
+        m = re.match(r"^\d+ (\w+)\((.*)\) = (-?\d+)(?:<((?:\\x[0-9a-f]{2})*)>)?", line)
+        if not m:
+            skipped += "unfinished" in line or "resumed" in line
+            continue
+        name, args, ret = m.group(1), m.group(2), int(m.group(3))
+        if ret < 0:
+            continue
+        calls.append((name, args, ret, m.group(4)))
+
+    def rel(p):
+        return p[len(root):] if p.startswith(root) else None
+
+    # Pass 1: which opens matter (their fd is written or fsynced before it is closed).
+    used, current = set(), {}
+    for i, (name, args, ret, retpath) in enumerate(calls):
+        if name == "openat":
+            current[ret] = i
+        elif name in ("write", "fsync", "fdatasync"):
+            fd = int(re.match(FD, args).group(1))
+            if fd in current:
+                used.add(current[fd])
+    # Pass 2: the ops.
+    out, ids, next_id = [], {}, 0
+    for i, (name, args, ret, retpath) in enumerate(calls):
+        if name == "openat":
+            if i not in used:
+                continue
+            m = re.match(r"[^,]+, " + STR + r", ([A-Z_|]+)(?:, (0\d+))?", args)
+            path = rel(unhex(retpath or m.group(1)))
+            if path is None:
+                continue
+            flags = 0
+            for f in m.group(2).split("|"):
+                flags |= FLAGS.get(f, 0)
+            ids[ret] = str(next_id)
+            out.append(f"open\t{next_id}\t{flags}\t{m.group(3) or '0'}\t{path.hex()}")
+            next_id += 1
+        elif name in ("write", "fsync", "fdatasync", "close"):
+            m = re.match(FD, args)
+            fd = int(m.group(1))
+            if fd not in ids:
+                continue
+            if name == "write":
+                data = unhex(re.match(FD + r", " + STR, args).group(3))
+                out.append(f"write\t{ids[fd]}\t{data.hex()}")
+            elif name == "close":
+                out.append(f"close\t{ids.pop(fd)}")
+            else:
+                out.append(f"fsync\t{ids[fd]}")
+        elif name in ("rename", "renameat", "renameat2"):
+            paths = [rel(unhex(s)) for s in re.findall(STR, args)]
+            if len(paths) == 2 and None not in paths:
+                out.append(f"rename\t{paths[0].hex()}\t{paths[1].hex()}")
+        elif name in ("mkdir", "mkdirat", "rmdir", "unlink", "unlinkat"):
+            m = re.search(STR + r"(?:, (0\d+))?", args)
+            path = rel(unhex(m.group(1)))
+            if path is None:
+                continue
+            op = name.replace("at", "") if name.endswith("at") and name != "mkdirat" else name
+            op = {"mkdirat": "mkdir", "unlinkat": "unlink"}.get(name, op)
+            if op == "unlink" and "AT_REMOVEDIR" in args:
+                op = "rmdir"
+            out.append(f"{op}\t{path.hex()}" + (f"\t{m.group(2) or '0755'}" if op == "mkdir" else ""))
+    # Descriptors apply never closed (it exits): close them so the replay ends the same.
+    for fd, i in ids.items():
+        out.append(f"close\t{i}")
+    print("\n".join(out))
+    kinds = {}
+    for o in out:
+        kinds[o.split("\t")[0]] = kinds.get(o.split("\t")[0], 0) + 1
+    print("write floor ops: " + ", ".join(f"{k} {v}" for k, v in sorted(kinds.items())) +
+          (f" ({skipped} interleaved lines skipped)" if skipped else ""), file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()
