@@ -9,7 +9,8 @@
 #            for the arm64 package and its aarch64 boot: qemu-system-arm, mmdebstrap (the cross
 #            chroot), file and binutils (its checks), and dpkg's arm64 architecture so
 #            `apt-get download` finds Debian's RT arm64 kernel; no :arm64 package is installed
-#            on this machine)
+#            on this machine); ansible-core and openssh-client for the Ansible fleet run
+#            (tests/qemu/fleet-ansible.sh), rtla for the real `rtla timerlat hist` of rt-rtla
 set -euo pipefail
 cd "$(dirname "$0")/.."
 with_tests=0
@@ -22,7 +23,8 @@ packages=(
 )
 if ((with_tests)); then
   packages+=(qemu-system-x86 busybox-static debootstrap fdisk rt-tests stress-ng xz-utils chromium
-    clang libclang-rt-14-dev debhelper lintian man-db qemu-system-arm mmdebstrap file binutils python3-yaml ansible-core)
+    clang libclang-rt-14-dev debhelper lintian man-db qemu-system-arm mmdebstrap file binutils python3-yaml ansible-core
+    openssh-client rtla)
   if [ "$(id -u)" -eq 0 ] && ! dpkg --print-foreign-architectures | grep -qx arm64; then
     dpkg --add-architecture arm64
   fi

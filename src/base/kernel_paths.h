@@ -10,6 +10,7 @@ namespace rtagent::kpath {
 inline const std::string kOsRelease = "proc/sys/kernel/osrelease";
 inline const std::string kVersion = "proc/sys/kernel/version";  // what `uname -v` prints
 inline const std::string kArch = "proc/sys/kernel/arch";
+inline const std::string kHostname = "proc/sys/kernel/hostname";  // what `uname -n` prints (the UTS namespace's)
 inline const std::string kRealtime = "sys/kernel/realtime";     // "1" on PREEMPT_RT (since 6.12 mainline)
 inline const std::string kCmdline = "proc/cmdline";
 inline const std::string kSchedRtRuntime = "proc/sys/kernel/sched_rt_runtime_us";

@@ -86,6 +86,9 @@ json SuiteJson(const SuiteReport& report) {
           {"suite_source", report.suite_source},
           {"profile", report.profile},
           {"root", report.root},
+          {"host",
+           {{"hostname", report.hostname ? json(*report.hostname) : json(nullptr)},
+            {"kernel_release", report.kernel_release ? json(*report.kernel_release) : json(nullptr)}}},
           {"result", ToString(Verdict(report))},
           {"interrupted", report.interrupted},
           {"counts",
@@ -100,6 +103,7 @@ std::string RenderSuiteJUnit(const SuiteReport& report) {
   JUnitReport x;
   x.name = "rtagent verify";
   x.suite_name = "rtagent verify: " + report.suite;
+  x.hostname = report.hostname.value_or("");
   x.properties = {{"result", ToString(Verdict(report))}, {"profile", report.profile}, {"root", report.root},
                   {"suite", report.suite}};
   if (!report.suite_source.empty()) x.properties.push_back({"suite_source", report.suite_source});

@@ -58,6 +58,15 @@ TEST_CASE("verify's JSON holds every field of every result", "[check][render]") 
   CHECK(j["results"][1]["source"].is_null());
   CHECK(j["results"][2]["hint"] == "raise the IRQ thread");
   CHECK(j["interrupted"] == false);
+  CHECK(j["host"]["hostname"].is_null());  // the sample's root did not say
+  SuiteReport named = Sample();
+  named.hostname = "robot-arm-1";
+  named.kernel_release = "6.1.0-57-rt-amd64";
+  auto k = SuiteJson(named);
+  CHECK(k["host"]["hostname"] == "robot-arm-1");
+  CHECK(k["host"]["kernel_release"] == "6.1.0-57-rt-amd64");
+  CHECK_THAT(RenderSuiteJUnit(named), Catch::Contains("hostname=\"robot-arm-1\""));
+  CHECK_THAT(RenderSuiteJUnit(Sample()), !Catch::Contains("hostname="));
 }
 
 TEST_CASE("verify's JUnit: FAIL is a failure, SKIP skipped, WARN passes with system-out", "[check][render]") {

@@ -8,6 +8,7 @@
 #include <thread>
 
 #include "base/file_trust.h"
+#include "base/kernel_paths.h"
 #include "base/result.h"
 #include "inspect/system_state.h"
 #include "profile/builtin_suites.h"
@@ -171,6 +172,8 @@ SuiteReport RunSuite(const profile::Profile& profile, SysRoot& root, const Suite
   report.suite_source = suite.source;
   report.profile = profile.path;
   report.root = root.Dir();
+  if (auto h = root.ReadTrimmed(kpath::kHostname); h && !h->empty()) report.hostname = *h;
+  if (auto r = root.ReadTrimmed(kpath::kOsRelease); r && !r->empty()) report.kernel_release = *r;
   SystemState state = CollectSystemState(root);
   CheckEnv env{profile, root, state, suite, options.wait, options.stop, root.IsLive()};
   if (!env.wait) {

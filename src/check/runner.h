@@ -5,6 +5,7 @@
 
 #include <atomic>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -35,6 +36,11 @@ struct SuiteReport {
   std::string suite_source;  ///< where the suite came from: "checks/ci.yaml (built-in)" or a path
   std::string profile;  ///< the profile's path
   std::string root;     ///< the system root checked
+  /// Which machine answered, from the root (proc/sys/kernel/hostname and osrelease): a verify
+  /// result fetched from a fleet says where it came from. Absent when the root lacks the file
+  /// (a fixture tree without it), never this machine's name in its place.
+  std::optional<std::string> hostname;
+  std::optional<std::string> kernel_release;
   std::vector<CheckResult> results;  ///< in run order
   bool interrupted = false;          ///< Ctrl-C stopped it; the checks not run are absent
 

@@ -133,6 +133,29 @@ TEST_CASE("RunSuite runs the suite's checks in order and says which the profile 
   CHECK(report.root == b.root->Dir());
 }
 
+// Issue 15: a verify result fetched from a fleet names the machine that answered, read from
+// the root (so a fixture answers for itself and never with this machine's name).
+TEST_CASE("RunSuite names the root's host and kernel, and leaves the host unknown when the root has no hostname", "[check][suite]") {
+  Suite s;
+  s.name = "host";
+  s.checks = {"kernel"};
+  SECTION("a fixture without proc/sys/kernel/hostname") {
+    Bench b = Load(Tree("x86-ipc-4cpu"), "");
+    SuiteReport report = RunSuite(b.profile, *b.root, s);
+    CHECK_FALSE(report.hostname);
+    REQUIRE(report.kernel_release);
+    CHECK(*report.kernel_release == "6.1.0-37-amd64");
+  }
+  SECTION("a copy of it with one") {
+    TempTree t(Tree("x86-ipc-4cpu"));
+    t.Put("proc/sys/kernel/hostname", "robot-arm-2\n");
+    Bench b = Load(t.dir(), "");
+    SuiteReport report = RunSuite(b.profile, *b.root, s);
+    REQUIRE(report.hostname);
+    CHECK(*report.hostname == "robot-arm-2");
+  }
+}
+
 // Issue 17: `verify --root FIXTURE` PASSed "no interrupt moved ... in 10s" after 0.02 s.
 TEST_CASE("RunSuite on a fixture root gives the window checks no live time: they SKIP and never wait", "[check][suite]") {
   Bench b = Load(Tree("arm64-rt-8cpu"), "");

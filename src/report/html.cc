@@ -127,9 +127,11 @@ std::string RunSentence(const Verdict& v) {
   std::string s = v.Knows("cpus") ? "Measured CPUs " + v.config.cpus.ToList()
                                    : "Measured threads " + v.config.cpus.ToList() + " (the CPU each ran on unknown)";
   s += v.Knows("interval") ? " every " + std::to_string(v.config.interval_us) + " µs" : ", interval unknown";
-  s += v.Knows("duration") ? " for " + FormatDuration(v.config.duration_actual_ns) + " (asked " +
-                                 FormatDuration(v.config.duration_asked_ns) + ")"
-                           : ", duration unknown";
+  // An import states how long it ran, never what was asked.
+  s += !v.Knows("duration") ? ", duration unknown"
+       : v.imported         ? " for " + FormatDuration(v.config.duration_actual_ns)
+                            : " for " + FormatDuration(v.config.duration_actual_ns) + " (asked " +
+                                  FormatDuration(v.config.duration_asked_ns) + ")";
   s += v.Knows("scheduling") ? ", " + v.config.policy + " priority " + std::to_string(v.config.priority)
                              : ", scheduling unknown";
   s += v.Knows("host") ? ", on " + v.host.hostname : ", host unknown";
@@ -211,7 +213,8 @@ void HistogramSection(std::ostringstream& o, const Verdict& v) {
       << (c.stats.mean_ns ? FormatFixed(*c.stats.mean_ns / 1000.0, 1) : "–") << "</td>";
     for (double q : kReportedQuantiles) o << "<td class=\"num\">" << PercentileCell(c.stats.Find(q), lim) << "</td>";
     o << "<td class=\"num\">" << Us(c.stats.max_ns) << "</td><td class=\"num\">" << FormatCount(c.stats.overflows)
-      << "</td><td class=\"num\">" << FormatCount(c.stats.skipped_periods) << "</td></tr>\n";
+      << "</td><td class=\"num\">" << (v.Knows("skipped_periods") ? FormatCount(c.stats.skipped_periods) : "unknown")
+      << "</td></tr>\n";
   }
   o << "</tbody>\n</table>\n<p>Percentiles are 1 µs bins counted with every overflow in the total; min, mean and "
        "max are exact.</p>\n</section>\n";
@@ -270,8 +273,11 @@ void TuningSection(std::ostringstream& o, const Verdict& v) {
   o << FactRow("Measured CPUs", E(v.config.cpus.ToList() + (v.Knows("cpus") ? "" : " (threads; the CPU each ran on unknown)")));
   o << FactRow("Interval", E(Known(v, "interval", std::to_string(v.config.interval_us) + " µs")));
   o << FactRow("Scheduling", E(Known(v, "scheduling", v.config.policy + ", priority " + std::to_string(v.config.priority) + " asked")));
-  o << FactRow("Duration", E(Known(v, "duration", FormatDuration(v.config.duration_actual_ns) + " of " +
-                                                     FormatDuration(v.config.duration_asked_ns) + " asked")));
+  o << FactRow("Duration",
+                E(Known(v, "duration",
+                        v.imported ? FormatDuration(v.config.duration_actual_ns) + " (what was asked: unknown)"
+                                   : FormatDuration(v.config.duration_actual_ns) + " of " +
+                                         FormatDuration(v.config.duration_asked_ns) + " asked")));
   o << FactRow("Histogram", E("1 µs bins, 0 to " + std::to_string(v.config.histogram_limit_us) + " µs"));
   o << FactRow("Memory locked", E(Known(v, "memory_locked", YesNo(v.config.memory_locked))));
   for (const std::string& n : v.config.notes) o << FactRow("Note", E(n));

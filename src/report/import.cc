@@ -28,6 +28,7 @@ Verdict VerdictFromImport(ImportedRun run, const std::string& path) {
   unknown(run.kernel_release.has_value() || run.kernel_version.has_value(), "kernel");
   src.unknown.push_back("clock");  // no tool's file says what clock it read, nor its resolution
   src.unknown.push_back("virtual_machine");
+  src.unknown.push_back("skipped_periods");  // no tool's file counts the periods its thread missed
   v.imported = std::move(src);
 
   v.config.interval_us = run.interval_us.value_or(0);

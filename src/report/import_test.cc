@@ -5,10 +5,12 @@
 
 #include "base/sysroot.h"
 #include "report/cyclictest_json.h"
+#include "report/html.h"
 #include "report/json.h"
 #include "report/junit.h"
 #include "report/markdown.h"
 #include "report/rtla_text.h"
+#include "report/test_verdict.h"
 
 using namespace rtagent;
 
@@ -129,8 +131,73 @@ TEST_CASE("a real cyclictest --json file: CPUs, overflows, host, kernel and the 
   CHECK(v->Knows("memory_locked"));
   CHECK_FALSE(v->Knows("pm_qos"));  // the JSON does not say whether it held a note
   CHECK_FALSE(v->Knows("virtual_machine"));
-  CHECK_THAT(RenderMarkdown(*v), Catch::Contains("Measured CPUs 0-1 every 1000 µs for 3.0 s (asked 3.0 s), SCHED_FIFO priority 80, on vm "
+  // How long it ran is stated (start and end time); what was asked (-l 3000 loops) is not.
+  CHECK_THAT(RenderMarkdown(*v), Catch::Contains("Measured CPUs 0-1 every 1000 µs for 3.0 s, SCHED_FIFO priority 80, on vm "
                                                  "(6.18.44-fc-v1045, not PREEMPT_RT)"));
+  CHECK_THAT(RenderMarkdown(*v), !Catch::Contains("asked 3.0 s"));
+}
+
+// Real files of Debian 12's rtla (6.1.192), recorded on the PREEMPT_RT kernel in the QEMU guest
+// by tests/qemu/scenarios/rt-rtla.sh: the emulator's wake-ups run to milliseconds, so the
+// default 256 µs histogram overflows (a case the documented sample above barely has).
+TEST_CASE("a real rtla 6.1 timerlat hist: Thr columns (no Usr in 6.1), its overflows and its count", "[report]") {
+  // rtla timerlat hist -c 2-3 -d 5s
+  auto run = ParseRtlaTimerlatHist(Fixture("rtla-6.1-timerlat-hist-qemu.txt"));
+  REQUIRE(run);
+  CHECK(run->cpus == std::vector<int>{2, 3});
+  REQUIRE(run->threads.size() == 2);
+  const Histogram& h = run->threads[0];
+  CHECK(h.samples() == 2685);  // rtla's count: the buckets and "over:" together
+  CHECK(h.overflows() == 663);
+  CHECK(h.max_ns() == 155272000);
+  CHECK(h.min_ns() == 34000);
+  CHECK(h.limit_us() == 256);
+  CHECK(h.first_overflows().empty());  // rtla prints no sample numbers
+  CHECK(run->threads[1].samples() == 2628);
+  CHECK(run->duration_ns == std::optional<int64_t>(5000000000));
+  for (const std::string& note : run->notes) CHECK_THAT(note, !Catch::Contains("count says"));  // count agrees
+}
+
+TEST_CASE("a real rtla 6.1 file read back says unknown for what rtla does not print, never 0 or a sentence cut short", "[report]") {
+  auto v = ImportFile("rtla", "rtla.txt", Fixture("rtla-6.1-timerlat-hist-qemu.txt"));
+  REQUIRE(v);
+  CHECK_FALSE(v->Knows("skipped_periods"));
+  const std::string md = RenderMarkdown(*v);
+  // rtla counts no skipped periods: unknown, not 0 (both CPUs' rows end so).
+  CHECK_THAT(md, Catch::Contains("| 155272.0 | 663 | unknown |"));
+  // No sample numbers in the file: said, not "first at sample and 663 more".
+  CHECK_THAT(md, Catch::Contains("CPU 2: 663 at or past 256 µs, the latest 155272.0 µs. At which samples: unknown."));
+  CHECK_THAT(md, !Catch::Contains("first at sample"));
+  CHECK_THAT(md, Catch::Contains("for 5.0 s, scheduling unknown") && !Catch::Contains("asked 5.0 s"));
+  CHECK_THAT(md, Catch::Contains("| Duration | 5.0 s (what was asked: unknown) |"));
+  const std::string html = RenderHtml(*v);
+  CHECK_THAT(html, !Catch::Contains("asked 5.0 s"));
+  const std::string text = RenderJson(*v);
+  auto j = nlohmann::json::parse(text);
+  CHECK(j["cpus"][0]["stats"]["skipped_periods"].is_null());
+  CHECK(j["cpus"][0]["histogram"]["skipped_periods"].is_null());
+  CHECK(j["host"]["preempt_rt"].is_null());
+  auto back = ParseVerdictJson(text);
+  REQUIRE(back);
+  CHECK(RenderJson(*back) == text);
+  // A run of rtagent's own still counts them (0 is a measured 0 there).
+  auto own = nlohmann::json::parse(RenderJson(rtagent::testing::ExampleVerdict()));
+  CHECK(own["cpus"][0]["stats"]["skipped_periods"].is_number());
+}
+
+TEST_CASE("a real rtla 6.1 file with wide buckets: the highest printed bucket bounds the histogram", "[report]") {
+  // rtla timerlat hist -c 2 -E 40000 -p 10000 -d 5s: rows up to 26566 µs, one sample past 40000.
+  auto v = ImportFile("rtla", "rtla.txt", Fixture("rtla-6.1-timerlat-hist-qemu-e40000.txt"));
+  REQUIRE(v);
+  REQUIRE(v->cpus.size() == 1);
+  const Histogram& h = v->cpus[0].histogram;
+  CHECK(v->cpus[0].cpu == 2);
+  CHECK(h.samples() == 469);
+  CHECK(h.overflows() == 1);
+  CHECK(h.max_ns() == 41852000);
+  CHECK(h.limit_us() == 26567);  // rtla does not print -E: the last printed bucket is all the file says
+  CHECK(h.bins()[26566] == 1);
+  CHECK_FALSE(v->Knows("interval"));  // -p 10000 is not in the output
 }
 
 TEST_CASE("cyclictest --json errors name the line or the key and what was expected", "[report]") {

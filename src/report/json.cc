@@ -42,7 +42,8 @@ json Optional(const std::optional<T>& v) {
   return v ? json(*v) : json(nullptr);
 }
 
-json HistogramJson(const Histogram& h) {
+// skipped_known: false for an import whose file does not count skipped periods (null, not 0).
+json HistogramJson(const Histogram& h, bool skipped_known) {
   json bins = json::array();
   for (size_t i = 0; i < h.bins().size(); ++i) {
     if (h.bins()[i] != 0) bins.push_back(json::array({i, h.bins()[i]}));
@@ -57,13 +58,13 @@ json HistogramJson(const Histogram& h) {
               {"sum_ns", h.sum_ns()},
               {"overflows", h.overflows()},
               {"overflow_max_ns", h.overflow_max_ns()},
-              {"skipped_periods", h.skipped_periods()},
+              {"skipped_periods", skipped_known ? json(h.skipped_periods()) : json(nullptr)},
               {"first_overflows", first},
               {"worst_overflows", worst},
               {"bins", bins}};
 }
 
-json StatsJson(const LatencyStats& s) {
+json StatsJson(const LatencyStats& s, bool skipped_known) {
   json ps = json::array();
   for (const Percentile& p : s.percentiles) {
     ps.push_back(json{{"label", PercentileLabel(p.quantile)},
@@ -73,7 +74,7 @@ json StatsJson(const LatencyStats& s) {
   }
   return json{{"samples", s.samples},
               {"overflows", s.overflows},
-              {"skipped_periods", s.skipped_periods},
+              {"skipped_periods", skipped_known ? json(s.skipped_periods) : json(nullptr)},
               {"min_ns", Optional(s.min_ns)},
               {"max_ns", Optional(s.max_ns)},
               {"mean_ns", Optional(s.mean_ns)},
@@ -149,7 +150,10 @@ std::string RenderJson(const Verdict& v) {
   NullUnknown(v, host, config);
   json cpus = json::array();
   for (const CpuResult& c : v.cpus) {
-    cpus.push_back(json{{"cpu", c.cpu}, {"stats", StatsJson(c.stats)}, {"histogram", HistogramJson(c.histogram)}});
+    const bool skipped_known = v.Knows("skipped_periods");
+    cpus.push_back(json{{"cpu", c.cpu},
+                        {"stats", StatsJson(c.stats, skipped_known)},
+                        {"histogram", HistogramJson(c.histogram, skipped_known)}});
   }
   json loads = json::array();
   for (const LoadResult& l : v.loads) {
@@ -293,7 +297,8 @@ Result<CpuResult> ParseCpu(const json& cj) {
   p.sum_ns = JsonGet<int64_t>(hj.at("sum_ns"));
   p.overflows = JsonGet<uint64_t>(hj.at("overflows"));
   p.overflow_max_ns = JsonGet<int64_t>(hj.at("overflow_max_ns"));
-  p.skipped_periods = JsonGet<uint64_t>(hj.at("skipped_periods"));
+  // null: an import that does not count them (imported.unknown says so); held as 0, shown unknown.
+  p.skipped_periods = hj.at("skipped_periods").is_null() ? 0 : JsonGet<uint64_t>(hj.at("skipped_periods"));
   for (const json& e : hj.at("first_overflows")) p.first_overflows.push_back(ParseEvent(e));
   for (const json& e : hj.at("worst_overflows")) p.worst_overflows.push_back(ParseEvent(e));
   auto hist = Histogram::Restore(std::move(p));

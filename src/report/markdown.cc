@@ -31,9 +31,11 @@ std::string RunSentence(const Verdict& v) {
   std::string s = v.Knows("cpus") ? "Measured CPUs " + v.config.cpus.ToList()
                                    : "Measured threads " + v.config.cpus.ToList() + " (the CPU each ran on unknown)";
   s += v.Knows("interval") ? " every " + std::to_string(v.config.interval_us) + " µs" : ", interval unknown";
-  s += v.Knows("duration") ? " for " + FormatDuration(v.config.duration_actual_ns) + " (asked " +
-                                 FormatDuration(v.config.duration_asked_ns) + ")"
-                           : ", duration unknown";
+  // An import states how long it ran, never what was asked.
+  s += !v.Knows("duration") ? ", duration unknown"
+       : v.imported         ? " for " + FormatDuration(v.config.duration_actual_ns)
+                            : " for " + FormatDuration(v.config.duration_actual_ns) + " (asked " +
+                                  FormatDuration(v.config.duration_asked_ns) + ")";
   s += v.Knows("scheduling") ? ", " + v.config.policy + " priority " + std::to_string(v.config.priority)
                              : ", scheduling unknown";
   s += v.Knows("host") ? ", on " + MarkdownCell(v.host.hostname) : ", host unknown";
@@ -107,7 +109,7 @@ std::string RenderMarkdown(const Verdict& v) {
       << (c.stats.mean_ns ? FormatFixed(*c.stats.mean_ns / 1000.0, 1) : "–");
     for (double q : kReportedQuantiles) o << " | " << PercentileCell(c.stats.Find(q), lim);
     o << " | " << Us(c.stats.max_ns) << " | " << FormatCount(c.stats.overflows) << " | "
-      << FormatCount(c.stats.skipped_periods) << " |\n";
+      << (v.Knows("skipped_periods") ? FormatCount(c.stats.skipped_periods) : "unknown") << " |\n";
   }
   o << "\nPercentiles are 1 µs bins counted with every overflow in the total; min, mean and max are exact.\n\n";
 
@@ -125,10 +127,15 @@ std::string RenderMarkdown(const Verdict& v) {
         o << " " << FormatNsAsUs(e.latency_ns) << " µs at sample " << FormatCount(e.sample_index) << " ("
           << FormatDuration(e.since_start_ns) << ");";
       }
-      o << " first at sample";
-      for (size_t i = 0; i < first.size(); ++i) o << (i ? ", " : " ") << FormatCount(first[i].sample_index);
-      if (first.size() < c.stats.overflows) o << " and " << FormatCount(c.stats.overflows - first.size()) << " more";
-      o << ".\n";
+      if (first.empty()) {
+        // rtla and cyclictest --json count overflows without saying when they happened.
+        o << " At which samples: unknown.\n";
+      } else {
+        o << " first at sample";
+        for (size_t i = 0; i < first.size(); ++i) o << (i ? ", " : " ") << FormatCount(first[i].sample_index);
+        if (first.size() < c.stats.overflows) o << " and " << FormatCount(c.stats.overflows - first.size()) << " more";
+        o << ".\n";
+      }
     }
     o << "\n";
   }
@@ -139,7 +146,9 @@ std::string RenderMarkdown(const Verdict& v) {
   o << "| Interval | " << Known(v, "interval", std::to_string(v.config.interval_us) + " µs") << " |\n";
   o << "| Scheduling | " << Known(v, "scheduling", v.config.policy + ", priority " + std::to_string(v.config.priority) + " asked") << " |\n";
   o << "| Duration | "
-    << Known(v, "duration", FormatDuration(v.config.duration_actual_ns) + " of " + FormatDuration(v.config.duration_asked_ns) + " asked")
+    << Known(v, "duration",
+             v.imported ? FormatDuration(v.config.duration_actual_ns) + " (what was asked: unknown)"
+                        : FormatDuration(v.config.duration_actual_ns) + " of " + FormatDuration(v.config.duration_asked_ns) + " asked")
     << " |\n";
   o << "| Histogram | 1 µs bins, 0 to " << v.config.histogram_limit_us << " µs |\n";
   o << "| Memory locked | " << Known(v, "memory_locked", YesNo(v.config.memory_locked)) << " |\n";

@@ -164,7 +164,7 @@ struct Verdict {
   /// False when the verdict was imported from a source that does not state `fact`: "interval",
   /// "duration", "scheduling" (policy and priority), "memory_locked", "pm_qos", "host",
   /// "kernel" (release, version, PREEMPT_RT), "clock", "virtual_machine", "cpus" (which CPU a
-  /// thread ran on).
+  /// thread ran on), "skipped_periods".
   bool Knows(const std::string& fact) const;
 };
 

@@ -3,6 +3,7 @@
 #
 #   tests/qemu/debian-base.sh          # prints the path of the tarball
 #   tests/qemu/debian-base.sh --arch arm64
+#   tests/qemu/debian-base.sh --ssh    # the same plus openssh-server, python3 and sudo
 #
 # `debootstrap --variant=minbase` of this machine's Debian release (Debian's own tool, from the
 # archive apt uses) with systemd and what a boot-loader disk needs (mkbootdisk.sh): udev and
@@ -11,6 +12,11 @@
 # One tarball for every scenario (mkrootfs.sh and mkbootdisk.sh), kept in $RTAGENT_QEMU_CACHE
 # (default /var/cache/rtagent-qemu) under a name that carries the release and a hash of the
 # package list, so a changed list makes a new one (older ones are deleted).
+#
+# --ssh: a second tarball, for the Ansible fleet run (tests/qemu/fleet-ansible.sh) only: the
+# amd64 list plus what Ansible needs on a managed host (an SSH server, Python, sudo for
+# `become`). Its own name (debian-RELEASE-ssh-HASH.tar) and hash, so the tarball every other
+# scenario uses keeps its name and is never rebuilt or deleted because of this one.
 #
 # --arch arm64: the arm64 guest's root (the aarch64 scenarios put it whole in the initramfs).
 # `debootstrap --foreign --arch arm64` unpacks it here; its second stage, which runs arm64
@@ -24,9 +30,11 @@ set -euo pipefail
 
 HERE=$(cd "$(dirname "$0")" && pwd)
 CACHE=${RTAGENT_QEMU_CACHE:-/var/cache/rtagent-qemu}
-ARCH=amd64
+ARCH=amd64 VARIANT=
 [ "${1:-}" = --arch ] && ARCH=${2:?--arch amd64|arm64}
+[ "${1:-}" = --ssh ] && VARIANT=ssh-
 INCLUDE=systemd,systemd-sysv,kmod,udev,initramfs-tools,zstd,linux-base,grub-pc
+[ -n "$VARIANT" ] && INCLUDE=$INCLUDE,openssh-server,python3,sudo
 RUNTIME=libcgroup2,libfmt9,libspdlog1.10,libutf8proc2,libyaml-cpp0.7,libsystemd0,libnettle8,libstdc++6
 [ "$ARCH" = arm64 ] && INCLUDE=kmod,procps,$RUNTIME
 
@@ -35,7 +43,7 @@ RELEASE=${VERSION_CODENAME:-bookworm}
 MIRROR=${RTAGENT_DEBIAN_MIRROR:-$(sed -n 's/^URIs: *//p; s/^deb \(http[^ ]*\) .*/\1/p' /etc/apt/sources.list.d/debian.sources /etc/apt/sources.list 2>/dev/null | grep -v security | head -1 || true)}
 MIRROR=${MIRROR:-http://deb.debian.org/debian}
 KEY=$(echo "$INCLUDE" | sha256sum | cut -c1-8)
-BASE=$CACHE/debian-$RELEASE-$KEY.tar
+BASE=$CACHE/debian-$RELEASE-$VARIANT$KEY.tar
 [ "$ARCH" = amd64 ] || BASE=$CACHE/debian-$RELEASE-$ARCH-$( (echo "$INCLUDE"; cat "$HERE/guest/arm64-second-stage.sh") | sha256sum | cut -c1-8).tar
 
 # arm64: the first stage here, the second in the guest; prints the tarball's path.
@@ -90,7 +98,7 @@ elif [ ! -s "$BASE" ]; then
   fi
   tar -C "$TMPB/root" -cf "$BASE.tmp" . && mv "$BASE.tmp" "$BASE"
   rm -rf "$TMPB" "$TMPB.log"
-  for old in "$CACHE"/debian-"$RELEASE"-????????.tar; do
+  for old in "$CACHE"/debian-"$RELEASE"-"$VARIANT"????????.tar; do
     [ "$old" = "$BASE" ] || rm -f "$old"
   done
 fi

@@ -9,6 +9,8 @@
 #     library ldd names, at the same paths, plus the dynamic loader
 #   /usr/bin/chrt from util-linux (busybox-static has no chrt applet; scenarios start
 #     real-time threads of their own with it)
+#   /usr/bin/rtla (Debian's rtla package) when this machine has it: rt-rtla records a real
+#     `rtla timerlat hist` with it; without it that scenario SKIPs and nothing else changes
 #   /lib/modules/<release>/<name>.ko for the modules asked for and their dependencies
 #     (decompressed when the package ships .ko.xz/.ko.zst/.ko.gz), and modules.deps
 #     ("name: dep dep") so the guest loads them in order
@@ -77,7 +79,10 @@ chmod 755 usr/bin/rtagent usr/libexec/rtagent/rtagent-sampler
 CHRT=$(command -v chrt || true)
 [ -n "$CHRT" ] || { echo "mkinitramfs: no chrt (util-linux) on this machine" >&2; exit 3; }
 cp "$CHRT" usr/bin/chrt
-{ ldd "$RTAGENT" 2>/dev/null || true; ldd "$SAMPLER" 2>/dev/null || true; ldd "$CHRT" 2>/dev/null || true; } | awk '/=> \//{print $3} /^[[:space:]]*\//{print $1}' | sort -u | while read -r lib; do
+RTLA=$(command -v rtla || true)
+[ -z "$RTLA" ] || cp "$RTLA" usr/bin/rtla
+{ ldd "$RTAGENT" 2>/dev/null || true; ldd "$SAMPLER" 2>/dev/null || true; ldd "$CHRT" 2>/dev/null || true
+  [ -z "$RTLA" ] || ldd "$RTLA" 2>/dev/null || true; } | awk '/=> \//{print $3} /^[[:space:]]*\//{print $1}' | sort -u | while read -r lib; do
   mkdir -p ".$(dirname "$lib")"
   cp -L "$lib" ".$lib"
 done

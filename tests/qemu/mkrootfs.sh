@@ -3,7 +3,13 @@
 # installed the way a board gets it (`cmake --install`), rtagent.service enabled, and a guest
 # unit that runs the scenario once the system is up.
 #
-#   tests/qemu/mkrootfs.sh -r RTAGENT_BINARY -s SCENARIO -o DISK.img [-p PROFILE.yaml]
+#   tests/qemu/mkrootfs.sh -r RTAGENT_BINARY -s SCENARIO -o DISK.img [-p PROFILE.yaml] [-S] [-x HOOK]
+#
+# SCENARIO is a name in tests/qemu/scenarios/ or the path of a script elsewhere (the Ansible
+# fleet's guests run tests/qemu/fleet/fleet-node.sh, which run.sh must not pick up).
+# -S starts from `debian-base.sh --ssh` (openssh-server, python3, sudo) instead of the plain base.
+# -x HOOK runs `HOOK ROOT` on the staged tree just before the image is made (the fleet's
+#    hostname, keys and network); a failing hook fails the build.
 #
 # 1. The base system: debian-base.sh's minimal Debian with systemd (debootstrap, made once
 #    and kept as a tarball in $RTAGENT_QEMU_CACHE, default /var/cache/rtagent-qemu).
@@ -23,18 +29,22 @@ set -euo pipefail
 
 HERE=$(cd "$(dirname "$0")" && pwd)
 REPO=$(cd "$HERE/../.." && pwd)
-RTAGENT= SCEN= OUT= PROFILE=$HERE/profiles/hold.yaml
-while getopts "r:s:o:p:" opt; do
+RTAGENT= SCEN= OUT= PROFILE=$HERE/profiles/hold.yaml BASE_ARGS=() HOOK=
+while getopts "r:s:o:p:Sx:" opt; do
   case $opt in
     r) RTAGENT=$OPTARG ;; s) SCEN=$OPTARG ;; o) OUT=$OPTARG ;; p) PROFILE=$OPTARG ;;
+    S) BASE_ARGS=(--ssh) ;; x) HOOK=$OPTARG ;;
     *) echo "usage: $0 -r RTAGENT -s SCENARIO -o DISK.img [-p PROFILE]" >&2; exit 2 ;;
   esac
 done
 [ -x "$RTAGENT" ] && [ -n "$SCEN" ] && [ -n "$OUT" ] || { echo "usage: $0 -r RTAGENT -s SCENARIO -o DISK.img [-p PROFILE]" >&2; exit 2; }
-[ -f "$HERE/scenarios/$SCEN.sh" ] || { echo "mkrootfs: no scenario $SCEN" >&2; exit 2; }
+SCEN_FILE=$HERE/scenarios/$SCEN.sh
+case $SCEN in */*) SCEN_FILE=$SCEN; SCEN=$(basename "$SCEN" .sh) ;; esac
+[ -f "$SCEN_FILE" ] || { echo "mkrootfs: no scenario $SCEN ($SCEN_FILE)" >&2; exit 2; }
+[ -z "$HOOK" ] || [ -x "$HOOK" ] || { echo "mkrootfs: -x $HOOK is not an executable" >&2; exit 2; }
 [ -f "$PROFILE" ] || { echo "mkrootfs: no profile $PROFILE" >&2; exit 2; }
 
-BASE=$("$HERE/debian-base.sh") || exit $?
+BASE=$("$HERE/debian-base.sh" "${BASE_ARGS[@]}") || exit $?
 
 STAGE=$(mktemp -d)
 trap 'rm -rf "$STAGE"' EXIT
@@ -51,7 +61,7 @@ cp "$PROFILE" "$R/etc/rtagent/profile.yaml"
 # The harness inside the guest.
 mkdir -p "$R/rtagent/scenarios"
 cp "$HERE/lib.sh" "$HERE/apply-lib.sh" "$HERE/guest/run-scenario.sh" "$R/rtagent/"
-cp "$HERE/scenarios/$SCEN.sh" "$R/rtagent/scenarios/"
+cp "$SCEN_FILE" "$R/rtagent/scenarios/$SCEN.sh"
 [ -d "$HERE/profiles" ] && cp -r "$HERE/profiles" "$R/rtagent/qemu-profiles"
 cp -r "$REPO/profiles" "$R/rtagent/profiles"
 chmod 755 "$R/rtagent/run-scenario.sh" "$R/rtagent/scenarios/$SCEN.sh"
@@ -63,6 +73,8 @@ systemctl --root="$R" enable rtagent.service rtagent-scenario.service > "$STAGE/
   || { cat "$STAGE/enable.log" >&2; exit 1; }
 systemctl --root="$R" mask serial-getty@ttyS0.service getty@tty1.service systemd-timesyncd.service \
   apt-daily.timer apt-daily-upgrade.timer >> "$STAGE/enable.log" 2>&1 || true
+
+[ -z "$HOOK" ] || "$HOOK" "$R" || { echo "mkrootfs: the hook $HOOK failed on $R" >&2; exit 1; }
 
 SIZE_MB=$(( $(du -sm "$R" | cut -f1) + 200 ))
 rm -f "$OUT"
