@@ -18,7 +18,7 @@ with_tests=0
 packages=(
   build-essential cmake pkg-config python3
   libyaml-cpp-dev libcli11-dev libspdlog-dev libfmt-dev nlohmann-json3-dev libcgroup-dev catch2
-  libsystemd-dev nettle-dev libutf8proc-dev
+  libsystemd-dev nettle-dev libutf8proc-dev libmnl-dev
 )
 if ((with_tests)); then
   packages+=(qemu-system-x86 busybox-static debootstrap fdisk rt-tests stress-ng xz-utils chromium
