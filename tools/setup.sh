@@ -22,7 +22,8 @@ packages=(
 )
 if ((with_tests)); then
   packages+=(qemu-system-x86 busybox-static debootstrap fdisk rt-tests stress-ng xz-utils chromium
-    clang libclang-rt-14-dev debhelper lintian man-db qemu-system-arm mmdebstrap file binutils python3-yaml ansible-core)
+    clang libclang-rt-14-dev debhelper lintian man-db qemu-system-arm mmdebstrap file binutils python3-yaml ansible-core
+    iproute2)
   if [ "$(id -u)" -eq 0 ] && ! dpkg --print-foreign-architectures | grep -qx arm64; then
     dpkg --add-architecture arm64
   fi

@@ -52,9 +52,7 @@ TEST_CASE("systemd: CPUAffinity= is planned as a drop-in and says it needs a dae
 TEST_CASE("systemd: the plan and conformance rows show CPUAffinity=, not the drop-in's comment", "[tune]") {
   FsRoot root(kX86);
   TempDir dir;
-  auto l = LoadOn(dir, root, kOnly + "systemd:
-  cpu_affinity: housekeeping
-");
+  auto l = LoadOn(dir, root, kOnly + "systemd:\n  cpu_affinity: housekeeping\n");
   REQUIRE(l.result);
   FullPlan full;
   full.sections.push_back(PlanOf(*l.result, root));
