@@ -102,7 +102,7 @@ const profile::Section<ChannelsConfig>& ChannelsSection() {
   return kSection;
 }
 
-// The housekeeping CPUs left empty is reported once, at cores.
+// Each interface once: two entries for one NIC would plan (and journal) its counts twice.
 void CheckChannels(const CrossCheck& cc, const ChannelsConfig& ch) {
   if (!*ch.given) return;
   std::set<std::string> seen;
