@@ -19,12 +19,12 @@ with_tests=0
 packages=(
   build-essential cmake pkg-config python3
   libyaml-cpp-dev libcli11-dev libspdlog-dev libfmt-dev nlohmann-json3-dev libcgroup-dev catch2
-  libsystemd-dev nettle-dev libutf8proc-dev
+  libsystemd-dev nettle-dev libutf8proc-dev libmnl-dev
 )
 if ((with_tests)); then
   packages+=(qemu-system-x86 busybox-static debootstrap fdisk rt-tests stress-ng xz-utils chromium
     clang libclang-rt-14-dev debhelper lintian man-db qemu-system-arm mmdebstrap file binutils python3-yaml ansible-core
-    openssh-client rtla)
+    openssh-client rtla iproute2)
   if [ "$(id -u)" -eq 0 ] && ! dpkg --print-foreign-architectures | grep -qx arm64; then
     dpkg --add-architecture arm64
   fi

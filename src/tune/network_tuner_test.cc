@@ -5,6 +5,9 @@
 
 #include <catch2/catch.hpp>
 
+#include <cerrno>
+#include <cstring>
+
 #include "base/fault_root.h"
 #include "base/kernel_paths.h"
 #include "base/tree_test_support.h"
@@ -127,4 +130,242 @@ TEST_CASE("network: apply then revert on a fixture tree leaves it byte-identical
   REQUIRE(reverted);
   CHECK(reverted->complete);
   CHECK(test::TreeDiff(before.dir(), t.dir()).empty());
+}
+
+// ------------------------------------------------------------------------------- channels
+
+namespace {
+
+// Housekeeping 0-1: two channels wanted where the profile says `housekeeping`.
+const std::string kTwo =
+    "cores:\n  housekeeping: 0-1\n  isolated: 2-3\n  bootloader: print\n"
+    "  runtime: {workqueue_cpumask: keep, default_smp_affinity: keep}\n"
+    "irqs:\n  default: keep\n  irqbalance: leave\n";
+
+// enp2s0 as its driver reports its channels: `combined` of at most `max`.
+void AddChannels(const TempTree& t, uint32_t combined, uint32_t max) {
+  Channels c;
+  c.combined = combined;
+  c.combined_max = max;
+  t.Put(kpath::NetChannelsFixture("enp2s0"), FormatChannelsFixture(c));
+}
+
+const Finding* FindingWith(const SectionPlan& plan, const std::string& text) {
+  for (const Finding& f : plan.findings)
+    if (f.message.find(text) != std::string::npos) return &f;
+  return nullptr;
+}
+
+}  // namespace
+
+TEST_CASE("network.channels: combined defaults to the housekeeping count, and RPS covers the queues that will be", "[tune]") {
+  TempTree t(kX86);
+  AddQueues(t);
+  AddChannels(t, 2, 4);
+  t.Put(kpath::NetDevice("wlan0") + "/mtu", "1500\n");  // a driver without channel settings
+  FsRoot root(t.dir());
+  TempDir dir;
+  auto l = LoadOn(dir, root, kOnly + "network:\n  channels:\n    devices: []\n  rps: housekeeping\n");
+  INFO(l.diags.FormatText());
+  REQUIRE(l.result);
+  SectionPlan plan = PlanOf(*l.result, root);
+  REQUIRE(plan.items.size() == 2);
+  const Change& ch = plan.items[0];
+  CHECK(ch.what == "enp2s0 combined channels");
+  CHECK(ch.actuator == "channels");
+  CHECK(ch.key == "enp2s0 combined");
+  CHECK(ch.before == "2");
+  CHECK(ch.after == "1");  // housekeeping is CPU 0 alone
+  CHECK(ch.compare == Compare::kInteger);
+  // rx-1 goes away with the second channel: only rx-0 is steered.
+  CHECK(plan.items[1].what == "enp2s0 rx-0 RPS mask");
+  const Finding* skipped = FindingWith(plan, "network.channels leaves wlan0 alone");
+  REQUIRE(skipped != nullptr);
+  CHECK(skipped->level == Finding::Level::kInfo);
+  for (const Finding& f : plan.findings) CHECK(f.level != Finding::Level::kError);
+}
+
+TEST_CASE("network.channels: more channels plan the new queues' masks from nothing", "[tune]") {
+  TempTree t(kX86);
+  AddQueues(t);
+  AddChannels(t, 1, 4);
+  FsRoot root(t.dir());
+  TempDir dir;
+  auto l = LoadOn(dir, root, kTwo + "network:\n  channels:\n    combined: 3\n  xps: housekeeping\n");
+  INFO(l.diags.FormatText());
+  REQUIRE(l.result);
+  SectionPlan plan = PlanOf(*l.result, root);
+  REQUIRE(plan.items.size() == 4);
+  CHECK(plan.items[0].after == "3");
+  CHECK(plan.items[3].what == "enp2s0 tx-2 XPS mask");
+  CHECK(plan.items[3].before.empty());
+  CHECK(Pending(plan.items[3]));
+}
+
+TEST_CASE("network.channels: a missing device, a driver without channels and a count above the maximum name their line", "[tune]") {
+  TempTree t(kX86);
+  AddQueues(t);
+  AddChannels(t, 2, 4);
+  t.Put(kpath::NetDevice("wlan0") + "/mtu", "1500\n");
+  FsRoot root(t.dir());
+  TempDir dir;
+
+  auto missing = LoadOn(dir, root, kOnly + "network:\n  channels:\n    devices: [enp2s0, eth9]\n");
+  REQUIRE(missing.result);
+  SectionPlan p1 = PlanOf(*missing.result, root);
+  const Finding* gone = FindingWith(p1, "network.channels.devices names eth9, which is no network interface here");
+  REQUIRE(gone != nullptr);
+  CHECK(gone->level == Finding::Level::kError);
+  CHECK(gone->mark.line == 11);
+  CHECK_THAT(gone->why, Catch::Contains("ip link"));
+  REQUIRE(p1.items.size() == 1);  // enp2s0 is still planned
+  CHECK(p1.items[0].key == "enp2s0 combined");
+
+  auto unsupported = LoadOn(dir, root, kOnly + "network:\n  channels:\n    devices: wlan0\n");
+  REQUIRE(unsupported.result);
+  SectionPlan p2 = PlanOf(*unsupported.result, root);
+  const Finding* nosup = FindingWith(p2, "names wlan0, whose driver has no channel settings");
+  REQUIRE(nosup != nullptr);
+  CHECK(nosup->level == Finding::Level::kError);
+  CHECK(nosup->mark.line == 11);
+  CHECK_THAT(nosup->message, Catch::Contains(std::strerror(EOPNOTSUPP)));
+  CHECK_THAT(nosup->why, Catch::Contains("leave it out"));
+  CHECK(p2.items.empty());
+
+  auto above = LoadOn(dir, root, kOnly + "network:\n  channels:\n    combined: 8\n");
+  REQUIRE(above.result);
+  SectionPlan p3 = PlanOf(*above.result, root);
+  const Finding* big = FindingWith(p3, "network.channels.combined is 8, above the maximum of 4 combined channels of enp2s0");
+  REQUIRE(big != nullptr);
+  CHECK(big->level == Finding::Level::kError);
+  CHECK(big->mark.line == 11);
+  CHECK(big->mark.column == 15);
+  CHECK_THAT(big->why, Catch::Contains("at most 4"));
+  CHECK(p3.items.empty());
+
+  auto rx = LoadOn(dir, root, kOnly + "network:\n  channels:\n    rx: 1\n    tx: 1\n");
+  REQUIRE(rx.result);
+  SectionPlan p4 = PlanOf(*rx.result, root);
+  const Finding* norx = FindingWith(p4, "network.channels.rx: enp2s0's driver has no rx channels");
+  REQUIRE(norx != nullptr);
+  CHECK(norx->mark.line == 11);
+  CHECK_THAT(norx->why, Catch::Contains("network.channels.combined"));
+  CHECK(FindingWith(p4, "network.channels.tx: enp2s0's driver has no tx channels") != nullptr);
+}
+
+TEST_CASE("network.channels: housekeeping above a driver's maximum is capped, with a note", "[tune]") {
+  TempTree t(kX86);
+  AddQueues(t);
+  AddChannels(t, 1, 1);
+  FsRoot root(t.dir());
+  TempDir dir;
+  auto l = LoadOn(dir, root, kTwo + "network:\n  channels:\n    combined: housekeeping\n");
+  REQUIRE(l.result);
+  SectionPlan plan = PlanOf(*l.result, root);
+  REQUIRE(plan.items.size() == 1);
+  CHECK(plan.items[0].after == "1");
+  CHECK_FALSE(Pending(plan.items[0]));
+  const Finding* capped = FindingWith(plan, "2 housekeeping CPUs but enp2s0 has at most 1 combined channels; 1 it is");
+  REQUIRE(capped != nullptr);
+  CHECK(capped->level == Finding::Level::kInfo);
+}
+
+TEST_CASE("network.channels: wrong values in the profile are refused with their line", "[tune]") {
+  FsRoot root(kX86);
+  TempDir dir;
+  auto word = LoadOn(dir, root, kOnly + "network:\n  channels:\n    combined: many\n");
+  REQUIRE_FALSE(word.result);
+  const profile::Diagnostic& w = Only(word, "wrong type for 'network.channels.combined': expected a number of channels or `housekeeping`");
+  CheckAt(w, word.path, 11, 15);
+  CHECK_THAT(w.hint, Catch::Contains("combined: housekeeping"));
+
+  auto zero = LoadOn(dir, root, kOnly + "network:\n  channels:\n    tx: 0\n");
+  REQUIRE_FALSE(zero.result);
+  Only(zero, "'network.channels.tx' is 0");
+
+  auto twice = LoadOn(dir, root, kOnly + "network:\n  channels:\n    devices: [eth0, eth0]\n");
+  REQUIRE_FALSE(twice.result);
+  CheckAt(Only(twice, "network.channels.devices names eth0 twice"), twice.path, 11, 14);
+
+  auto key = LoadOn(dir, root, kOnly + "network:\n  channels:\n    queues: 2\n");
+  REQUIRE_FALSE(key.result);
+  Only(key, "queues");
+}
+
+TEST_CASE("network.channels: apply then revert on a fixture tree leaves it byte-identical", "[tune]") {
+  TempTree before(kX86);
+  AddQueues(before);
+  AddChannels(before, 1, 4);
+  TempTree t(before.dir());
+  FaultRoot root(t.dir());
+  TempDir dir;
+  auto l = LoadOn(dir, root, kTwo + "network:\n  channels:\n    combined: housekeeping\n  rps: housekeeping\n");
+  REQUIRE(l.result);
+  auto applied = ApplyProfile(*l.result, root);
+  REQUIRE(applied);
+  CHECK_FALSE(applied->report.rolled_back);
+  CHECK(applied->report.Count(Outcome::kApplied) == 3);
+  // The count is written before the masks, which need its queues.
+  std::vector<std::string> order;
+  for (const ChangeResult& r : applied->report.results)
+    if (r.outcome == Outcome::kApplied) order.push_back(r.change.key);
+  REQUIRE(order.size() == 3);
+  CHECK(order[0] == "enp2s0 combined");
+  CHECK(order[2] == kpath::NetQueueFile("enp2s0", "rx-1", kpath::kRpsCpus));
+  FixtureEthtoolPort port(root, nullptr);
+  CHECK(port.Get("enp2s0")->combined == 2);
+  CHECK(t.Get(kpath::NetQueueFile("enp2s0", "rx-1", kpath::kRpsCpus)) == "3\n");
+  for (const Change& c : PlanOf(*l.result, root).items) CHECK_FALSE(Pending(c));
+  auto reverted = RevertJournal(root);
+  REQUIRE(reverted);
+  CHECK(reverted->complete);
+  CHECK(test::TreeDiff(before.dir(), t.dir()).empty());
+}
+
+TEST_CASE("network.channels: a failed write after the channels puts them back", "[tune]") {
+  TempTree before(kX86);
+  AddQueues(before);
+  AddChannels(before, 2, 4);
+  TempTree t(before.dir());
+  FaultRoot root(t.dir());
+  TempDir dir;
+  // Three channels want rx-2, which a fixture never grows: its RPS write fails (ENOENT) and
+  // apply rolls the channel count back.
+  auto l = LoadOn(dir, root, kTwo + "network:\n  channels:\n    combined: 3\n  rps: housekeeping\n");
+  REQUIRE(l.result);
+  auto applied = ApplyProfile(*l.result, root);
+  REQUIRE(applied);
+  CHECK(applied->report.rolled_back);
+  CHECK(applied->report.Count(Outcome::kFailed) == 1);
+  CHECK(test::TreeDiff(before.dir(), t.dir()).empty());
+
+  // A driver refusing the write (EPERM without CAP_NET_ADMIN) fails the item, naming the NIC.
+  root.FailWrites(kpath::NetChannelsFixture("enp2s0"), EPERM);
+  auto refused = ApplyProfile(*l.result, root);
+  REQUIRE(refused);
+  CHECK(refused->report.rolled_back);
+  bool named = false;
+  for (const ChangeResult& r : refused->report.results) {
+    if (r.outcome != Outcome::kFailed) continue;
+    CHECK(r.change.key == "enp2s0 combined");
+    CHECK_THAT(r.detail, Catch::Contains(std::strerror(EPERM)));
+    named = true;
+  }
+  CHECK(named);
+  CHECK(test::TreeDiff(before.dir(), t.dir()).empty());
+}
+
+TEST_CASE("channels actuator: keys it cannot parse and counts that are no numbers are errors", "[tune]") {
+  TempTree t(kX86);
+  AddQueues(t);
+  AddChannels(t, 2, 4);
+  FsRoot root(t.dir());
+  ChannelsActuator a(std::make_unique<FixtureEthtoolPort>(root, &root));
+  CHECK(*a.Read("enp2s0 combined") == "2");
+  CHECK(*a.Read("enp2s0 rx") == "0");
+  CHECK_THAT(a.Read("enp2s0").error().message, Catch::Contains("expected \"IFACE KIND\""));
+  CHECK_THAT(a.Read("enp2s0 other").error().message, Catch::Contains("unknown kind other"));
+  CHECK_THAT(a.Write("enp2s0 combined", "two").error().message, Catch::Contains("\"two\" is not a count"));
+  REQUIRE(a.Write("enp2s0 combined", "3"));
+  CHECK(*a.Read("enp2s0 combined") == "3");
 }

@@ -47,8 +47,23 @@ std::string FileCell(const std::string& text) {
   return "(" + std::to_string(lines) + (lines == 1 ? " line" : " lines") + ", below)";
 }
 
+// A configuration file's settings without its comments and section headers: the drop-in
+// rtagent writes starts with two comment lines, which are not what a reader wants in a cell
+// ("CPUAffinity=0-1", not "# Written by `rtagent apply` ...").
+std::string SettingsOf(const std::string& text) {
+  std::string out;
+  for (std::string_view line : SplitLines(text)) {
+    const std::string t = Trim(line);
+    if (t.empty() || t[0] == '#' || t[0] == ';' || t[0] == '[') continue;
+    out += (out.empty() ? "" : "; ") + t;
+  }
+  return out.empty() ? text : out;
+}
+
 std::string Cell(const Change& c, const std::string& value, size_t width) {
-  return IsBootFileActuator(c.actuator) ? FileCell(value) : ShortValue(value, width);
+  if (IsBootFileActuator(c.actuator)) return FileCell(value);
+  if (c.actuator == "dropin") return ShortValue(SettingsOf(value), width);
+  return ShortValue(value, width);
 }
 
 // The lines that change between two texts: the common first and last lines are left out,
@@ -261,7 +276,7 @@ std::string RenderConformanceText(const FullPlan& plan, bool color) {
     TextTable t({"", "item", "now", "profile"});
     for (const auto& c : s.items) {
       std::string state = !Pending(c) ? Paint(color, "32", "ok") : c.reboot ? Paint(color, "33", "reboot") : Paint(color, "31", "DIFFERS");
-      t.Row({state, c.what, ShortValue(c.before), ShortValue(c.after)});
+      t.Row({state, c.what, Cell(c, c.before, 48), Cell(c, c.after, 48)});
     }
     out += Paint(color, "1", s.section) + "\n" + t.Render(2);
   }

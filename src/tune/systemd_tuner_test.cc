@@ -9,6 +9,7 @@
 #include "profile/loader.h"
 #include "profile/test_support.h"
 #include "tune/apply_profile.h"
+#include "tune/plan_render.h"
 #include "tune/tuner_test_support.h"
 
 using namespace rtagent;
@@ -46,6 +47,21 @@ TEST_CASE("systemd: CPUAffinity= is planned as a drop-in and says it needs a dae
   auto none = LoadOn(dir, root, kOnly);
   REQUIRE(none.result);
   CHECK(PlanOf(*none.result, root).items.empty());
+}
+
+TEST_CASE("systemd: the plan and conformance rows show CPUAffinity=, not the drop-in's comment", "[tune]") {
+  FsRoot root(kX86);
+  TempDir dir;
+  auto l = LoadOn(dir, root, kOnly + "systemd:\n  cpu_affinity: housekeeping\n");
+  REQUIRE(l.result);
+  FullPlan full;
+  full.sections.push_back(PlanOf(*l.result, root));
+  for (const std::string& text : {RenderPlanText(full, false), RenderConformanceText(full, false)}) {
+    INFO(text);
+    CHECK_THAT(text, Catch::Contains("CPUAffinity=0-1"));
+    CHECK_THAT(text, !Catch::Contains("# Written by"));
+    CHECK_THAT(text, Catch::Contains("no-file"));
+  }
 }
 
 TEST_CASE("systemd: isolated CPUs in CPUAffinity= warn, a word that is no CPU list is an error", "[tune]") {

@@ -11,7 +11,10 @@
 #     real-time threads of their own with it)
 #   /usr/bin/rtla (Debian's rtla package) when this machine has it: rt-rtla records a real
 #     `rtla timerlat hist` with it; without it that scenario SKIPs and nothing else changes
-#   /lib/modules/<release>/<name>.ko for the modules asked for and their dependencies
+#   /usr/local/bin/<tool> for each tool a scenario's "# tools:" header names (iproute2's ip:
+#     busybox's has no veth queue counts), with the libraries ldd names
+#   /lib/modules/<release>/<name>.ko for the modules asked for (with no -m: the virtio set
+#     and every module a scenario's "# modules:" header names) and their dependencies
 #     (decompressed when the package ships .ko.xz/.ko.zst/.ko.gz), and modules.deps
 #     ("name: dep dep") so the guest loads them in order
 #   /rtagent/lib.sh, /rtagent/scenarios/*.sh (tests/qemu/), /rtagent/profiles (profiles/)
@@ -29,12 +32,12 @@ set -euo pipefail
 
 HERE=$(cd "$(dirname "$0")" && pwd)
 REPO=$(cd "$HERE/../.." && pwd)
-KDIR= RTAGENT= OUT= BASE= DEB= EXTRA=
+KDIR= RTAGENT= OUT= BASE= DEB= EXTRA= MODULES_GIVEN=
 MODULES="virtio_ring virtio virtio_pci_modern_dev virtio_pci_legacy_dev virtio_pci virtio_blk crc32c_generic ext4"
 USAGE="usage: $0 -k KERNEL_DIR (-r RTAGENT | -b BASE.tar [-d PACKAGE.deb] [-e SCRIPT]) -o OUT.cpio [-m MODULES]"
 while getopts "k:r:o:m:b:d:e:" opt; do
   case $opt in
-    k) KDIR=$OPTARG ;; r) RTAGENT=$OPTARG ;; o) OUT=$OPTARG ;; m) MODULES=$OPTARG ;;
+    k) KDIR=$OPTARG ;; r) RTAGENT=$OPTARG ;; o) OUT=$OPTARG ;; m) MODULES=$OPTARG MODULES_GIVEN=1 ;;
     b) BASE=$OPTARG ;; d) DEB=$OPTARG ;; e) EXTRA=$OPTARG ;;
     *) echo "$USAGE" >&2; exit 2 ;;
   esac
@@ -81,8 +84,18 @@ CHRT=$(command -v chrt || true)
 cp "$CHRT" usr/bin/chrt
 RTLA=$(command -v rtla || true)
 [ -z "$RTLA" ] || cp "$RTLA" usr/bin/rtla
+# tools scenarios ask for by a "# tools:" header; a missing one is left out (its scenario skips)
+TOOLS=()
+for t in $(sed -n 's/^# tools: *//p' "$HERE"/scenarios/*.sh | tr ' ' '\n' | sort -u); do
+  p=$(command -v "$t" || true)
+  if [ -z "$p" ]; then echo "mkinitramfs: no $t on this machine (skipped)" >&2; continue; fi
+  mkdir -p usr/local/bin
+  cp -L "$p" "usr/local/bin/$t"
+  TOOLS+=("$p")
+done
 { ldd "$RTAGENT" 2>/dev/null || true; ldd "$SAMPLER" 2>/dev/null || true; ldd "$CHRT" 2>/dev/null || true
-  [ -z "$RTLA" ] || ldd "$RTLA" 2>/dev/null || true; } | awk '/=> \//{print $3} /^[[:space:]]*\//{print $1}' | sort -u | while read -r lib; do
+  [ -z "$RTLA" ] || ldd "$RTLA" 2>/dev/null || true
+  for t in "${TOOLS[@]}"; do ldd "$t" 2>/dev/null || true; done; } | awk '/=> \//{print $3} /^[[:space:]]*\//{print $1}' | sort -u | while read -r lib; do
   mkdir -p ".$(dirname "$lib")"
   cp -L "$lib" ".$lib"
 done
@@ -111,6 +124,11 @@ add_module() {
   echo "$name: $deps" >> "lib/modules/$KREL/modules.deps"
   for d in $deps; do add_module "${d//-/_}"; done
 }
+# modules scenarios ask for by a "# modules:" header join the default set (one image serves
+# every scenario of a kernel; the others never load them)
+if [ -z "$MODULES_GIVEN" ]; then
+  MODULES="$MODULES $(sed -n 's/^# modules: *//p' "$HERE"/scenarios/*.sh | tr '\n' ' ')"
+fi
 if [ -n "$MODROOT" ]; then
   for m in $MODULES; do add_module "$m"; done
 fi

@@ -1,0 +1,215 @@
+// The live EthtoolPort: the kernel's ethtool netlink interface through libmnl, as ethtool(8)
+// itself talks to it (Documentation/networking/ethtool-netlink.rst). One socket per call: a
+// plan asks for a handful of interfaces, so there is nothing worth keeping open.
+#include <libmnl/libmnl.h>
+#include <linux/ethtool_netlink.h>
+#include <linux/genetlink.h>
+#include <linux/netlink.h>
+
+#include <cerrno>
+#include <cstring>
+#include <ctime>
+#include <functional>
+#include <vector>
+
+#include "base/ethtool_port.h"
+
+namespace rtagent {
+
+namespace {
+
+// What one request's answers left behind: the kernel's errno and its extended ack text.
+struct Exchange {
+  std::function<void(const nlmsghdr*)> on_reply;
+  int err = 0;
+  std::string ack_msg;
+};
+
+// mnl_attr_for_each, spelled for C++ (the macro assigns a void* to the attribute pointer).
+void ForEachAttr(const nlmsghdr* nlh, size_t offset, const std::function<void(const nlattr*)>& fn) {
+  const auto* a = static_cast<const nlattr*>(mnl_nlmsg_get_payload_offset(nlh, offset));
+  const auto* tail = static_cast<const char*>(mnl_nlmsg_get_payload_tail(nlh));
+  while (mnl_attr_ok(a, static_cast<int>(tail - reinterpret_cast<const char*>(a)))) {
+    fn(a);
+    a = mnl_attr_next(a);
+  }
+}
+
+int OnData(const nlmsghdr* nlh, void* data) {
+  auto* ex = static_cast<Exchange*>(data);
+  if (ex->on_reply) ex->on_reply(nlh);
+  return MNL_CB_OK;
+}
+
+// NLMSG_ERROR is both the ACK (error 0) and the refusal. With NETLINK_EXT_ACK on, the kernel
+// appends NLMSGERR_ATTR_MSG ("requested channel count exceeds maximum") after the echoed
+// request, or right after the header when it capped the echo (NLM_F_CAPPED).
+int OnError(const nlmsghdr* nlh, void* data) {
+  auto* ex = static_cast<Exchange*>(data);
+  if (mnl_nlmsg_get_payload_len(nlh) < sizeof(nlmsgerr)) {
+    ex->err = EBADMSG;
+    return MNL_CB_ERROR;
+  }
+  const auto* e = static_cast<const nlmsgerr*>(mnl_nlmsg_get_payload(nlh));
+  if (e->error == 0) return MNL_CB_STOP;
+  ex->err = -e->error;
+  if (nlh->nlmsg_flags & NLM_F_ACK_TLVS) {
+    size_t offset = sizeof(nlmsgerr);
+    if (!(nlh->nlmsg_flags & NLM_F_CAPPED)) offset += e->msg.nlmsg_len - sizeof(nlmsghdr);
+    ForEachAttr(nlh, offset, [ex](const nlattr* attr) {
+      if (mnl_attr_get_type(attr) == NLMSGERR_ATTR_MSG && mnl_attr_validate(attr, MNL_TYPE_NUL_STRING) >= 0) {
+        ex->ack_msg = mnl_attr_get_str(attr);
+      }
+    });
+  }
+  return MNL_CB_ERROR;
+}
+
+int OnDone(const nlmsghdr*, void*) { return MNL_CB_STOP; }
+
+class Socket {
+ public:
+  Socket() : nl_(mnl_socket_open(NETLINK_GENERIC)) {}
+  ~Socket() {
+    if (nl_ != nullptr) mnl_socket_close(nl_);
+  }
+  Socket(const Socket&) = delete;
+  Socket& operator=(const Socket&) = delete;
+
+  Result<void> Open() {
+    if (nl_ == nullptr) return MakeError("cannot open a generic netlink socket", errno);
+    if (mnl_socket_bind(nl_, 0, MNL_SOCKET_AUTOPID) < 0) return MakeError("cannot bind a generic netlink socket", errno);
+    int one = 1;
+    // Extended acks only make the messages better; an old kernel without them is fine.
+    (void)mnl_socket_setsockopt(nl_, NETLINK_EXT_ACK, &one, sizeof(one));
+    return Ok();
+  }
+
+  /// Sends `nlh` and runs the answers through `ex` until the ACK or the error.
+  Result<void> Run(nlmsghdr* nlh, Exchange& ex, const std::string& what) {
+    nlh->nlmsg_seq = seq_ = static_cast<unsigned>(time(nullptr)) + counter_++;
+    if (mnl_socket_sendto(nl_, nlh, nlh->nlmsg_len) < 0) return MakeError(what + ": netlink send", errno);
+    std::vector<char> buf(MNL_SOCKET_BUFFER_SIZE);
+    const unsigned portid = mnl_socket_get_portid(nl_);
+    mnl_cb_t ctl[NLMSG_MIN_TYPE] = {};
+    ctl[NLMSG_ERROR] = OnError;
+    ctl[NLMSG_DONE] = OnDone;
+    for (;;) {
+      ssize_t n = mnl_socket_recvfrom(nl_, buf.data(), buf.size());
+      if (n < 0) return MakeError(what + ": netlink receive", errno);
+      int ret = mnl_cb_run2(buf.data(), static_cast<size_t>(n), seq_, portid, OnData, &ex, ctl, NLMSG_MIN_TYPE);
+      if (ret == MNL_CB_STOP) return Ok();
+      if (ret < 0) {
+        const int err = ex.err != 0 ? ex.err : errno;
+        return MakeError(what + (ex.ack_msg.empty() ? "" : " (" + ex.ack_msg + ")"), err);
+      }
+    }
+  }
+
+ private:
+  mnl_socket* nl_;
+  unsigned seq_ = 0;
+  unsigned counter_ = 0;
+};
+
+// A generic netlink request header in `buf`.
+nlmsghdr* Request(std::vector<char>& buf, uint16_t type, uint8_t cmd, uint8_t version) {
+  nlmsghdr* nlh = mnl_nlmsg_put_header(buf.data());
+  nlh->nlmsg_type = type;
+  nlh->nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK;
+  auto* genl = static_cast<genlmsghdr*>(mnl_nlmsg_put_extra_header(nlh, sizeof(genlmsghdr)));
+  genl->cmd = cmd;
+  genl->version = version;
+  return nlh;
+}
+
+// The numeric id of the "ethtool" family (CTRL_CMD_GETFAMILY). Missing when the kernel is
+// built without CONFIG_ETHTOOL_NETLINK (before 5.6, or configured out).
+Result<uint16_t> FamilyId(Socket& s) {
+  std::vector<char> buf(MNL_SOCKET_BUFFER_SIZE);
+  nlmsghdr* nlh = Request(buf, GENL_ID_CTRL, CTRL_CMD_GETFAMILY, 1);
+  mnl_attr_put_strz(nlh, CTRL_ATTR_FAMILY_NAME, ETHTOOL_GENL_NAME);
+  uint16_t id = 0;
+  Exchange ex;
+  ex.on_reply = [&id](const nlmsghdr* reply) {
+    ForEachAttr(reply, sizeof(genlmsghdr), [&id](const nlattr* attr) {
+      if (mnl_attr_get_type(attr) == CTRL_ATTR_FAMILY_ID && mnl_attr_validate(attr, MNL_TYPE_U16) >= 0) {
+        id = mnl_attr_get_u16(attr);
+      }
+    });
+  };
+  auto r = s.Run(nlh, ex, "generic netlink family \"" ETHTOOL_GENL_NAME "\"");
+  if (!r) {
+    if (r.error().err == ENOENT) {
+      return MakeError("the kernel has no ethtool netlink interface (CONFIG_ETHTOOL_NETLINK)", EOPNOTSUPP);
+    }
+    return r.error();
+  }
+  if (id == 0) return MakeError("generic netlink gave no id for \"" ETHTOOL_GENL_NAME "\"", EBADMSG);
+  return id;
+}
+
+// A channels request for `iface`: the header nest naming the device by name.
+nlmsghdr* ChannelsRequest(std::vector<char>& buf, uint16_t family, uint8_t cmd, const std::string& iface) {
+  nlmsghdr* nlh = Request(buf, family, cmd, ETHTOOL_GENL_VERSION);
+  nlattr* nest = mnl_attr_nest_start(nlh, ETHTOOL_A_CHANNELS_HEADER);
+  mnl_attr_put_strz(nlh, ETHTOOL_A_HEADER_DEV_NAME, iface.c_str());
+  mnl_attr_nest_end(nlh, nest);
+  return nlh;
+}
+
+class NetlinkEthtoolPort : public EthtoolPort {
+ public:
+  Result<Channels> Get(const std::string& iface) const override {
+    Socket s;
+    if (auto r = s.Open(); !r) return r.error();
+    auto family = FamilyId(s);
+    if (!family) return family.error();
+    std::vector<char> buf(MNL_SOCKET_BUFFER_SIZE);
+    nlmsghdr* nlh = ChannelsRequest(buf, *family, ETHTOOL_MSG_CHANNELS_GET, iface);
+    Channels c;
+    bool got = false;
+    Exchange ex;
+    ex.on_reply = [&c, &got](const nlmsghdr* reply) {
+      ForEachAttr(reply, sizeof(genlmsghdr), [&c](const nlattr* attr) {
+        if (mnl_attr_validate(attr, MNL_TYPE_U32) < 0) return;
+        const uint32_t v = mnl_attr_get_u32(attr);
+        switch (mnl_attr_get_type(attr)) {
+          case ETHTOOL_A_CHANNELS_RX_MAX: c.rx_max = v; break;
+          case ETHTOOL_A_CHANNELS_TX_MAX: c.tx_max = v; break;
+          case ETHTOOL_A_CHANNELS_OTHER_MAX: c.other_max = v; break;
+          case ETHTOOL_A_CHANNELS_COMBINED_MAX: c.combined_max = v; break;
+          case ETHTOOL_A_CHANNELS_RX_COUNT: c.rx = v; break;
+          case ETHTOOL_A_CHANNELS_TX_COUNT: c.tx = v; break;
+          case ETHTOOL_A_CHANNELS_OTHER_COUNT: c.other = v; break;
+          case ETHTOOL_A_CHANNELS_COMBINED_COUNT: c.combined = v; break;
+          default: break;
+        }
+      });
+      got = true;
+    };
+    if (auto r = s.Run(nlh, ex, "channels of " + iface); !r) return r.error();
+    if (!got) return MakeError("channels of " + iface + ": the kernel sent no reply", EBADMSG);
+    return c;
+  }
+
+  Result<void> Set(const std::string& iface, const ChannelCounts& counts) override {
+    Socket s;
+    if (auto r = s.Open(); !r) return r;
+    auto family = FamilyId(s);
+    if (!family) return family.error();
+    std::vector<char> buf(MNL_SOCKET_BUFFER_SIZE);
+    nlmsghdr* nlh = ChannelsRequest(buf, *family, ETHTOOL_MSG_CHANNELS_SET, iface);
+    if (counts.rx) mnl_attr_put_u32(nlh, ETHTOOL_A_CHANNELS_RX_COUNT, *counts.rx);
+    if (counts.tx) mnl_attr_put_u32(nlh, ETHTOOL_A_CHANNELS_TX_COUNT, *counts.tx);
+    if (counts.combined) mnl_attr_put_u32(nlh, ETHTOOL_A_CHANNELS_COMBINED_COUNT, *counts.combined);
+    Exchange ex;
+    return s.Run(nlh, ex, "setting the channels of " + iface);
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<EthtoolPort> MakeNetlinkEthtoolPort() { return std::make_unique<NetlinkEthtoolPort>(); }
+
+}  // namespace rtagent

@@ -1,0 +1,114 @@
+// The channels seam: the fixture twin answers as the kernel does (ENODEV, EOPNOTSUPP, EINVAL
+// above a maximum) and rewrites only its own file; the live netlink port is only ever read
+// here, on interfaces whose answer is known: this machine's NICs are never changed.
+#include "base/ethtool_port.h"
+
+#include <catch2/catch.hpp>
+
+#include <cerrno>
+
+#include "base/fault_root.h"
+#include "base/skip_test_support.h"
+
+using namespace rtagent;
+
+namespace {
+
+Channels Combined(uint32_t now, uint32_t max) {
+  Channels c;
+  c.combined = now;
+  c.combined_max = max;
+  return c;
+}
+
+}  // namespace
+
+TEST_CASE("ethtool fixture port: counts read, set within the maxima, refused above them", "[base]") {
+  TempTree t;
+  t.Put(kpath::NetChannelsFixture("eth0"), FormatChannelsFixture(Combined(4, 8)));
+  FsRoot root(t.dir());
+  FixtureEthtoolPort port(root, &root);
+  auto got = port.Get("eth0");
+  REQUIRE(got);
+  CHECK(got->combined == 4);
+  CHECK(got->combined_max == 8);
+  CHECK(got->rx_max == 0);
+
+  ChannelCounts two;
+  two.combined = 2;
+  REQUIRE(port.Set("eth0", two));
+  CHECK(port.Get("eth0")->combined == 2);
+  CHECK(t.Get(kpath::NetChannelsFixture("eth0")) == FormatChannelsFixture(Combined(2, 8)));
+
+  ChannelCounts nine;
+  nine.combined = 9;
+  auto above = port.Set("eth0", nine);
+  REQUIRE_FALSE(above);
+  CHECK(above.error().err == EINVAL);
+  CHECK_THAT(above.error().message, Catch::Contains("exceeds maximum 8"));
+  CHECK(port.Get("eth0")->combined == 2);
+
+  ChannelCounts rx;
+  rx.rx = 1;  // this driver has no rx-only channels
+  CHECK(port.Set("eth0", rx).error().err == EINVAL);
+
+  ChannelCounts none;
+  none.combined = 0;
+  auto empty = port.Set("eth0", none);
+  REQUIRE_FALSE(empty);
+  CHECK_THAT(empty.error().message, Catch::Contains("no receive or transmit queue"));
+}
+
+TEST_CASE("ethtool fixture port: a missing interface is ENODEV, a driver without channels EOPNOTSUPP", "[base]") {
+  TempTree t;
+  t.Put(kpath::NetDevice("dummy0") + "/mtu", "1500\n");
+  t.Put(kpath::NetChannelsFixture("bad0"), "combined_max 4\nqueues 2\n");
+  FsRoot root(t.dir());
+  FixtureEthtoolPort port(root, &root);
+  CHECK(port.Get("eth9").error().err == ENODEV);
+  CHECK(port.Get("dummy0").error().err == EOPNOTSUPP);
+  ChannelCounts one;
+  one.combined = 1;
+  CHECK(port.Set("dummy0", one).error().err == EOPNOTSUPP);
+  auto bad = port.Get("bad0");
+  REQUIRE_FALSE(bad);
+  CHECK_THAT(bad.error().message, Catch::Contains("unknown field \"queues\""));
+}
+
+TEST_CASE("ethtool fixture port: read-only when planning, and a write fault is the writer's", "[base]") {
+  TempTree t;
+  t.Put(kpath::NetChannelsFixture("eth0"), FormatChannelsFixture(Combined(4, 8)));
+  FaultRoot root(t.dir());
+  FixtureEthtoolPort reading(root, nullptr);
+  ChannelCounts two;
+  two.combined = 2;
+  CHECK(reading.Set("eth0", two).error().err == EROFS);
+  root.FailWrites(kpath::NetChannelsFixture("eth0"), EPERM);
+  FixtureEthtoolPort port(root, &root);
+  CHECK(port.Set("eth0", two).error().err == EPERM);
+  CHECK(port.Get("eth0")->combined == 4);
+}
+
+TEST_CASE("ethtool port: a fixture root never gets the netlink port", "[base]") {
+  TempTree t;
+  t.Put(kpath::NetChannelsFixture("lo"), FormatChannelsFixture(Combined(1, 1)));
+  FsRoot root(t.dir());
+  auto port = MakeEthtoolPort(root, &root);
+  REQUIRE(dynamic_cast<FixtureEthtoolPort*>(port.get()) != nullptr);
+  CHECK(port->Get("lo")->combined == 1);  // the fixture's lo, not this machine's
+}
+
+TEST_CASE("ethtool netlink port: reads this machine's loopback and a missing interface, writes nothing", "[base][host]") {
+  auto port = MakeNetlinkEthtoolPort();
+  // Loopback has no get_channels: the kernel answers EOPNOTSUPP (net/ethtool/channels.c).
+  auto lo = port->Get("lo");
+  REQUIRE_FALSE(lo);
+  INFO(lo.error().message);
+  if (lo.error().err == EPROTONOSUPPORT || lo.error().err == EAFNOSUPPORT) {
+    RTAGENT_SKIP("no generic netlink here: " << lo.error().message);
+  }
+  CHECK(lo.error().err == EOPNOTSUPP);
+  auto none = port->Get("rtagent-none0");
+  REQUIRE_FALSE(none);
+  CHECK(none.error().err == ENODEV);
+}
