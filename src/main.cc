@@ -11,6 +11,7 @@
 #include "check/check.h"
 #include "cli/commands.h"
 #include "cli/usage.h"
+#include "profile/builtin_suites.h"
 
 int main(int argc, char** argv) {
   using namespace rtagent;
@@ -63,7 +64,7 @@ int main(int argc, char** argv) {
   auto* ve = app.add_subcommand("verify", "Check that the system matches the profile");
   ve->add_option("profile", verify.profile, "Profile YAML (default: the built-in default profile)");
   ve->add_flag("--json", verify.json, "Print JSON");
-  ve->add_option("--suite", verify.suite, "Check suite: commission, boot, ci or a suite file (default: checks.suite)")->option_text("NAME|FILE");
+  ve->add_option("--suite", verify.suite, "Check suite: " + profile::BuiltinSuiteHelp() + " or a suite file (default: checks.suite)")->option_text("NAME|FILE");
   ve->add_option("--junit", verify.junit, "Also write JUnit XML to FILE")->option_text("FILE");
 
   RevertOptions revert;
@@ -120,7 +121,8 @@ int main(int argc, char** argv) {
                  "A plain progress line every D (\"30s\"; default 1m when stdout is not a terminal; 0: none)")
       ->option_text("D");
   ac->add_option("--preflight", accept.preflight,
-                 "Check suite run first, each check a criterion: boot (default), commission, ci, a suite file, or none")
+                 "Check suite run first, each check a criterion: " + profile::BuiltinSuiteHelp(profile::kBootSuite) +
+                     ", a suite file, or none")
       ->option_text("SUITE");
 
   ExplainOptions explain;

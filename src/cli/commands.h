@@ -54,7 +54,7 @@ int CmdApply(const GlobalOptions& g, const PlanOptions& o);
 struct VerifyOptions {
   std::string profile;
   bool json = false;
-  std::string suite;  ///< commission | boot | ci (checks issue)
+  std::string suite;  ///< a built-in suite (profile/builtin_suites.h) or a suite file
   std::string junit;  ///< write JUnit XML here
 };
 /// `rtagent verify PROFILE`: plans again and reports each item as matching or not.
