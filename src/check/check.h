@@ -48,9 +48,9 @@ struct Suite {
   std::string name;         ///< "commission", "boot", "ci", or the file's `name`
   std::string description;
   std::string source;       ///< "checks/boot.yaml (built-in)" or the path read
-  std::string extends;      ///< the built-in suite whose checks and windows it starts from; "" none
   std::vector<std::string> checks;  ///< check names in run order
   std::map<std::string, Duration> windows;  ///< windows.<check>: for checks whose window a suite may set
+  std::string extends;      ///< the built-in suite whose checks and windows it starts from; "" none
 };
 
 /// The window of time a check measures over, as its settings in the profile give it.
