@@ -8,9 +8,11 @@
 
 #include "base/exit_codes.h"
 #include "base/file_trust.h"
+#include "bench/primitive.h"
 #include "check/check.h"
 #include "cli/commands.h"
 #include "cli/usage.h"
+#include "inspect/system_state.h"
 #include "profile/builtin_suites.h"
 
 int main(int argc, char** argv) {
@@ -43,7 +45,7 @@ int main(int argc, char** argv) {
   InspectOptions inspect;
   auto* i = app.add_subcommand("inspect", "Show the real-time state of the system");
   i->add_flag("--json", inspect.json, "Print JSON for a program instead of tables");
-  i->add_option("--section", inspect.section, "Only one section: kernel, cmdline, cpus, irqs, threads, memory, power, cgroups, clock");
+  i->add_option("--section", inspect.section, "Only one section: " + SectionNames());
 
   CaptureOptions capture;
   auto* c = app.add_subcommand("capture", "Copy every file rtagent reads into DIR, a tree that --root accepts");
@@ -195,7 +197,7 @@ int main(int argc, char** argv) {
                                 "threads) in three load phases");
   be->add_option("profile", bench.profile, "Profile YAML: its acceptance CPU and rank (default: the built-in default)");
   be->add_flag("--quick", bench.quick, "A few seconds: few samples per test (for CI and tests)");
-  be->add_option("--only", bench.only, "Only these groups: kernel, switch, message, notify, sync, timer, signal, thread")
+  be->add_option("--only", bench.only, "Only these groups: " + bench::GroupNames())
       ->option_text("GROUP[,GROUP]");
   be->add_option("--cpu", bench.cpu, "Measure on this CPU (default: the first of acceptance.cpus)")->option_text("N");
   be->add_option("--priority", bench.priority, "SCHED_FIFO rank of the measuring thread, 2..98 (default: acceptance.priority)")

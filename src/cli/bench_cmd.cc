@@ -65,11 +65,7 @@ Result<std::vector<bench::Group>> ParseGroups(const std::string& only) {
   if (only.empty()) return groups;
   for (std::string_view name : SplitChar(only, ',')) {
     auto g = bench::ParseGroup(Trim(name));
-    if (!g) {
-      std::string all;
-      for (bench::Group x : bench::AllGroups()) all += (all.empty() ? "" : ", ") + bench::GroupName(x);
-      return MakeError("--only: no group \"" + Trim(name) + "\" (groups: " + all + ")", EINVAL);
-    }
+    if (!g) return MakeError("--only: no group \"" + Trim(name) + "\" (groups: " + bench::GroupNames() + ")", EINVAL);
     groups.push_back(*g);
   }
   return groups;

@@ -10,6 +10,8 @@ Fails, listing each gap, when:
     zsh completion does not name it;
   - a key of docs/profile.md's tables is not in rtagent-profile(5) (made from it at build time);
   - groff warns about one of the three pages, or a page's .TH version is not the project's;
+  - an option whose --help lists its values ("Only one section: kernel, cmdline, ...", the
+    binary's own table) is offered other values by a completion, or rtagent(1) lists others;
   - given the built-in suites' names (CMakeLists.txt's RTAGENT_BUILTIN_SUITES, the one list the
     binary is built from), checks/ holds another set of suite files, or checks/README.md, the
     man page's --suite and --preflight or a completion names other suites or another order.
@@ -82,10 +84,39 @@ def suite_gaps(src, names):
     return gaps
 
 
+# Options whose --help says its values after a fixed phrase; the binary builds that list from its
+# own table (inspect's sections, bench's groups), and the completions and rtagent(1) must agree.
+VALUE_LISTS = [(["inspect"], "--section", "Only one section: "), (["bench"], "--only", "Only these groups: ")]
+
+
+def value_list_gaps(binary, src):
+    gaps = []
+    bash = (src / "completions/rtagent.bash").read_text()
+    zsh = (src / "completions/_rtagent").read_text()
+    page1 = (src / "docs/man/rtagent.1").read_text().replace("\n", " ")
+    for path, opt, phrase in VALUE_LISTS:
+        out = run([binary] + path + ["--help"]).stdout
+        m = re.search(re.escape(phrase) + r"([\w, -]+)", out)
+        if not m:
+            gaps.append(f"`rtagent {' '.join(path)} --help` does not say \"{phrase}...\" for {opt}")
+            continue
+        values = [v.strip() for v in m.group(1).split(",")]
+        b = re.search(r"^\s*" + re.escape(opt) + r"\)\n\s*_rtagent_words \"\$cur\" ([\w ]+)\n", bash, re.M)
+        if not b or b.group(1).split() != values:
+            gaps.append(f"the bash completion of {opt} offers {b.group(1).split() if b else None}, not {values}")
+        z = re.search(r"'" + re.escape(opt) + r"\[[^]]*\]:\w+:(?:\(|_values -s , \w+ )([\w ]+)", zsh)
+        if not z or z.group(1).split() != values:
+            gaps.append(f"the zsh completion of {opt} offers {z.group(1).split() if z else None}, not {values}")
+        if phrase + ", ".join(values) not in page1:
+            gaps.append(f"rtagent(1) does not say \"{phrase}{', '.join(values)}\" of {opt}")
+    return gaps
+
+
 def main():
     binary, src, man_dir = sys.argv[1], pathlib.Path(sys.argv[2]), pathlib.Path(sys.argv[3])
     suites = sys.argv[4:]
     gaps = suite_gaps(src, suites) if suites else []
+    gaps += value_list_gaps(binary, src)
     page1 = (src / "docs/man/rtagent.1").read_text()
     bash = src / "completions/rtagent.bash"
     zsh = (src / "completions/_rtagent").read_text()
