@@ -8,9 +8,12 @@
 
 #include "base/exit_codes.h"
 #include "base/file_trust.h"
+#include "bench/primitive.h"
 #include "check/check.h"
 #include "cli/commands.h"
 #include "cli/usage.h"
+#include "inspect/system_state.h"
+#include "profile/builtin_suites.h"
 
 int main(int argc, char** argv) {
   using namespace rtagent;
@@ -42,7 +45,7 @@ int main(int argc, char** argv) {
   InspectOptions inspect;
   auto* i = app.add_subcommand("inspect", "Show the real-time state of the system");
   i->add_flag("--json", inspect.json, "Print JSON for a program instead of tables");
-  i->add_option("--section", inspect.section, "Only one section: kernel, cmdline, cpus, irqs, threads, memory, power, cgroups, clock");
+  i->add_option("--section", inspect.section, "Only one section: " + SectionNames());
 
   CaptureOptions capture;
   auto* c = app.add_subcommand("capture", "Copy every file rtagent reads into DIR, a tree that --root accepts");
@@ -63,7 +66,7 @@ int main(int argc, char** argv) {
   auto* ve = app.add_subcommand("verify", "Check that the system matches the profile");
   ve->add_option("profile", verify.profile, "Profile YAML (default: the built-in default profile)");
   ve->add_flag("--json", verify.json, "Print JSON");
-  ve->add_option("--suite", verify.suite, "Check suite: commission, boot, ci or a suite file (default: checks.suite)")->option_text("NAME|FILE");
+  ve->add_option("--suite", verify.suite, "Check suite: " + profile::BuiltinSuiteHelp() + " or a suite file (default: checks.suite)")->option_text("NAME|FILE");
   ve->add_option("--junit", verify.junit, "Also write JUnit XML to FILE")->option_text("FILE");
 
   RevertOptions revert;
@@ -120,7 +123,8 @@ int main(int argc, char** argv) {
                  "A plain progress line every D (\"30s\"; default 1m when stdout is not a terminal; 0: none)")
       ->option_text("D");
   ac->add_option("--preflight", accept.preflight,
-                 "Check suite run first, each check a criterion: boot (default), commission, ci, a suite file, or none")
+                 "Check suite run first, each check a criterion: " + profile::BuiltinSuiteHelp(profile::kBootSuite) +
+                     ", a suite file, or none")
       ->option_text("SUITE");
 
   ExplainOptions explain;
@@ -193,7 +197,7 @@ int main(int argc, char** argv) {
                                 "threads) in three load phases");
   be->add_option("profile", bench.profile, "Profile YAML: its acceptance CPU and rank (default: the built-in default)");
   be->add_flag("--quick", bench.quick, "A few seconds: few samples per test (for CI and tests)");
-  be->add_option("--only", bench.only, "Only these groups: kernel, switch, message, notify, sync, timer, signal, thread")
+  be->add_option("--only", bench.only, "Only these groups: " + bench::GroupNames())
       ->option_text("GROUP[,GROUP]");
   be->add_option("--cpu", bench.cpu, "Measure on this CPU (default: the first of acceptance.cpus)")->option_text("N");
   be->add_option("--priority", bench.priority, "SCHED_FIFO rank of the measuring thread, 2..98 (default: acceptance.priority)")

@@ -13,6 +13,12 @@
 
 namespace rtagent::bench {
 
+std::string GroupNames() {
+  std::string all;
+  for (Group g : AllGroups()) all += (all.empty() ? "" : ", ") + GroupName(g);
+  return all;
+}
+
 std::string GroupName(Group g) {
   switch (g) {
     case Group::kKernel: return "kernel";

@@ -30,6 +30,9 @@ std::string GroupTitle(Group g);
 std::optional<Group> ParseGroup(const std::string& name);
 /// Every group, in report order.
 const std::vector<Group>& AllGroups();
+/// Their names, in report order: "kernel, switch, ..., thread" (the help text, and the list a
+/// wrong --only gets).
+std::string GroupNames();
 
 /// Where and how the measuring thread runs a test. It is already pinned to `cpu` in `sched`.
 struct TestContext {

@@ -103,19 +103,11 @@ Result<void> ValidateRunOptions(const RunOptions& o, const CpuSet& online) {
   return Ok();
 }
 
-Result<void> RunBench(const RunOptions& o, BenchRun& run,
-                      const std::function<void(Phase, const std::vector<TestResult>&)>& phase_done) {
-  if (auto ok = ValidateRunOptions(o, o.load_cpus); !ok) return ok;
-  SamplerSyscalls& sys = RealSamplerSyscalls();
-  ThreadLease lease(sys);
+namespace {
 
-  // The start-up ritual (Real-Time Linux, Chapter 8): memory, CPU, class, then the loop.
-  if (auto locked = sys.LockMemory(); locked) {
-    lease.locked = true;
-  } else {
-    run.notes.push_back("memory not locked (" + locked.error().message + "): samples may include page faults");
-  }
-  run.memory_locked = lease.locked;
+// Puts the measuring thread on its CPU at SCHED_FIFO; without the right to, at SCHED_OTHER with
+// a 1 ns timer slack, said in run.notes. Records the class in `run`.
+Result<SchedState> PlaceMeasuringThread(const RunOptions& o, SamplerSyscalls& sys, BenchRun& run) {
   SchedState sched{SCHED_FIFO, o.priority};
   if (const int err = PlaceCallingThread(o.cpu, sched); err != 0) {
     if (err != EPERM) {
@@ -133,6 +125,54 @@ Result<void> RunBench(const RunOptions& o, BenchRun& run,
   run.realtime = sched.policy == SCHED_FIFO;
   run.policy = SchedPolicyName(sched.policy);
   run.priority = sched.priority;
+  return sched;
+}
+
+// One test in one phase. The load runs while the test measures, never between tests: a run
+// never keeps every CPU busy for longer than one test, whatever the kernel's RT safety net.
+// The error is the load's, when it cannot start.
+Result<TestResult> RunTest(const Primitive& t, Phase phase, const TestContext& ctx, const CpuSet& load_cpus,
+                           const SchedState& load, SampleBuffer& buffer) {
+  buffer.Clear();
+  TestResult r = Describe(t, phase, ctx.cpu);
+  SpinLoad spinners;
+  if (phase != Phase::kIdle) {
+    if (auto started = spinners.Start(load_cpus, load); !started) return started.error();
+  }
+  auto out = t.run(ctx, buffer);
+  spinners.Stop();
+  if (!out) {
+    r.error = out.error().message;
+  } else {
+    r.skipped = out->skipped;
+    r.period_ns = out->period_ns;
+    r.wakeups = out->wakeups;
+    r.overruns = out->overruns;
+    r.elapsed_ns = out->elapsed_ns;
+  }
+  r.summary = Summarize(buffer.Copy());
+  r.dropped = buffer.dropped();
+  return r;
+}
+
+}  // namespace
+
+Result<void> RunBench(const RunOptions& o, BenchRun& run,
+                      const std::function<void(Phase, const std::vector<TestResult>&)>& phase_done) {
+  if (auto ok = ValidateRunOptions(o, o.load_cpus); !ok) return ok;
+  SamplerSyscalls& sys = RealSamplerSyscalls();
+  ThreadLease lease(sys);
+
+  // The start-up ritual (Real-Time Linux, Chapter 8): memory, CPU, class, then the loop.
+  if (auto locked = sys.LockMemory(); locked) {
+    lease.locked = true;
+  } else {
+    run.notes.push_back("memory not locked (" + locked.error().message + "): samples may include page faults");
+  }
+  run.memory_locked = lease.locked;
+  auto placed = PlaceMeasuringThread(o, sys, run);
+  if (!placed) return placed.error();
+  const SchedState sched = *placed;
   run.cpu = o.cpu;
   run.quick = o.quick;
 
@@ -171,32 +211,13 @@ Result<void> RunBench(const RunOptions& o, BenchRun& run,
       ctx.budget = phase == Phase::kEqual ? budgets.equal : budgets.test;
       ctx.timer_run_ns = budgets.timer_run_ns;
       ctx.stop = o.stop;
-      buffer.Clear();
-      TestResult r = Describe(t, phase, o.cpu);
-      // The load runs while one test measures, never between tests: a run never keeps every
-      // CPU busy for longer than one test, whatever the kernel's RT safety net.
-      SpinLoad spinners;
-      if (phase != Phase::kIdle) {
-        if (auto started = spinners.Start(o.load_cpus, load); !started) {
-          run.results.insert(run.results.end(), done.begin(), done.end());
-          phase_done(phase, done);
-          return MakeError("the " + PhaseName(phase) + " phase's load: " + started.error().message, started.error().err);
-        }
+      auto r = RunTest(t, phase, ctx, o.load_cpus, load, buffer);
+      if (!r) {
+        run.results.insert(run.results.end(), done.begin(), done.end());
+        phase_done(phase, done);
+        return MakeError("the " + PhaseName(phase) + " phase's load: " + r.error().message, r.error().err);
       }
-      auto out = t.run(ctx, buffer);
-      spinners.Stop();
-      if (!out) {
-        r.error = out.error().message;
-      } else {
-        r.skipped = out->skipped;
-        r.period_ns = out->period_ns;
-        r.wakeups = out->wakeups;
-        r.overruns = out->overruns;
-        r.elapsed_ns = out->elapsed_ns;
-      }
-      r.summary = Summarize(buffer.Copy());
-      r.dropped = buffer.dropped();
-      done.push_back(std::move(r));
+      done.push_back(std::move(*r));
     }
     run.results.insert(run.results.end(), done.begin(), done.end());
     phase_done(phase, done);

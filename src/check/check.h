@@ -42,13 +42,15 @@ struct CheckResult {
 };
 
 /// A suite: which checks run, in which order, and the windows it imposes (checks/*.yaml).
-/// A window the suite does not set comes from the profile's checks section.
+/// A window the suite does not set comes from the profile's checks section. A suite that
+/// extends a built-in one runs its checks, with its windows unless it sets its own.
 struct Suite {
   std::string name;         ///< "commission", "boot", "ci", or the file's `name`
   std::string description;
   std::string source;       ///< "checks/boot.yaml (built-in)" or the path read
   std::vector<std::string> checks;  ///< check names in run order
   std::map<std::string, Duration> windows;  ///< windows.<check>: for checks whose window a suite may set
+  std::string extends;      ///< the built-in suite whose checks and windows it starts from; "" none
 };
 
 /// The window of time a check measures over, as its settings in the profile give it.

@@ -3,6 +3,7 @@
 // profile section (FAIL naming the items that differ), and one for the boot-time items the
 // running kernel's command line lacks (a reboot is required: a state, not an error).
 #include <algorithm>
+#include <optional>
 
 #include "base/text_table.h"
 #include "check/chapters.h"
@@ -29,6 +30,85 @@ std::string Item(const Change& c) {
   return c.what + ": " + ShortValue(c.before, 32) + " (wants " + ShortValue(c.after, 32) + ")";
 }
 
+// One section's result: FAIL naming the runtime settings that differ, else PASS, a WARN when
+// the plan found something (nullopt when the section has no runtime setting and no finding).
+// Its boot-time items and boot loader files still pending go to `reboot` and `boot_files`.
+std::optional<CheckResult> SectionResult(const SectionPlan& s, std::vector<std::string>* reboot,
+                                         std::vector<std::string>* boot_files) {
+  std::vector<std::string> differ;
+  int runtime_items = 0;
+  for (const Change& c : s.items) {
+    if (c.reboot) {
+      if (Pending(c)) reboot->push_back(c.what);
+      continue;
+    }
+    // A boot loader file is no runtime setting: it waits for apply, then a reboot.
+    if (IsBootFileActuator(c.actuator)) {
+      if (Pending(c)) boot_files->push_back("/" + c.key);
+      continue;
+    }
+    ++runtime_items;
+    if (Pending(c)) differ.push_back(Item(c));
+  }
+  int warnings = 0;
+  for (const Finding& f : s.findings) warnings += f.level != Finding::Level::kInfo;
+  if (runtime_items == 0 && warnings == 0) return std::nullopt;
+  const std::string id = "conformance." + s.section;
+  CheckResult r;
+  if (!differ.empty()) {
+    r = NewResult(kName, id, Status::kFail,
+                  std::to_string(differ.size()) + " of " + std::to_string(runtime_items) + " " + s.section +
+                      " settings differ from the profile",
+                  ChapterTitle(s.chapter));
+    r.measured = JoinAnd(differ);
+    r.hint = "`rtagent apply` sets them; if they drift back, something else on the board changes them "
+             "(`rtagent hold` re-asserts them)";
+  } else {
+    r = NewResult(kName, id, Status::kPass,
+                  "all " + std::to_string(runtime_items) + " " + s.section + " settings match the profile",
+                  ChapterTitle(s.chapter));
+    r.measured = std::to_string(runtime_items) + " in place";
+  }
+  for (const Finding& f : s.findings) {
+    if (f.level == Finding::Level::kInfo) continue;
+    if (r.status == Status::kPass) r.status = Status::kWarn;
+    r.summary += "; " + f.message;
+    if (r.hint.empty()) r.hint = f.why;
+    if (!r.mark.Known()) r.mark = f.mark;
+  }
+  r.limit = "no difference";
+  return r;
+}
+
+// conformance.reboot: the boot-time settings the running kernel lacks (a reboot is required),
+// and the boot loader files that do not carry the profile's arguments yet.
+CheckResult RebootResult(const std::vector<std::string>& reboot, const std::vector<std::string>& boot_files) {
+  CheckResult b;
+  if (reboot.empty()) {
+    b = NewResult(kName, "conformance.reboot", Status::kPass, "the running kernel booted with every boot-time setting",
+                  kChapter6);
+  } else {
+    b = NewResult(kName, "conformance.reboot", Status::kWarn,
+                  "reboot required: " + std::to_string(reboot.size()) + " boot-time settings wait for the next boot",
+                  kChapter6);
+    b.measured = JoinAnd(reboot);
+    b.hint = "reboot after `rtagent apply` (which writes the boot loader file and runs its update command); "
+             "cmdline.boot_args says which arguments are written and which are not";
+  }
+  if (!boot_files.empty()) {
+    if (b.status == Status::kPass) {
+      b = NewResult(kName, "conformance.reboot", Status::kWarn, "", kChapter6);
+      b.measured = "the running kernel has every boot-time setting";
+    }
+    b.summary = (reboot.empty() ? "" : b.summary + "; ") + "the boot loader file " + JoinAnd(boot_files) +
+                " does not carry the profile's arguments yet: not written";
+    b.hint = "`rtagent apply` writes it (and runs the boot loader's update command)" +
+             std::string(reboot.empty() ? "" : ", then reboot");
+  }
+  b.limit = "no reboot pending";
+  return b;
+}
+
 class ConformanceCheck : public Check {
  public:
   const CheckInfo& Info() const override {
@@ -48,74 +128,9 @@ class ConformanceCheck : public Check {
     std::vector<CheckResult> out;
     std::vector<std::string> reboot, boot_files;
     for (const SectionPlan& s : plan->sections) {
-      std::vector<std::string> differ;
-      int runtime_items = 0;
-      for (const Change& c : s.items) {
-        if (c.reboot) {
-          if (Pending(c)) reboot.push_back(c.what);
-          continue;
-        }
-        // A boot loader file is no runtime setting: it waits for apply, then a reboot.
-        if (IsBootFileActuator(c.actuator)) {
-          if (Pending(c)) boot_files.push_back("/" + c.key);
-          continue;
-        }
-        ++runtime_items;
-        if (Pending(c)) differ.push_back(Item(c));
-      }
-      int warnings = 0;
-      for (const Finding& f : s.findings) warnings += f.level != Finding::Level::kInfo;
-      if (runtime_items == 0 && warnings == 0) continue;
-      const std::string id = "conformance." + s.section;
-      CheckResult r;
-      if (!differ.empty()) {
-        r = NewResult(kName, id, Status::kFail,
-                      std::to_string(differ.size()) + " of " + std::to_string(runtime_items) + " " + s.section +
-                          " settings differ from the profile",
-                      ChapterTitle(s.chapter));
-        r.measured = JoinAnd(differ);
-        r.hint = "`rtagent apply` sets them; if they drift back, something else on the board changes them "
-                 "(`rtagent hold` re-asserts them)";
-      } else {
-        r = NewResult(kName, id, Status::kPass,
-                      "all " + std::to_string(runtime_items) + " " + s.section + " settings match the profile",
-                      ChapterTitle(s.chapter));
-        r.measured = std::to_string(runtime_items) + " in place";
-      }
-      for (const Finding& f : s.findings) {
-        if (f.level == Finding::Level::kInfo) continue;
-        if (r.status == Status::kPass) r.status = Status::kWarn;
-        r.summary += "; " + f.message;
-        if (r.hint.empty()) r.hint = f.why;
-        if (!r.mark.Known()) r.mark = f.mark;
-      }
-      r.limit = "no difference";
-      out.push_back(std::move(r));
+      if (auto r = SectionResult(s, &reboot, &boot_files)) out.push_back(std::move(*r));
     }
-    CheckResult b;
-    if (reboot.empty()) {
-      b = NewResult(kName, "conformance.reboot", Status::kPass, "the running kernel booted with every boot-time setting",
-                    kChapter6);
-    } else {
-      b = NewResult(kName, "conformance.reboot", Status::kWarn,
-                    "reboot required: " + std::to_string(reboot.size()) + " boot-time settings wait for the next boot",
-                    kChapter6);
-      b.measured = JoinAnd(reboot);
-      b.hint = "reboot after `rtagent apply` (which writes the boot loader file and runs its update command); "
-               "cmdline.boot_args says which arguments are written and which are not";
-    }
-    if (!boot_files.empty()) {
-      if (b.status == Status::kPass) {
-        b = NewResult(kName, "conformance.reboot", Status::kWarn, "", kChapter6);
-        b.measured = "the running kernel has every boot-time setting";
-      }
-      b.summary = (reboot.empty() ? "" : b.summary + "; ") + "the boot loader file " + JoinAnd(boot_files) +
-                  " does not carry the profile's arguments yet: not written";
-      b.hint = "`rtagent apply` writes it (and runs the boot loader's update command)" +
-               std::string(reboot.empty() ? "" : ", then reboot");
-    }
-    b.limit = "no reboot pending";
-    out.push_back(std::move(b));
+    out.push_back(RebootResult(reboot, boot_files));
     return out;
   }
 };

@@ -133,50 +133,7 @@ class InterruptsCheck : public Check {
       const CounterRow& row = *moves[i].row;
       size_t end = i;
       while (end < moves.size() && moves[end].row == &row) ++end;
-      const auto& list = row.source == CounterSource::kSoftirqs ? *env.profile.irqs.allowed_softirqs
-                                                                : *env.profile.irqs.allowed;
-      const profile::IrqAllowance* allow = Allowance(list, row);
-      const std::string key = row.source == CounterSource::kSoftirqs ? "irqs.allowed_softirqs" : "irqs.allowed";
-      CheckResult r = Make(Status::kPass, Id(row), "", {});
-      std::string measured;
-      const CounterMove* worst = &moves[i];
-      std::vector<std::string> over;
-      bool tick_on_nohz = false;
-      for (size_t k = i; k < end; ++k) {
-        const CounterMove& m = moves[k];
-        measured += (measured.empty() ? "" : ", ") + std::string("CPU ") + std::to_string(m.cpu) + " " + Rate(m.per_second);
-        if (m.per_second > worst->per_second) worst = &m;
-        if (allow && allow->per_second && m.per_second > *allow->per_second) over.push_back("CPU " + std::to_string(m.cpu));
-        tick_on_nohz |= IsTick(row) && nohz.Has(m.cpu) && m.per_second > 2.0;
-      }
-      r.measured = measured;
-      std::string where = " on isolated CPU " + std::to_string(worst->cpu);
-      if (!allow) {
-        r.status = Status::kFail;
-        r.limit = "0/s (not in " + key + ")";
-        r.mark = env.profile.irqs.allowed.mark;
-        r.summary = Label(row) + " fired " + Rate(worst->per_second) + where + " over " + Seconds(window) +
-                    ", and " + key + " does not allow it";
-        r.hint = row.source == CounterSource::kSoftirqs
-                     ? "find what raises it there (the IRQ or timer behind it) and move that to housekeeping, or "
-                       "allow it in " + key + " with a per_second limit"
-                     : "send it to housekeeping CPUs (irqs.default or an irqs.rules entry, then apply), or allow it "
-                       "in " + key + " with a per_second limit if the loop needs it on its core";
-      } else {
-        r.limit = Limit(*allow) + " per CPU (" + key + " \"" + allow->match.pattern + "\")";
-        r.mark = allow->mark;
-        if (!over.empty()) {
-          r.status = Status::kFail;
-          r.summary = Label(row) + " fired " + Rate(worst->per_second) + where + ", above the " + Limit(*allow) +
-                      " " + key + " allows";
-          r.hint = "find what drives it on that CPU, or raise the limit if that rate is expected";
-        } else {
-          r.summary = Label(row) + " moved on isolated CPUs, within " + Limit(*allow) + " (worst " +
-                      Rate(worst->per_second) + " on CPU " + std::to_string(worst->cpu) + ")";
-        }
-      }
-      if (tick_on_nohz) r.summary += "; " + std::string(kTickNote);
-      out.push_back(std::move(r));
+      out.push_back(RowResult(env.profile, moves.data() + i, moves.data() + end, window, nohz));
       i = end;
     }
     if (out.empty()) {
@@ -193,6 +150,57 @@ class InterruptsCheck : public Check {
   }
 
  private:
+  // One counter row's result (its moves are [first, last)): its worst CPU decides, every CPU
+  // it moved on is listed, judged against irqs.allowed or irqs.allowed_softirqs.
+  static CheckResult RowResult(const profile::Profile& p, const CounterMove* first, const CounterMove* last,
+                               Duration window, const CpuSet& nohz) {
+    const CounterRow& row = *first->row;
+    const auto& list = row.source == CounterSource::kSoftirqs ? *p.irqs.allowed_softirqs
+                                                              : *p.irqs.allowed;
+    const profile::IrqAllowance* allow = Allowance(list, row);
+    const std::string key = row.source == CounterSource::kSoftirqs ? "irqs.allowed_softirqs" : "irqs.allowed";
+    CheckResult r = Make(Status::kPass, Id(row), "", {});
+    std::string measured;
+    const CounterMove* worst = first;
+    std::vector<std::string> over;
+    bool tick_on_nohz = false;
+    for (const CounterMove* it = first; it != last; ++it) {
+      const CounterMove& m = *it;
+      measured += (measured.empty() ? "" : ", ") + std::string("CPU ") + std::to_string(m.cpu) + " " + Rate(m.per_second);
+      if (m.per_second > worst->per_second) worst = &m;
+      if (allow && allow->per_second && m.per_second > *allow->per_second) over.push_back("CPU " + std::to_string(m.cpu));
+      tick_on_nohz |= IsTick(row) && nohz.Has(m.cpu) && m.per_second > 2.0;
+    }
+    r.measured = measured;
+    std::string where = " on isolated CPU " + std::to_string(worst->cpu);
+    if (!allow) {
+      r.status = Status::kFail;
+      r.limit = "0/s (not in " + key + ")";
+      r.mark = p.irqs.allowed.mark;
+      r.summary = Label(row) + " fired " + Rate(worst->per_second) + where + " over " + Seconds(window) +
+                  ", and " + key + " does not allow it";
+      r.hint = row.source == CounterSource::kSoftirqs
+                   ? "find what raises it there (the IRQ or timer behind it) and move that to housekeeping, or "
+                     "allow it in " + key + " with a per_second limit"
+                   : "send it to housekeeping CPUs (irqs.default or an irqs.rules entry, then apply), or allow it "
+                     "in " + key + " with a per_second limit if the loop needs it on its core";
+    } else {
+      r.limit = Limit(*allow) + " per CPU (" + key + " \"" + allow->match.pattern + "\")";
+      r.mark = allow->mark;
+      if (!over.empty()) {
+        r.status = Status::kFail;
+        r.summary = Label(row) + " fired " + Rate(worst->per_second) + where + ", above the " + Limit(*allow) +
+                    " " + key + " allows";
+        r.hint = "find what drives it on that CPU, or raise the limit if that rate is expected";
+      } else {
+        r.summary = Label(row) + " moved on isolated CPUs, within " + Limit(*allow) + " (worst " +
+                    Rate(worst->per_second) + " on CPU " + std::to_string(worst->cpu) + ")";
+      }
+    }
+    if (tick_on_nohz) r.summary += "; " + std::string(kTickNote);
+    return r;
+  }
+
   static CheckResult Make(Status s, const std::string& id, std::string summary, std::string measured) {
     CheckResult r;
     r.check = "interrupts";

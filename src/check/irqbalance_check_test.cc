@@ -34,7 +34,7 @@ TEST_CASE("the irqbalance check FAILs while irqbalance runs without the isolated
   auto run = [&]() {
     const profile::Profile p = Load(root);
     SystemState state = CollectSystemState(root);
-    check::Suite suite{"test", "", "", {"irqbalance"}, {}};
+    check::Suite suite{"test", "", "", {"irqbalance"}, {}, ""};
     auto check = check::FindCheck("irqbalance");
     REQUIRE(check);
     check::CheckEnv env{p, root, state, suite, [](auto) { return true; }};

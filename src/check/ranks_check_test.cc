@@ -8,6 +8,7 @@
 
 #include "base/fault_root.h"
 #include "base/kernel_paths.h"
+#include "base/skip_test_support.h"
 #include "check/check_test_support.h"
 #include "check/kernel_log.h"
 #include "inspect/threads.h"
@@ -331,9 +332,8 @@ TEST_CASE("kernel log on this machine: read whole, without blocking", "[check][h
   FsRoot live("/");
   auto log = ReadKernelLog(live);
   if (!log) {
-    CHECK(log.error().err == EPERM);
-    WARN("the kernel log is not readable here: " << log.error().message);
-    return;
+    REQUIRE(log.error().err == EPERM);  // only the permission may keep the log from us
+    RTAGENT_SKIP("the kernel log is not readable here: " << log.error().message);
   }
   CHECK_THAT(*log, Catch::Contains("Linux version"));
 }

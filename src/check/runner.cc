@@ -54,6 +54,31 @@ void ReadWindows(profile::FieldReader& r, const profile::YamlNode& w, Suite* s) 
   }
 }
 
+// extends: NAME, a built-in suite whose checks and windows this one starts from. Only a
+// built-in that extends none, so a chain is one link long and cannot loop.
+void ReadExtends(profile::FieldReader& r, profile::Diagnostics& diags, const profile::YamlNode& v, Suite* s) {
+  auto name = r.String(v, "extends");
+  if (!name) return;
+  const profile::BuiltinSuite* base = Builtin(*name);
+  if (base == nullptr) {
+    const auto names = profile::BuiltinSuiteNames();
+    std::string near = profile::NearestWord(*name, names);
+    diags.Error(v.mark, "'extends' names \"" + *name + "\", which is not a built-in suite",
+                (near.empty() ? std::string() : "did you mean \"" + near + "\"? ") + "the built-in suites are " +
+                    profile::JoinChoices(names));
+    return;
+  }
+  auto parsed = ParseSuite(base->yaml, "checks/" + *name + ".yaml");
+  if (!parsed || !parsed->extends.empty()) {
+    diags.Error(v.mark, "the built-in suite \"" + *name + "\" cannot be extended",
+                "extend a built-in suite that lists its checks itself");
+    return;
+  }
+  s->extends = *name;
+  s->checks = parsed->checks;
+  s->windows = parsed->windows;
+}
+
 }  // namespace
 
 Result<Suite> ParseSuite(const std::string& text, const std::string& file) {
@@ -67,7 +92,7 @@ Result<Suite> ParseSuite(const std::string& text, const std::string& file) {
   profile::FieldReader r(&diags, &no_cpus);
   if (parsed && doc.IsNull()) {
     diags.Error({file, 1, 1}, "the suite file is empty", "write at least `checks: [kernel, cmdline]`");
-  } else if (parsed && r.MapWithKeys(doc, {"name", "description", "checks", "windows"}, "suite", "key")) {
+  } else if (parsed && r.MapWithKeys(doc, {"name", "description", "extends", "checks", "windows"}, "suite", "key")) {
     if (const YamlNode* v = doc.Find("name")) {
       if (auto n = r.String(*v, "name")) s.name = *n;
     }
@@ -75,7 +100,13 @@ Result<Suite> ParseSuite(const std::string& text, const std::string& file) {
       if (auto d = r.String(*v, "description")) s.description = *d;
     }
     const YamlNode* checks = doc.Find("checks");
-    if (checks == nullptr) {
+    const YamlNode* extends = doc.Find("extends");
+    if (extends != nullptr && checks != nullptr) {
+      diags.Error(checks->mark, "the suite has both 'extends' and 'checks'",
+                  "keep 'extends' to run the checks of the suite it names, or 'checks' to list them");
+    } else if (extends != nullptr) {
+      ReadExtends(r, diags, *extends, &s);
+    } else if (checks == nullptr) {
       diags.Error(doc.mark, "the suite names no checks", "add `checks: [conformance, kernel, cmdline, clock, lint]`");
     } else if (auto names = r.StringList(*checks, "checks", false)) {
       const auto known = CheckNames();

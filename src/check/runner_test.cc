@@ -3,6 +3,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
+
 #include <catch2/catch.hpp>
 
 #include "base/fault_root.h"
@@ -19,9 +21,15 @@ using namespace rtagent::check::testing;
 TEST_CASE("the built-in suites: commission has everything, boot is fast, ci is moderate", "[check][suite]") {
   auto commission = LoadSuite("commission");
   REQUIRE(commission);
-  CHECK(commission->checks ==
-        std::vector<std::string>{"conformance", "kernel", "cmdline", "clock", "lint", "ranks", "pi", "interrupts", "irqbalance",
-                                 "hwlat"});
+  // Every registered check, each once: commission.yaml is where a new check joins the suites.
+  std::vector<std::string> registered;
+  for (const auto& c : AllChecks()) registered.push_back(c->Name());
+  std::vector<std::string> listed = commission->checks;
+  std::sort(registered.begin(), registered.end());
+  std::sort(listed.begin(), listed.end());
+  CHECK(listed == registered);
+  CHECK(commission->checks.front() == "conformance");  // cheap ones first, the long windows last
+  CHECK(commission->checks.back() == "hwlat");
   CHECK(commission->windows.empty());  // the profile's windows
   CHECK(commission->source == "checks/commission.yaml (built-in)");
 
@@ -33,6 +41,8 @@ TEST_CASE("the built-in suites: commission has everything, boot is fast, ci is m
 
   auto ci = LoadSuite("ci");
   REQUIRE(ci);
+  CHECK(ci->extends == "commission");
+  CHECK(ci->checks == commission->checks);
   CHECK(ci->windows ==
         std::map<std::string, Duration>{{"interrupts", std::chrono::seconds(5)}, {"hwlat", std::chrono::seconds(10)}});
   CHECK_FALSE(ci->description.empty());
@@ -107,6 +117,28 @@ TEST_CASE("suite file errors name the file, the line and the column", "[check][s
     CHECK_THAT(LoadSuite(t.dir() + "/none.yaml").error().message, Catch::Contains("names no checks"));
     t.Put("empty.yaml", "# nothing\n");
     CHECK_THAT(LoadSuite(t.dir() + "/empty.yaml").error().message, Catch::Contains("empty.yaml:1:1: error: the suite file is empty"));
+  }
+  SECTION("extends: a built-in suite's checks and windows, its own windows over them") {
+    t.Put("fast.yaml", "extends: boot\nwindows:\n  interrupts: 1s\n");
+    auto s = LoadSuite(t.dir() + "/fast.yaml");
+    REQUIRE(s);
+    CHECK(s->name == "fast");
+    CHECK(s->checks == LoadSuite("boot")->checks);
+    CHECK(s->windows == std::map<std::string, Duration>{{"interrupts", std::chrono::seconds(1)}});
+    t.Put("ci2.yaml", "extends: commission\n");
+    CHECK(LoadSuite(t.dir() + "/ci2.yaml")->windows.empty());
+  }
+  SECTION("extends: an unknown suite, beside checks, or a suite that extends another") {
+    t.Put("typo.yaml", "extends: comission\n");
+    CHECK_THAT(LoadSuite(t.dir() + "/typo.yaml").error().message,
+               Catch::Contains("typo.yaml:1:10") && Catch::Contains("not a built-in suite") &&
+                   Catch::Contains("did you mean \"commission\""));
+    t.Put("both.yaml", "extends: boot\nchecks: [kernel]\n");
+    CHECK_THAT(LoadSuite(t.dir() + "/both.yaml").error().message,
+               Catch::Contains("both.yaml:2:9") && Catch::Contains("both 'extends' and 'checks'"));
+    t.Put("chain.yaml", "extends: ci\n");
+    CHECK_THAT(LoadSuite(t.dir() + "/chain.yaml").error().message,
+               Catch::Contains("the built-in suite \"ci\" cannot be extended"));
   }
   SECTION("a file that is not there") {
     auto s = LoadSuite(t.dir() + "/missing.yaml");

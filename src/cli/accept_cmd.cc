@@ -8,6 +8,7 @@
 #include "cli/acceptance_run.h"
 #include "cli/commands.h"
 #include "cli/profile_arg.h"
+#include "profile/builtin_suites.h"
 
 namespace rtagent {
 
@@ -39,7 +40,7 @@ int CmdAccept(const GlobalOptions& g, const AcceptOptions& o) {
     return kExitBadInput;
   }
   req.version = o.version;
-  req.preflight_suite = o.preflight.empty() ? "boot" : o.preflight;
+  req.preflight_suite = o.preflight.empty() ? profile::kBootSuite : o.preflight;
   req.color = g.color;
   auto prep = PrepareAcceptance(*lp, req);
   if (!prep) {

@@ -14,6 +14,7 @@
 #include "cli/profile_arg.h"
 #include "cli/verdict_files.h"
 #include "latency/acceptance.h"
+#include "profile/builtin_suites.h"
 #include "report/diff.h"
 #include "report/verdict.h"
 
@@ -30,7 +31,7 @@ struct AcceptanceRequest {
   std::string log_dir;             ///< external loads' logs; empty: beside --json, else the temp dir
   /// The check suite run as pre-flight when the caller gives no answers of its own:
   /// a name ("boot", fast) or a suite file; "none" runs none.
-  std::string preflight_suite = "boot";
+  std::string preflight_suite = profile::kBootSuite;
   bool color = false;
   /// The profile's boot arguments not in effect yet (commission wrote them for the next boot):
   /// the verdict says first that the measured CPUs are not isolated until the reboot.

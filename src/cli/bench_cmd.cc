@@ -65,11 +65,7 @@ Result<std::vector<bench::Group>> ParseGroups(const std::string& only) {
   if (only.empty()) return groups;
   for (std::string_view name : SplitChar(only, ',')) {
     auto g = bench::ParseGroup(Trim(name));
-    if (!g) {
-      std::string all;
-      for (bench::Group x : bench::AllGroups()) all += (all.empty() ? "" : ", ") + bench::GroupName(x);
-      return MakeError("--only: no group \"" + Trim(name) + "\" (groups: " + all + ")", EINVAL);
-    }
+    if (!g) return MakeError("--only: no group \"" + Trim(name) + "\" (groups: " + bench::GroupNames() + ")", EINVAL);
     groups.push_back(*g);
   }
   return groups;
@@ -109,6 +105,29 @@ void PrintPhase(std::ostream& out, Phase phase, const std::vector<TestResult>& r
     }
   }
   out << t.Render() << std::flush;
+}
+
+// The line before the tables: host, kernel, the measured CPU, and a virtual machine said so.
+void PrintRunHeader(std::ostream& out, const bench::BenchRun& run, const bench::RunOptions& ro) {
+  out << "bench: " << (run.host.hostname.empty() ? "this machine" : run.host.hostname) << ", Linux "
+      << run.host.kernel_release << (run.host.preempt_rt ? " (PREEMPT_RT)" : " (not PREEMPT_RT)") << ", CPU " << ro.cpu
+      << (ro.quick ? ", --quick" : "") << "\n";
+  if (run.host.virtual_machine) {
+    out << "warning: virtual machine" << (run.host.hypervisor.empty() ? "" : " (" + run.host.hypervisor + ")")
+        << ": these are virtual-machine figures, not the board's real-time figures\n";
+  }
+  out << std::flush;
+}
+
+// The lines after the tables: the clock, the class measured at, notes, timer health.
+void PrintRunTrailer(std::ostream& out, const bench::BenchRun& run) {
+  out << "\nclock: resolution " << FormatNsShort(run.host.clock_resolution_ns) << ", one read "
+      << FormatNsShort(run.host.clock_read_cost_ns) << "; measured at " << run.policy
+      << (run.priority > 0 ? " " + std::to_string(run.priority) : "") << "\n";
+  for (const std::string& n : run.notes) out << "note: " << n << "\n";
+  out << "timer health: " << run.health.Verdict() << "\n";
+  for (const std::string& r : run.health.reasons) out << "  " << r << "\n";
+  if (run.interrupted) out << "interrupted: the run stopped early\n";
 }
 
 }  // namespace
@@ -159,14 +178,7 @@ int CmdBench(const GlobalOptions& g, const BenchOptions& o) {
   run.rr_timeslice_ms = static_cast<int>(root.ReadInt(kpath::Sysctl("kernel.sched_rr_timeslice_ms")).value_or(0));
   // Printing goes to stdout; with --json - the JSON lines own it and the table goes to stderr.
   std::ostream& out = o.json == "-" ? std::cerr : std::cout;
-  out << "bench: " << (run.host.hostname.empty() ? "this machine" : run.host.hostname) << ", Linux "
-      << run.host.kernel_release << (run.host.preempt_rt ? " (PREEMPT_RT)" : " (not PREEMPT_RT)") << ", CPU " << ro.cpu
-      << (o.quick ? ", --quick" : "") << "\n";
-  if (run.host.virtual_machine) {
-    out << "warning: virtual machine" << (run.host.hypervisor.empty() ? "" : " (" + run.host.hypervisor + ")")
-        << ": these are virtual-machine figures, not the board's real-time figures\n";
-  }
-  out << std::flush;
+  PrintRunHeader(out, run, ro);
 
   StopSignals signals;
   ro.stop = &StopFlag();
@@ -184,13 +196,7 @@ int CmdBench(const GlobalOptions& g, const BenchOptions& o) {
   }
   run.health = bench::JudgeTimerHealth(run);
 
-  out << "\nclock: resolution " << FormatNsShort(run.host.clock_resolution_ns) << ", one read "
-      << FormatNsShort(run.host.clock_read_cost_ns) << "; measured at " << run.policy
-      << (run.priority > 0 ? " " + std::to_string(run.priority) : "") << "\n";
-  for (const std::string& n : run.notes) out << "note: " << n << "\n";
-  out << "timer health: " << run.health.Verdict() << "\n";
-  for (const std::string& r : run.health.reasons) out << "  " << r << "\n";
-  if (run.interrupted) out << "interrupted: the run stopped early\n";
+  PrintRunTrailer(out, run);
 
   const std::pair<std::string, std::string> files[] = {
       {o.json, bench::RenderJsonLines(run)}, {o.md, bench::RenderBenchMarkdown(run)}, {o.svg, bench::RenderBenchSvg(run)}};

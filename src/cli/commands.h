@@ -54,7 +54,7 @@ int CmdApply(const GlobalOptions& g, const PlanOptions& o);
 struct VerifyOptions {
   std::string profile;
   bool json = false;
-  std::string suite;  ///< commission | boot | ci (checks issue)
+  std::string suite;  ///< a built-in suite (profile/builtin_suites.h) or a suite file
   std::string junit;  ///< write JUnit XML here
 };
 /// `rtagent verify PROFILE`: plans again and reports each item as matching or not.
@@ -161,7 +161,7 @@ int CmdStatus(const GlobalOptions& g, const StatusOptions& o);
 struct BenchOptions {
   std::string profile;   ///< path, or empty for the built-in default (its measured CPU and rank)
   bool quick = false;    ///< a few seconds: small budgets, the equal-rank phase only where it shows
-  std::string only;      ///< --only GROUP[,GROUP]: kernel, switch, message, notify, sync, timer, signal, thread
+  std::string only;      ///< --only GROUP[,GROUP]: bench::GroupNames()
   int cpu = -1;          ///< --cpu N; -1: the first of acceptance.cpus (the isolated CPUs by default)
   int priority = 0;      ///< --priority N; 0: acceptance.priority
   std::string json, md, svg;          ///< output files ("-" is stdout)

@@ -28,6 +28,7 @@
 #include "cli/stop_signal.h"
 #include "inspect/inspect_text.h"
 #include "inspect/system_state.h"
+#include "profile/builtin_suites.h"
 #include "tune/apply_profile.h"
 #include "tune/cores_tuner.h"
 #include "tune/plan_render.h"
@@ -246,7 +247,7 @@ int CmdCommission(const GlobalOptions& g, const CommissionOptions& o) {
   if (StopFlag().load()) return Stopped("after apply", changes_left);
 
   // 5. verify
-  auto suite = check::LoadSuite(p.checks.suite.value.empty() ? "commission" : p.checks.suite.value);
+  auto suite = check::LoadSuite(p.checks.suite.value.empty() ? profile::kDefaultSuite : p.checks.suite.value);
   if (!suite) {
     std::cerr << "rtagent commission: check suite: " << suite.error().message << "\n";
     return kExitCannotRun;

@@ -156,6 +156,59 @@ bool ActionLooksManaged(std::string_view a) {
   return false;
 }
 
+namespace {
+
+// Which IRQs have a sys/kernel/irq/N directory (CONFIG_SPARSE_IRQ), sorted: listed once, so a
+// kernel without them costs one failed List, not thousands of failed reads.
+std::vector<int> SysIrqs(const SysRoot& root) {
+  std::vector<int> sys_irqs;
+  if (auto names = root.List(kpath::kSysIrqDir)) {
+    for (const auto& n : *names) {
+      if (auto v = ParseInt(n)) sys_irqs.push_back(static_cast<int>(*v));
+    }
+    std::sort(sys_irqs.begin(), sys_irqs.end());
+  }
+  return sys_irqs;
+}
+
+// What /proc/interrupts' line does not say about one IRQ: its sysfs files (when `has_sys`), its
+// affinity files under /proc/irq/N, whether it is per-CPU and whether it looks managed.
+void ReadIrqFiles(const SysRoot& root, bool has_sys, IrqInfo& irq) {
+  if (has_sys) {
+    // kernel/irq/irqdesc.c: "type" (edge or level) is the one fact x86's /proc/interrupts
+    // line lacks; the others are read only when the line did not show them.
+    if (auto r = root.ReadTrimmed(kpath::SysIrqFile(irq.irq, kpath::kSysIrqType)); r && !r->empty()) irq.type = *r;
+    if (irq.chip.empty()) {
+      if (auto r = root.ReadTrimmed(kpath::SysIrqFile(irq.irq, kpath::kSysIrqChipName))) irq.chip = *r;
+    }
+    if (irq.hwirq.empty()) {
+      if (auto r = root.ReadTrimmed(kpath::SysIrqFile(irq.irq, kpath::kSysIrqHwirq))) irq.hwirq = *r;
+    }
+    if (irq.actions.empty()) {
+      if (auto r = root.Read(kpath::SysIrqFile(irq.irq, kpath::kSysIrqActions))) irq.actions = SplitActions(*r, ",");
+    }
+  }
+  if (irq.type.empty() && (irq.handler == "edge" || irq.handler == "level")) irq.type = irq.handler;
+
+  if (auto r = root.Read(kpath::ProcIrqFile(irq.irq, kpath::kIrqSmpAffinityList))) {
+    if (auto s = CpuSet::ParseList(*r)) irq.affinity = *s;
+  }
+  // Needs CONFIG_GENERIC_IRQ_EFFECTIVE_AFF_MASK; an IO-APIC line's effective affinity only
+  // follows a change at its next interrupt (Documentation/core-api/irq/irq-affinity.rst).
+  if (auto r = root.Read(kpath::ProcIrqFile(irq.irq, kpath::kIrqEffectiveAffinityList))) {
+    if (auto s = CpuSet::ParseList(*r)) irq.effective_affinity = *s;
+  }
+
+  // GIC hwirqs 0-15 are SGIs and 16-31 PPIs (1056-1119 the extended PPIs): banked per CPU.
+  if (IsGic(irq.chip)) {
+    if (auto hw = ParseInt(irq.hwirq); hw && (*hw < 32 || (*hw >= 1056 && *hw < 1120))) irq.per_cpu = true;
+  }
+  if (irq.handler.find("percpu") != std::string::npos) irq.per_cpu = true;
+  for (const auto& a : irq.actions) irq.managed_hint |= ActionLooksManaged(a);
+}
+
+}  // namespace
+
 IrqState CollectIrqs(const SysRoot& root, const CpuSet& isolated_all) {
   IrqState st;
   if (auto r = root.Read(kpath::kDefaultSmpAffinity)) {
@@ -176,15 +229,7 @@ IrqState CollectIrqs(const SysRoot& root, const CpuSet& isolated_all) {
     }
   };
 
-  // Which IRQs have a sys/kernel/irq/N directory (CONFIG_SPARSE_IRQ): listed once, so a
-  // kernel without them costs one failed List, not thousands of failed reads.
-  std::vector<int> sys_irqs;
-  if (auto names = root.List(kpath::kSysIrqDir)) {
-    for (const auto& n : *names) {
-      if (auto v = ParseInt(n)) sys_irqs.push_back(static_cast<int>(*v));
-    }
-    std::sort(sys_irqs.begin(), sys_irqs.end());
-  }
+  const std::vector<int> sys_irqs = SysIrqs(root);
 
   for (auto& row : table.rows) {
     if (row.irq < 0) {
@@ -203,37 +248,7 @@ IrqState CollectIrqs(const SysRoot& root, const CpuSet& isolated_all) {
     if (!row.trigger.empty()) irq.type = row.trigger == "Level" ? "level" : "edge";
     sum(irq.counts, &irq.total, &irq.on_isolated);
 
-    if (std::binary_search(sys_irqs.begin(), sys_irqs.end(), irq.irq)) {
-      // kernel/irq/irqdesc.c: "type" (edge or level) is the one fact x86's /proc/interrupts
-      // line lacks; the others are read only when the line did not show them.
-      if (auto r = root.ReadTrimmed(kpath::SysIrqFile(irq.irq, kpath::kSysIrqType)); r && !r->empty()) irq.type = *r;
-      if (irq.chip.empty()) {
-        if (auto r = root.ReadTrimmed(kpath::SysIrqFile(irq.irq, kpath::kSysIrqChipName))) irq.chip = *r;
-      }
-      if (irq.hwirq.empty()) {
-        if (auto r = root.ReadTrimmed(kpath::SysIrqFile(irq.irq, kpath::kSysIrqHwirq))) irq.hwirq = *r;
-      }
-      if (irq.actions.empty()) {
-        if (auto r = root.Read(kpath::SysIrqFile(irq.irq, kpath::kSysIrqActions))) irq.actions = SplitActions(*r, ",");
-      }
-    }
-    if (irq.type.empty() && (irq.handler == "edge" || irq.handler == "level")) irq.type = irq.handler;
-
-    if (auto r = root.Read(kpath::ProcIrqFile(irq.irq, kpath::kIrqSmpAffinityList))) {
-      if (auto s = CpuSet::ParseList(*r)) irq.affinity = *s;
-    }
-    // Needs CONFIG_GENERIC_IRQ_EFFECTIVE_AFF_MASK; an IO-APIC line's effective affinity only
-    // follows a change at its next interrupt (Documentation/core-api/irq/irq-affinity.rst).
-    if (auto r = root.Read(kpath::ProcIrqFile(irq.irq, kpath::kIrqEffectiveAffinityList))) {
-      if (auto s = CpuSet::ParseList(*r)) irq.effective_affinity = *s;
-    }
-
-    // GIC hwirqs 0-15 are SGIs and 16-31 PPIs (1056-1119 the extended PPIs): banked per CPU.
-    if (IsGic(irq.chip)) {
-      if (auto hw = ParseInt(irq.hwirq); hw && (*hw < 32 || (*hw >= 1056 && *hw < 1120))) irq.per_cpu = true;
-    }
-    if (irq.handler.find("percpu") != std::string::npos) irq.per_cpu = true;
-    for (const auto& a : irq.actions) irq.managed_hint |= ActionLooksManaged(a);
+    ReadIrqFiles(root, std::binary_search(sys_irqs.begin(), sys_irqs.end(), irq.irq), irq);
     st.irqs.push_back(std::move(irq));
   }
   return st;

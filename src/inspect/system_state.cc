@@ -28,13 +28,17 @@ std::string SectionName(Section s) {
   return "?";
 }
 
-Result<Section> ParseSection(std::string_view name) {
+std::string SectionNames() {
   std::string names;
+  for (Section s : AllSections()) names += (names.empty() ? "" : ", ") + SectionName(s);
+  return names;
+}
+
+Result<Section> ParseSection(std::string_view name) {
   for (Section s : AllSections()) {
     if (SectionName(s) == name) return s;
-    names += (names.empty() ? "" : ", ") + SectionName(s);
   }
-  return MakeError("unknown section \"" + std::string(name) + "\"; the sections are " + names);
+  return MakeError("unknown section \"" + std::string(name) + "\"; the sections are " + SectionNames());
 }
 
 SystemState CollectSystemState(const SysRoot& root, const std::vector<Section>& sections) {

@@ -29,6 +29,9 @@ enum class Section { kKernel, kCmdline, kCpus, kIrqs, kThreads, kMemory, kPower,
 const std::vector<Section>& AllSections();
 /// "kernel", "cmdline", ...
 std::string SectionName(Section s);
+/// Every section's name, in display order: "kernel, cmdline, ..., clock" (the help text, and
+/// the list an unknown name's error gives).
+std::string SectionNames();
 /// Parses a section name; the error lists the valid names.
 Result<Section> ParseSection(std::string_view name);
 

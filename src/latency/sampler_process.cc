@@ -39,6 +39,60 @@ std::string SelfDir() {
   return slash == std::string::npos ? "" : exe.substr(0, slash);
 }
 
+// The child's end of the pipe becomes fd 3 there (dup2 in the child clears close-on-exec).
+constexpr int kChildFd = 3;
+
+// Starts the measuring program with the write end of a new pipe as its fd 3; *read_fd is the
+// read end. Returns its pid.
+Result<pid_t> SpawnWithPipe(const std::string& binary, const SamplerConfig& config, const std::string& root_dir,
+                            int* read_fd) {
+  int fds[2];
+  if (::pipe2(fds, O_CLOEXEC) != 0) return MakeError("cannot make a pipe for the measuring process", errno);
+  posix_spawn_file_actions_t fa;
+  posix_spawn_file_actions_init(&fa);
+  int write_end = fds[1];
+  if (write_end == kChildFd) {
+    write_end = ::fcntl(fds[1], F_DUPFD_CLOEXEC, kChildFd + 1);
+    ::close(fds[1]);
+    if (write_end < 0) {
+      const int err = errno;
+      ::close(fds[0]);
+      posix_spawn_file_actions_destroy(&fa);
+      return MakeError("cannot make a pipe for the measuring process", err);
+    }
+  }
+  posix_spawn_file_actions_adddup2(&fa, write_end, kChildFd);
+  const std::vector<std::string> args = SamplerArgs(binary, config, root_dir, kChildFd, static_cast<int>(::getpid()));
+  std::vector<char*> argv;
+  for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+  argv.push_back(nullptr);
+  // The child starts with default dispositions and its stop signals blocked: a Ctrl-C that
+  // comes before it is ready stays pending and stops the run at once instead of killing it
+  // (it takes them synchronously, and its measuring threads inherit the mask).
+  posix_spawnattr_t attr;
+  posix_spawnattr_init(&attr);
+  sigset_t stops, all;
+  sigemptyset(&stops);
+  sigaddset(&stops, SIGINT);
+  sigaddset(&stops, SIGTERM);
+  sigaddset(&stops, SIGHUP);
+  sigfillset(&all);
+  posix_spawnattr_setsigmask(&attr, &stops);
+  posix_spawnattr_setsigdefault(&attr, &all);
+  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
+  pid_t pid = 0;
+  const int spawn_err = ::posix_spawn(&pid, binary.c_str(), &fa, &attr, argv.data(), environ);
+  posix_spawnattr_destroy(&attr);
+  posix_spawn_file_actions_destroy(&fa);
+  ::close(write_end);
+  if (spawn_err != 0) {
+    ::close(fds[0]);
+    return MakeError("cannot start the measuring program " + binary, spawn_err);
+  }
+  *read_fd = fds[0];
+  return pid;
+}
+
 }  // namespace
 
 Result<std::string> FindSamplerBinary() {
@@ -83,53 +137,11 @@ Result<void> SamplerProcess::Start() {
     if (!found) return found.error();
     binary_ = *found;
   }
-  int fds[2];
-  if (::pipe2(fds, O_CLOEXEC) != 0) return MakeError("cannot make a pipe for the measuring process", errno);
-  // The child's end becomes fd 3 there (dup2 in the child clears close-on-exec).
-  constexpr int kChildFd = 3;
-  posix_spawn_file_actions_t fa;
-  posix_spawn_file_actions_init(&fa);
-  int write_end = fds[1];
-  if (write_end == kChildFd) {
-    write_end = ::fcntl(fds[1], F_DUPFD_CLOEXEC, kChildFd + 1);
-    ::close(fds[1]);
-    if (write_end < 0) {
-      const int err = errno;
-      ::close(fds[0]);
-      posix_spawn_file_actions_destroy(&fa);
-      return MakeError("cannot make a pipe for the measuring process", err);
-    }
-  }
-  posix_spawn_file_actions_adddup2(&fa, write_end, kChildFd);
-  const std::vector<std::string> args = SamplerArgs(binary_, config_, root_.Dir(), kChildFd, static_cast<int>(::getpid()));
-  std::vector<char*> argv;
-  for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
-  argv.push_back(nullptr);
-  // The child starts with default dispositions and its stop signals blocked: a Ctrl-C that
-  // comes before it is ready stays pending and stops the run at once instead of killing it
-  // (it takes them synchronously, and its measuring threads inherit the mask).
-  posix_spawnattr_t attr;
-  posix_spawnattr_init(&attr);
-  sigset_t stops, all;
-  sigemptyset(&stops);
-  sigaddset(&stops, SIGINT);
-  sigaddset(&stops, SIGTERM);
-  sigaddset(&stops, SIGHUP);
-  sigfillset(&all);
-  posix_spawnattr_setsigmask(&attr, &stops);
-  posix_spawnattr_setsigdefault(&attr, &all);
-  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
-  pid_t pid = 0;
-  const int spawn_err = ::posix_spawn(&pid, binary_.c_str(), &fa, &attr, argv.data(), environ);
-  posix_spawnattr_destroy(&attr);
-  posix_spawn_file_actions_destroy(&fa);
-  ::close(write_end);
-  if (spawn_err != 0) {
-    ::close(fds[0]);
-    return MakeError("cannot start the measuring program " + binary_, spawn_err);
-  }
-  pid_.store(pid);
-  fd_ = fds[0];
+  int read_fd = -1;
+  auto pid = SpawnWithPipe(binary_, config_, root_.Dir(), &read_fd);
+  if (!pid) return pid.error();
+  pid_.store(*pid);
+  fd_ = read_fd;
 
   // Wait for "ready" (or an error, or the process's end).
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(kReadyTimeoutMs);

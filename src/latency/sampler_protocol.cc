@@ -67,6 +67,56 @@ bool ParseBool(std::string_view text, bool& out) {
 
 const char* Flag(bool b) { return b ? "1" : "0"; }
 
+// "result INTERVAL ASKED ACTUAL PRIORITY FIFO LOCKED FALLBACK QOS|- INTERRUPTED": the run's
+// settings, into `r`.
+Result<void> ReadResultFields(const std::vector<std::string_view>& f, SamplerResult& r) {
+  int64_t interval = 0, asked = 0, actual = 0;
+  int priority = 0;
+  bool fifo = false, locked = false, fallback = false, interrupted = false;
+  if (f.size() != 9 || !ParseNumber(f[0], interval) || !ParseNumber(f[1], asked) || !ParseNumber(f[2], actual) ||
+      !ParseNumber(f[3], priority) || !ParseBool(f[4], fifo) || !ParseBool(f[5], locked) ||
+      !ParseBool(f[6], fallback) || !ParseBool(f[8], interrupted)) {
+    return MakeError("an unreadable result line", EPROTO);
+  }
+  r.interval = std::chrono::microseconds(interval);
+  r.duration_asked = std::chrono::nanoseconds(asked);
+  r.duration_actual = std::chrono::nanoseconds(actual);
+  r.priority_asked = priority;
+  r.fifo = fifo;
+  r.memory_locked = locked;
+  r.unprivileged_fallback = fallback;
+  r.interrupted = interrupted;
+  if (f[7] != "-") {
+    int32_t qos = 0;
+    if (!ParseNumber(f[7], qos)) return MakeError("an unreadable PM QoS value", EPROTO);
+    r.own_pm_qos_us = qos;
+  }
+  return Ok();
+}
+
+// "cpu CPU POLICY PRIORITY STOPPED ELAPSED LIMIT KEPT SAMPLES OVERFLOWS OVERFLOW_MAX MIN MAX SUM
+// SKIPPED": one CPU's run and its histogram's parts (the bins zeroed, to be filled by "bins").
+Result<void> ReadCpuFields(const std::vector<std::string_view>& f, CpuRun& c, HistogramParts& p, uint64_t& kept) {
+  bool stopped = false;
+  if (f.size() != 14 || !ParseNumber(f[0], c.cpu) || !ParseNumber(f[1], c.sched.policy) ||
+      !ParseNumber(f[2], c.sched.priority) || !ParseBool(f[3], stopped) || !ParseNumber(f[4], c.elapsed_ns) ||
+      !ParseNumber(f[5], p.limit_us) || !ParseNumber(f[6], kept) || !ParseNumber(f[7], p.samples) ||
+      !ParseNumber(f[8], p.overflows) || !ParseNumber(f[9], p.overflow_max_ns) || !ParseNumber(f[10], p.min_ns) ||
+      !ParseNumber(f[11], p.max_ns) || !ParseNumber(f[12], p.sum_ns) || !ParseNumber(f[13], p.skipped_periods) ||
+      p.limit_us == 0) {
+    return MakeError("an unreadable cpu line", EPROTO);
+  }
+  // The fuzzer's find: a limit of 2^32 µs made the reader allocate 32 GiB of bins.
+  if (p.limit_us > Histogram::kMaxLimitUs || kept > Histogram::kMaxKeptEvents) {
+    return MakeError("a cpu line with a histogram limit above " + std::to_string(Histogram::kMaxLimitUs) +
+                         " µs or more than " + std::to_string(Histogram::kMaxKeptEvents) + " kept events",
+                     EPROTO);
+  }
+  c.stopped_early = stopped;
+  p.bins.assign(p.limit_us, 0);
+  return Ok();
+}
+
 }  // namespace
 
 std::string EncodeHello() { return "hello " + std::to_string(kSamplerProtocolVersion) + "\n"; }
@@ -255,27 +305,7 @@ Result<void> SamplerStreamReader::Feed(std::string_view line) {
 Result<void> SamplerStreamReader::FeedResultLine(std::string_view key, std::string_view rest) {
   const std::vector<std::string_view> f = SplitWs(rest);
   if (key == "result" && !in_result_) {
-    int64_t interval = 0, asked = 0, actual = 0;
-    int priority = 0;
-    bool fifo = false, locked = false, fallback = false, interrupted = false;
-    if (f.size() != 9 || !ParseNumber(f[0], interval) || !ParseNumber(f[1], asked) || !ParseNumber(f[2], actual) ||
-        !ParseNumber(f[3], priority) || !ParseBool(f[4], fifo) || !ParseBool(f[5], locked) ||
-        !ParseBool(f[6], fallback) || !ParseBool(f[8], interrupted)) {
-      return MakeError("an unreadable result line", EPROTO);
-    }
-    result_.interval = std::chrono::microseconds(interval);
-    result_.duration_asked = std::chrono::nanoseconds(asked);
-    result_.duration_actual = std::chrono::nanoseconds(actual);
-    result_.priority_asked = priority;
-    result_.fifo = fifo;
-    result_.memory_locked = locked;
-    result_.unprivileged_fallback = fallback;
-    result_.interrupted = interrupted;
-    if (f[7] != "-") {
-      int32_t qos = 0;
-      if (!ParseNumber(f[7], qos)) return MakeError("an unreadable PM QoS value", EPROTO);
-      result_.own_pm_qos_us = qos;
-    }
+    if (auto ok = ReadResultFields(f, result_); !ok) return ok;
     in_result_ = true;
     return Ok();
   }
@@ -287,25 +317,9 @@ Result<void> SamplerStreamReader::FeedResultLine(std::string_view key, std::stri
   if (key == "cpu") {
     if (auto ok = FinishCpu(); !ok) return ok;
     CpuRun c;
-    bool stopped = false;
     HistogramParts p;
     uint64_t kept = 0;
-    if (f.size() != 14 || !ParseNumber(f[0], c.cpu) || !ParseNumber(f[1], c.sched.policy) ||
-        !ParseNumber(f[2], c.sched.priority) || !ParseBool(f[3], stopped) || !ParseNumber(f[4], c.elapsed_ns) ||
-        !ParseNumber(f[5], p.limit_us) || !ParseNumber(f[6], kept) || !ParseNumber(f[7], p.samples) ||
-        !ParseNumber(f[8], p.overflows) || !ParseNumber(f[9], p.overflow_max_ns) || !ParseNumber(f[10], p.min_ns) ||
-        !ParseNumber(f[11], p.max_ns) || !ParseNumber(f[12], p.sum_ns) || !ParseNumber(f[13], p.skipped_periods) ||
-        p.limit_us == 0) {
-      return MakeError("an unreadable cpu line", EPROTO);
-    }
-    // The fuzzer's find: a limit of 2^32 µs made the reader allocate 32 GiB of bins.
-    if (p.limit_us > Histogram::kMaxLimitUs || kept > Histogram::kMaxKeptEvents) {
-      return MakeError("a cpu line with a histogram limit above " + std::to_string(Histogram::kMaxLimitUs) +
-                           " µs or more than " + std::to_string(Histogram::kMaxKeptEvents) + " kept events",
-                       EPROTO);
-    }
-    c.stopped_early = stopped;
-    p.bins.assign(p.limit_us, 0);
+    if (auto ok = ReadCpuFields(f, c, p, kept); !ok) return ok;
     kept_ = static_cast<size_t>(kept);
     parts_ = std::move(p);
     cpu_ = std::move(c);

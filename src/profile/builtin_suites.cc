@@ -15,6 +15,14 @@ std::vector<std::string> BuiltinSuiteNames() {
   return names;
 }
 
+std::string BuiltinSuiteHelp(const std::string& default_name) {
+  std::string text = default_name.empty() ? "" : default_name + " (default)";
+  for (const std::string& name : BuiltinSuiteNames()) {
+    if (name != default_name) text += (text.empty() ? "" : ", ") + name;
+  }
+  return text;
+}
+
 bool IsSuiteFile(const std::string& name) {
   return name.find('/') != std::string::npos || name.ends_with(".yaml") || name.ends_with(".yml");
 }

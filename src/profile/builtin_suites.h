@@ -18,6 +18,14 @@ struct BuiltinSuite {
 const std::vector<BuiltinSuite>& BuiltinSuites();
 /// Their names, in the same order.
 std::vector<std::string> BuiltinSuiteNames();
+/// The names for a help line, in that order, or with `default_name` first and marked:
+/// "commission, boot, ci"; "boot (default), commission, ci".
+std::string BuiltinSuiteHelp(const std::string& default_name = "");
+
+/// The suite verify and commission run when the profile names none (checks.suite's default).
+inline const std::string kDefaultSuite = "commission";
+/// The fast suite: accept's pre-flight by default, and the checks hold runs at every boot.
+inline const std::string kBootSuite = "boot";
 /// True when `name` names a suite file rather than a built-in suite: it has a '/' or ends in
 /// .yaml or .yml.
 bool IsSuiteFile(const std::string& name);

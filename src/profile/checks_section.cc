@@ -12,8 +12,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-const char* kDefaultSuite = "commission";
-
 // A built-in suite (checks/*.yaml compiled in) or a suite file, relative to the profile that
 // names it. The file's contents are checked when verify loads it.
 void ReadSuite(LoadContext& c, ChecksConfig& checks, const YamlNode* v, const std::string& what) {

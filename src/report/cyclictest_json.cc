@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "base/kernel_text.h"
+#include "report/cyclictest_text.h"
 
 namespace rtagent {
 namespace {
@@ -36,16 +37,6 @@ bool HasFlag(const std::vector<std::string_view>& argv, std::string_view shopt, 
   return false;
 }
 
-// cyclictest's --policy names.
-std::optional<std::string> PolicyName(std::string_view p) {
-  if (p == "fifo") return "SCHED_FIFO";
-  if (p == "rr") return "SCHED_RR";
-  if (p == "other" || p == "normal") return "SCHED_OTHER";
-  if (p == "batch") return "SCHED_BATCH";
-  if (p == "idle") return "SCHED_IDLE";
-  return std::nullopt;
-}
-
 // The times rt-tests writes: "Tue, 01 Dec 2026 21:14:27 +0000" (RFC 2822, whole seconds).
 std::optional<int64_t> ParseTime(const std::string& s) {
   std::tm tm{};
@@ -61,18 +52,8 @@ int LineOf(std::string_view text, size_t offset) {
   return line;
 }
 
-Result<ImportedRun> ParseParsed(const json& root) {
-  ImportedRun run;
-  run.tool = "cyclictest --json";
-  if (!root.is_object() || !root.contains("thread") || !root["thread"].is_object()) {
-    return MakeError("no \"thread\" object: not a cyclictest --json file");
-  }
-  if (root.contains("sysinfo") && root["sysinfo"].is_object()) {
-    const json& si = root["sysinfo"];
-    if (si.contains("nodename") && si["nodename"].is_string()) run.hostname = si["nodename"].get<std::string>();
-    if (si.contains("release") && si["release"].is_string()) run.kernel_release = si["release"].get<std::string>();
-    if (si.contains("version") && si["version"].is_string()) run.kernel_version = si["version"].get<std::string>();
-  }
+// The run's settings from the command line it recorded (-i, -p, --policy, -m).
+Result<void> ReadCmdline(const json& root, ImportedRun& run) {
   // rt-tests 2.x writes the key with a colon inside it ("cmdline:"); a fixed one would not.
   for (const char* key : {"cmdline:", "cmdline"}) {
     if (!root.contains(key) || !root[key].is_string()) continue;
@@ -89,13 +70,71 @@ Result<ImportedRun> ParseParsed(const json& root) {
       run.priority = static_cast<int>(*n);
     }
     if (auto pol = OptionValue(argv, "", "--policy")) {
-      run.policy = PolicyName(*pol);
+      run.policy = CyclictestPolicy(*pol);
     } else if (run.priority && *run.priority > 0) {
       run.policy = "SCHED_FIFO";  // cyclictest's documented default once a priority is given
     }
     if (HasFlag(argv, "-m", "--mlockall")) run.memory_locked = true;
     break;
   }
+  return Ok();
+}
+
+// One thread's histogram from its object at `where` ("thread.0"): cycles, min, max, avg and
+// the 1 µs buckets -h N wrote.
+Result<Histogram> ThreadHistogram(const std::string& where, const json& t) {
+  if (!t.is_object()) return MakeError(where + ": not an object");
+  for (const char* key : {"cycles", "min", "max", "avg"}) {
+    if (!t.contains(key) || !t[key].is_number()) return MakeError(where + "." + key + ": missing or not a number");
+  }
+  if (!t.contains("histogram") || !t["histogram"].is_object()) {
+    return MakeError(where + ".histogram: missing (cyclictest writes it with -h N only: run it with -h)");
+  }
+  std::map<uint64_t, uint64_t> buckets;
+  uint64_t in_bins = 0;
+  for (const auto& [bucket, count] : t["histogram"].items()) {
+    auto b = ParseUint(bucket);
+    if (!b || *b > 10000000 || !count.is_number_unsigned()) {
+      return MakeError(where + ".histogram." + bucket + ": not a bucket in µs with a count");
+    }
+    buckets[*b] = count.get<uint64_t>();
+    in_bins += count.get<uint64_t>();
+  }
+  const int64_t cycles = t["cycles"].get<int64_t>();
+  if (cycles < 0 || static_cast<uint64_t>(cycles) < in_bins) {
+    return MakeError(where + ".cycles: " + std::to_string(cycles) + " is fewer than the histogram's " + std::to_string(in_bins));
+  }
+  HistogramParts p;
+  // cyclictest's histogram covers 0 .. -h N - 1; the file names only the buckets it has.
+  p.limit_us = buckets.empty() ? 1 : static_cast<uint32_t>(buckets.rbegin()->first + 1);
+  p.bins.assign(p.limit_us, 0);
+  for (const auto& [b, n] : buckets) p.bins[b] = n;
+  p.samples = static_cast<uint64_t>(cycles);
+  p.overflows = p.samples - in_bins;
+  if (p.samples > 0) {
+    p.min_ns = t["min"].get<int64_t>() * 1000;
+    p.max_ns = t["max"].get<int64_t>() * 1000;
+    p.sum_ns = static_cast<int64_t>(t["avg"].get<double>() * 1000.0 * static_cast<double>(p.samples));
+    if (p.overflows > 0) p.overflow_max_ns = p.max_ns;
+  }
+  auto h = Histogram::Restore(std::move(p));
+  if (!h) return MakeError(where + ": " + h.error().message);
+return std::move(*h);
+}
+
+Result<ImportedRun> ParseParsed(const json& root) {
+  ImportedRun run;
+  run.tool = "cyclictest --json";
+  if (!root.is_object() || !root.contains("thread") || !root["thread"].is_object()) {
+    return MakeError("no \"thread\" object: not a cyclictest --json file");
+  }
+  if (root.contains("sysinfo") && root["sysinfo"].is_object()) {
+    const json& si = root["sysinfo"];
+    if (si.contains("nodename") && si["nodename"].is_string()) run.hostname = si["nodename"].get<std::string>();
+    if (si.contains("release") && si["release"].is_string()) run.kernel_release = si["release"].get<std::string>();
+    if (si.contains("version") && si["version"].is_string()) run.kernel_version = si["version"].get<std::string>();
+  }
+  if (auto ok = ReadCmdline(root, run); !ok) return ok.error();
   if (root.contains("start_time") && root.contains("end_time") && root["start_time"].is_string() &&
       root["end_time"].is_string()) {
     auto a = ParseTime(root["start_time"].get<std::string>());
@@ -103,43 +142,8 @@ Result<ImportedRun> ParseParsed(const json& root) {
     if (a && b && *b >= *a) run.duration_ns = (*b - *a) * 1000000000;
   }
   for (const auto& [name, t] : root["thread"].items()) {
-    const std::string where = "thread." + name;
-    if (!t.is_object()) return MakeError(where + ": not an object");
-    for (const char* key : {"cycles", "min", "max", "avg"}) {
-      if (!t.contains(key) || !t[key].is_number()) return MakeError(where + "." + key + ": missing or not a number");
-    }
-    if (!t.contains("histogram") || !t["histogram"].is_object()) {
-      return MakeError(where + ".histogram: missing (cyclictest writes it with -h N only: run it with -h)");
-    }
-    std::map<uint64_t, uint64_t> buckets;
-    uint64_t in_bins = 0;
-    for (const auto& [bucket, count] : t["histogram"].items()) {
-      auto b = ParseUint(bucket);
-      if (!b || *b > 10000000 || !count.is_number_unsigned()) {
-        return MakeError(where + ".histogram." + bucket + ": not a bucket in µs with a count");
-      }
-      buckets[*b] = count.get<uint64_t>();
-      in_bins += count.get<uint64_t>();
-    }
-    const int64_t cycles = t["cycles"].get<int64_t>();
-    if (cycles < 0 || static_cast<uint64_t>(cycles) < in_bins) {
-      return MakeError(where + ".cycles: " + std::to_string(cycles) + " is fewer than the histogram's " + std::to_string(in_bins));
-    }
-    HistogramParts p;
-    // cyclictest's histogram covers 0 .. -h N - 1; the file names only the buckets it has.
-    p.limit_us = buckets.empty() ? 1 : static_cast<uint32_t>(buckets.rbegin()->first + 1);
-    p.bins.assign(p.limit_us, 0);
-    for (const auto& [b, n] : buckets) p.bins[b] = n;
-    p.samples = static_cast<uint64_t>(cycles);
-    p.overflows = p.samples - in_bins;
-    if (p.samples > 0) {
-      p.min_ns = t["min"].get<int64_t>() * 1000;
-      p.max_ns = t["max"].get<int64_t>() * 1000;
-      p.sum_ns = static_cast<int64_t>(t["avg"].get<double>() * 1000.0 * static_cast<double>(p.samples));
-      if (p.overflows > 0) p.overflow_max_ns = p.max_ns;
-    }
-    auto h = Histogram::Restore(std::move(p));
-    if (!h) return MakeError(where + ": " + h.error().message);
+    auto h = ThreadHistogram("thread." + name, t);
+    if (!h) return h.error();
     run.threads.push_back(std::move(*h));
     if (t.contains("cpu") && t["cpu"].is_number_integer() && t["cpu"].get<int>() >= 0) run.cpus.push_back(t["cpu"].get<int>());
   }

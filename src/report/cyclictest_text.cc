@@ -19,6 +19,15 @@ unsigned long long FloorUs(int64_t ns) { return ns > 0 ? static_cast<unsigned lo
 
 }  // namespace
 
+std::optional<std::string> CyclictestPolicy(std::string_view name) {
+  if (name == "fifo") return "SCHED_FIFO";
+  if (name == "rr") return "SCHED_RR";
+  if (name == "other" || name == "normal") return "SCHED_OTHER";
+  if (name == "batch") return "SCHED_BATCH";
+  if (name == "idle") return "SCHED_IDLE";
+  return std::nullopt;
+}
+
 std::string RenderCyclictestHistogram(const Verdict& v) {
   std::string o;
   o += "# rtagent histogram in cyclictest -h format";
@@ -71,48 +80,62 @@ std::string RenderCyclictestHistogram(const Verdict& v) {
   return o;
 }
 
-Result<CyclictestReport> ParseCyclictestHistogram(std::string_view text) {
-  std::map<uint64_t, std::vector<uint64_t>> rows;
-  std::map<std::string, std::vector<uint64_t>> footer;
+namespace {
+
+// What the text's lines hold before the histograms are built from them.
+struct CyclictestLines {
+  std::map<uint64_t, std::vector<uint64_t>> rows;             // bin -> one count per thread
+  std::map<std::string, std::vector<uint64_t>> footer;        // "Max Latencies" -> one value per thread
   std::map<uint64_t, std::vector<uint64_t>> overflow_cycles;  // by thread
-  CyclictestReport out;
+};
+
+// A "# ..." line: the PM QoS note, a thread's overflow cycles or a footer row.
+Result<void> ReadCommentLine(std::string_view line, int line_no, CyclictestLines& in, CyclictestReport& out) {
+  line.remove_prefix(1);
+  line = TrimView(line);
+  const std::string dma = kpath::kCpuDmaLatency + " set to ";
+  if (size_t at = line.find(dma); at != std::string_view::npos) {
+    std::string_view value = line.substr(at + dma.size());
+    if (value.size() > 2 && value.substr(value.size() - 2) == "us") value.remove_suffix(2);
+    if (auto n = ParseInt(value)) out.pm_qos_us = static_cast<int32_t>(*n);
+    return Ok();
+  }
+  size_t colon = line.find(':');
+  if (colon == std::string_view::npos) return Ok();
+  std::string key(TrimView(line.substr(0, colon)));
+  if (key.rfind("Thread ", 0) == 0) {  // "# Thread 0: 00123 00456 # 00005 others"
+    auto thread = ParseUint(std::string_view(key).substr(7));
+    if (!thread) return MakeError("line " + std::to_string(line_no) + ": not a thread number: \"" + key + "\"");
+    std::vector<uint64_t>& cycles = in.overflow_cycles[*thread];
+    for (std::string_view f : SplitWs(line.substr(colon + 1))) {
+      if (f.front() == '#') break;  // "# 00005 others": counted in the overflows, not listed
+      auto n = ParseUint(f);
+      if (!n) return MakeError("line " + std::to_string(line_no) + ": not a cycle number: \"" + std::string(f) + "\"");
+      cycles.push_back(*n);
+    }
+    return Ok();
+  }
+  std::vector<uint64_t> values;
+  for (std::string_view f : SplitWs(line.substr(colon + 1))) {
+    auto n = ParseUint(f);
+    if (!n) break;  // "# Total:" may be followed by text in some versions; stop at it
+    values.push_back(*n);
+  }
+  in.footer[key] = std::move(values);
+  return Ok();
+}
+
+// Every line: comments, the live "T:" and "policy:" lines (priority, interval, policy) and the
+// histogram's rows "BIN COUNT COUNT ...".
+Result<CyclictestLines> ReadLines(std::string_view text, CyclictestReport& out) {
+  CyclictestLines in;
   int line_no = 0;
   for (std::string_view raw : SplitLines(text)) {
     ++line_no;
     std::string_view line = TrimView(raw);
     if (line.empty()) continue;
     if (line[0] == '#') {
-      line.remove_prefix(1);
-      line = TrimView(line);
-      const std::string dma = kpath::kCpuDmaLatency + " set to ";
-      if (size_t at = line.find(dma); at != std::string_view::npos) {
-        std::string_view value = line.substr(at + dma.size());
-        if (value.size() > 2 && value.substr(value.size() - 2) == "us") value.remove_suffix(2);
-        if (auto n = ParseInt(value)) out.pm_qos_us = static_cast<int32_t>(*n);
-        continue;
-      }
-      size_t colon = line.find(':');
-      if (colon == std::string_view::npos) continue;
-      std::string key(TrimView(line.substr(0, colon)));
-      if (key.rfind("Thread ", 0) == 0) {  // "# Thread 0: 00123 00456 # 00005 others"
-        auto thread = ParseUint(std::string_view(key).substr(7));
-        if (!thread) return MakeError("line " + std::to_string(line_no) + ": not a thread number: \"" + key + "\"");
-        std::vector<uint64_t>& cycles = overflow_cycles[*thread];
-        for (std::string_view f : SplitWs(line.substr(colon + 1))) {
-          if (f.front() == '#') break;  // "# 00005 others": counted in the overflows, not listed
-          auto n = ParseUint(f);
-          if (!n) return MakeError("line " + std::to_string(line_no) + ": not a cycle number: \"" + std::string(f) + "\"");
-          cycles.push_back(*n);
-        }
-        continue;
-      }
-      std::vector<uint64_t> values;
-      for (std::string_view f : SplitWs(line.substr(colon + 1))) {
-        auto n = ParseUint(f);
-        if (!n) break;  // "# Total:" may be followed by text in some versions; stop at it
-        values.push_back(*n);
-      }
-      footer[key] = std::move(values);
+      if (auto ok = ReadCommentLine(line, line_no, in, out); !ok) return ok.error();
       continue;
     }
     if (line.rfind("T:", 0) == 0) {  // "T: 0 ( 1234) P:80 I:1000 C:   3000 Min: ..."
@@ -130,10 +153,7 @@ Result<CyclictestReport> ParseCyclictestHistogram(std::string_view text) {
       continue;
     }
     if (line.rfind("policy:", 0) == 0) {  // "policy: fifo: loadavg: 0.10 0.05 ..."
-      const std::string name(TrimView(line.substr(7, line.find(':', 7) - 7)));
-      if (name == "fifo") out.policy = "SCHED_FIFO";
-      if (name == "rr") out.policy = "SCHED_RR";
-      if (name == "other") out.policy = "SCHED_OTHER";
+      if (auto policy = CyclictestPolicy(TrimView(line.substr(7, line.find(':', 7) - 7)))) out.policy = *policy;
       continue;
     }
     if (line[0] < '0' || line[0] > '9') continue;  // other live lines
@@ -147,27 +167,37 @@ Result<CyclictestReport> ParseCyclictestHistogram(std::string_view text) {
     const uint64_t bin = values.front();
     if (bin > 10000000) return MakeError("line " + std::to_string(line_no) + ": bin " + std::to_string(bin) + " is implausible");
     values.erase(values.begin());
-    rows[bin] = std::move(values);
+    in.rows[bin] = std::move(values);
   }
+  return in;
+}
+
+// The footer's rows, each with at least one value per thread (Min and Avg may be absent).
+struct Footer {
+  const std::vector<uint64_t>* mins = nullptr;
+  const std::vector<uint64_t>* avgs = nullptr;
+  const std::vector<uint64_t>* maxes = nullptr;
+  const std::vector<uint64_t>* overflows = nullptr;
+  size_t threads = 0;
+};
+
+Result<Footer> ReadFooter(const CyclictestLines& in) {
   auto field = [&](const char* key) -> const std::vector<uint64_t>* {
-    auto it = footer.find(key);
-    return it == footer.end() ? nullptr : &it->second;
+    auto it = in.footer.find(key);
+    return it == in.footer.end() ? nullptr : &it->second;
   };
-  const auto* mins = field("Min Latencies");
-  const auto* avgs = field("Avg Latencies");
-  const auto* maxes = field("Max Latencies");
-  const auto* overflows = field("Histogram Overflows");
-  if (!maxes || !overflows) return MakeError("not a cyclictest -h report: no \"# Max Latencies\" or \"# Histogram Overflows\" line");
+  Footer f{field("Min Latencies"), field("Avg Latencies"), field("Max Latencies"), field("Histogram Overflows")};
+  if (!f.maxes || !f.overflows) return MakeError("not a cyclictest -h report: no \"# Max Latencies\" or \"# Histogram Overflows\" line");
   // Thread count: Min Latencies has one value per thread; Max and Overflows may carry an
   // extra all-threads value (-H).
-  const size_t threads = mins ? mins->size() : maxes->size();
-  if (threads == 0 || maxes->size() < threads || overflows->size() < threads) {
+  f.threads = f.mins ? f.mins->size() : f.maxes->size();
+  if (f.threads == 0 || f.maxes->size() < f.threads || f.overflows->size() < f.threads) {
     return MakeError("cyclictest report footer does not list every thread");
   }
   // A latency in the footer beyond 10^12 µs (11.6 days) is no wake-up latency, and in ns it
   // would not fit the verdict's integers (fuzz/import_fuzz.cc found the overflow).
   constexpr uint64_t kMaxFooterUs = 1000000000000ULL;
-  for (const auto& [key, values] : {std::pair{"Min Latencies", mins}, {"Avg Latencies", avgs}, {"Max Latencies", maxes}}) {
+  for (const auto& [key, values] : {std::pair{"Min Latencies", f.mins}, {"Avg Latencies", f.avgs}, {"Max Latencies", f.maxes}}) {
     if (values == nullptr) continue;
     for (uint64_t v : *values) {
       if (v > kMaxFooterUs) {
@@ -176,44 +206,62 @@ Result<CyclictestReport> ParseCyclictestHistogram(std::string_view text) {
       }
     }
   }
-  const uint32_t limit = rows.empty() ? 1 : static_cast<uint32_t>(rows.rbegin()->first + 1);
-  for (size_t t = 0; t < threads; ++t) {
-    HistogramParts p;
-    p.limit_us = limit;
-    p.bins.assign(limit, 0);
-    uint64_t in_bins = 0;
-    for (const auto& [bin, counts] : rows) {
-      if (t < counts.size()) {
-        p.bins[bin] = counts[t];
-        in_bins += counts[t];
-      }
+  return f;
+}
+
+// Thread `t`'s histogram: its column of the rows, its footer values and its overflow cycles.
+Result<Histogram> ThreadHistogram(size_t t, uint32_t limit, const CyclictestLines& in, const Footer& footer) {
+  HistogramParts p;
+  p.limit_us = limit;
+  p.bins.assign(limit, 0);
+  uint64_t in_bins = 0;
+  for (const auto& [bin, counts] : in.rows) {
+    if (t < counts.size()) {
+      p.bins[bin] = counts[t];
+      in_bins += counts[t];
     }
-    p.overflows = (*overflows)[t];
-    p.samples = in_bins + p.overflows;
-    p.max_ns = static_cast<int64_t>((*maxes)[t]) * 1000;
-    p.min_ns = mins ? static_cast<int64_t>((*mins)[t]) * 1000 : 0;
-    if (p.samples == 0) p.min_ns = p.max_ns = 0;
-    if (avgs && t < avgs->size()) {
-      // The mean times the count, in ns; a count that makes it overflow is not a real run.
-      const double sum_ns = static_cast<double>((*avgs)[t]) * static_cast<double>(p.samples) * 1000.0;
-      if (!(sum_ns < 9.0e18)) {
-        return MakeError("\"# Thread " + std::to_string(t) + "\": " + std::to_string(p.samples) +
-                         " samples of mean " + std::to_string((*avgs)[t]) + " µs overflow the sum: not a cyclictest report");
-      }
-      p.sum_ns = static_cast<int64_t>(sum_ns);
-    } else {
-      p.sum_ns = 0;
+  }
+  p.overflows = (*footer.overflows)[t];
+  p.samples = in_bins + p.overflows;
+  p.max_ns = static_cast<int64_t>((*footer.maxes)[t]) * 1000;
+  p.min_ns = footer.mins ? static_cast<int64_t>((*footer.mins)[t]) * 1000 : 0;
+  if (p.samples == 0) p.min_ns = p.max_ns = 0;
+  if (footer.avgs && t < footer.avgs->size()) {
+    // The mean times the count, in ns; a count that makes it overflow is not a real run.
+    const double sum_ns = static_cast<double>((*footer.avgs)[t]) * static_cast<double>(p.samples) * 1000.0;
+    if (!(sum_ns < 9.0e18)) {
+      return MakeError("\"# Thread " + std::to_string(t) + "\": " + std::to_string(p.samples) +
+                       " samples of mean " + std::to_string((*footer.avgs)[t]) + " µs overflow the sum: not a cyclictest report");
     }
-    if (p.overflows > 0) p.overflow_max_ns = p.max_ns;
-    if (auto it = overflow_cycles.find(t); it != overflow_cycles.end()) {
-      if (it->second.size() > p.overflows) {
-        return MakeError("\"# Thread " + std::to_string(t) + ":\" lists " + std::to_string(it->second.size()) +
-                             " overflow cycles, more than its " + std::to_string(p.overflows) + " overflows");
-      }
-      for (uint64_t cycle : it->second) p.first_overflows.push_back(OverflowEvent{cycle, -1, -1});
+    p.sum_ns = static_cast<int64_t>(sum_ns);
+  } else {
+    p.sum_ns = 0;
+  }
+  if (p.overflows > 0) p.overflow_max_ns = p.max_ns;
+  if (auto it = in.overflow_cycles.find(t); it != in.overflow_cycles.end()) {
+    if (it->second.size() > p.overflows) {
+      return MakeError("\"# Thread " + std::to_string(t) + ":\" lists " + std::to_string(it->second.size()) +
+                           " overflow cycles, more than its " + std::to_string(p.overflows) + " overflows");
     }
-    auto h = Histogram::Restore(std::move(p));
-    if (!h) return MakeError("cyclictest thread " + std::to_string(t) + ": " + h.error().message);
+    for (uint64_t cycle : it->second) p.first_overflows.push_back(OverflowEvent{cycle, -1, -1});
+  }
+  auto h = Histogram::Restore(std::move(p));
+  if (!h) return MakeError("cyclictest thread " + std::to_string(t) + ": " + h.error().message);
+  return std::move(*h);
+}
+
+}  // namespace
+
+Result<CyclictestReport> ParseCyclictestHistogram(std::string_view text) {
+  CyclictestReport out;
+  auto in = ReadLines(text, out);
+  if (!in) return in.error();
+  auto footer = ReadFooter(*in);
+  if (!footer) return footer.error();
+  const uint32_t limit = in->rows.empty() ? 1 : static_cast<uint32_t>(in->rows.rbegin()->first + 1);
+  for (size_t t = 0; t < footer->threads; ++t) {
+    auto h = ThreadHistogram(t, limit, *in, *footer);
+    if (!h) return h.error();
     out.threads.push_back(std::move(*h));
   }
   return out;

@@ -24,6 +24,11 @@ namespace rtagent {
 /// appears only when the sampler held its own note.
 std::string RenderCyclictestHistogram(const Verdict& v);
 
+/// cyclictest's name of a scheduling policy (its --policy option, and the "policy:" line it
+/// prints) as the kernel's: "fifo" -> "SCHED_FIFO", "other" or "normal" -> "SCHED_OTHER";
+/// nullopt for a name cyclictest does not use. Both cyclictest readers ask it.
+std::optional<std::string> CyclictestPolicy(std::string_view name);
+
 /// A cyclictest -h report read back: one histogram per thread.
 struct CyclictestReport {
   std::vector<Histogram> threads;

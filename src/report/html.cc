@@ -1,11 +1,12 @@
 #include "report/html.h"
 
+#include <cctype>
 #include <sstream>
 
-#include "base/kernel_paths.h"
 #include "base/xml.h"
 #include "report/format.h"
 #include "report/svg.h"
+#include "report/verdict_page.h"
 #include "report/why_section.h"
 
 namespace rtagent {
@@ -54,25 +55,32 @@ footer { margin-top: 2rem; color: #555555; font-size: 0.9rem; }
 
 std::string E(const std::string& s) { return XmlEscape(s); }
 
-/// `text` when the verdict knows `fact`, else "unknown" (an import's source did not say).
-std::string Known(const Verdict& v, const std::string& fact, const std::string& text) {
-  return v.Knows(fact) ? text : "unknown";
-}
-
-std::string YesNo(bool b) { return b ? "yes" : "no"; }
-
 /// One row of a two-column fact table: the fact as the row's header cell. `value` is HTML.
 std::string FactRow(const std::string& fact, const std::string& value) {
   return "<tr><th scope=\"row\">" + E(fact) + "</th><td>" + value + "</td></tr>\n";
 }
 
-std::string Us(const std::optional<int64_t>& ns) { return ns ? FormatNsAsUs(*ns) : "–"; }
+/// "coarse" -> "COARSE": the page stresses a word in capitals, so it survives without CSS.
+std::string Capitals(std::string s) {
+  for (char& c : s) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  return s;
+}
 
-std::string PercentileCell(const Percentile* p, uint32_t limit_us) {
-  if (!p) return "–";
-  if (p->beyond_limit) return "&gt; " + std::to_string(limit_us) + " (beyond the histogram)";
-  if (!p->us) return "–";
-  return std::to_string(*p->us);
+/// A page fact's row: the value escaped, its code part in <code>, its alert in capitals.
+std::string FactRow(const PageFact& f) {
+  std::string value = E(f.text);
+  if (f.code) value += " <code>" + E(*f.code) + "</code>";
+  if (!f.alert.empty()) value += ", " + E(Capitals(f.alert));
+  return FactRow(f.label, value);
+}
+
+/// A table's heading row, each column a header cell; the columns from `numeric_from` on are numbers.
+std::string HeadRow(const std::vector<std::string>& columns, size_t numeric_from = SIZE_MAX) {
+  std::string row = "<thead><tr>";
+  for (size_t i = 0; i < columns.size(); ++i) {
+    row += std::string("<th scope=\"col\"") + (i >= numeric_from ? " class=\"num\"" : "") + ">" + E(columns[i]) + "</th>";
+  }
+  return row + "</tr></thead>\n";
 }
 
 /// The result word with a mark, so a reader without colour (or without CSS) sees it.
@@ -96,10 +104,7 @@ std::string PreflightRowClass(const PreflightCheck& p) {
 /// The verdict's one-sentence reason: which criteria failed (the first few, with the measured
 /// value and the limit), or that all hold; an interruption and an empty run are said.
 std::string Reason(const Verdict& v) {
-  std::vector<const Criterion*> failed;
-  for (const Criterion& k : v.criteria) {
-    if (!k.pass) failed.push_back(&k);
-  }
+  const std::vector<const Criterion*> failed = FailedCriteria(v);
   std::string s;
   if (v.cpus.empty()) {
     s = "No CPU was measured";
@@ -121,49 +126,6 @@ std::string Reason(const Verdict& v) {
   return s;
 }
 
-/// "Measured CPUs 2-3 every 1000 µs for 1.0 s (asked 1.0 s), SCHED_FIFO priority 80, on host
-/// (kernel, PREEMPT_RT), started ...": each part an import's source does not state says so.
-std::string RunSentence(const Verdict& v) {
-  std::string s = v.Knows("cpus") ? "Measured CPUs " + v.config.cpus.ToList()
-                                   : "Measured threads " + v.config.cpus.ToList() + " (the CPU each ran on unknown)";
-  s += v.Knows("interval") ? " every " + std::to_string(v.config.interval_us) + " µs" : ", interval unknown";
-  // An import states how long it ran, never what was asked.
-  s += !v.Knows("duration") ? ", duration unknown"
-       : v.imported         ? " for " + FormatDuration(v.config.duration_actual_ns)
-                            : " for " + FormatDuration(v.config.duration_actual_ns) + " (asked " +
-                                  FormatDuration(v.config.duration_asked_ns) + ")";
-  s += v.Knows("scheduling") ? ", " + v.config.policy + " priority " + std::to_string(v.config.priority)
-                             : ", scheduling unknown";
-  s += v.Knows("host") ? ", on " + v.host.hostname : ", host unknown";
-  s += v.Knows("kernel") ? " (" + v.host.kernel_release + (v.host.preempt_rt ? ", PREEMPT_RT)" : ", not PREEMPT_RT)")
-                         : " (kernel unknown)";
-  if (!v.started_at.empty()) s += ", started " + v.started_at;
-  s += ".";
-  if (v.imported) s += " Read from " + v.imported->tool + " output " + v.imported->path + ".";
-  return s;
-}
-
-std::string PmQosText(const Verdict& v) {
-  if (!v.Knows("pm_qos")) return "unknown";
-  std::string s;
-  if (v.config.pm_qos.holder == PmQosHolder::kNone) {
-    s = "none (every idle state allowed)";
-  } else {
-    s = (v.config.pm_qos.value_us ? std::to_string(*v.config.pm_qos.value_us) + " µs" : "unknown value") + ", held by " +
-        (v.config.pm_qos.holder == PmQosHolder::kSampler   ? "the sampler itself"
-         : v.config.pm_qos.holder == PmQosHolder::kProfile ? "the profile's tuned state"
-                                                           : "an unknown program");
-  }
-  if (v.config.pm_qos_device_us || v.config.pm_qos_hold_us) {
-    s += " (";
-    if (v.config.pm_qos_device_us) s += "/" + kpath::kCpuDmaLatency + " read " + std::to_string(*v.config.pm_qos_device_us) + " µs";
-    if (v.config.pm_qos_device_us && v.config.pm_qos_hold_us) s += "; ";
-    if (v.config.pm_qos_hold_us) s += "rtagent hold holds " + std::to_string(*v.config.pm_qos_hold_us) + " µs";
-    s += ")";
-  }
-  return s;
-}
-
 /// The SVG renderer's document, made an element of this page: no XML declaration, and no
 /// namespace attribute (the HTML parser puts <svg> in the SVG namespace itself), so the page
 /// holds no URL at all.
@@ -177,14 +139,13 @@ std::string InlineSvg(const Verdict& v) {
 }
 
 void CriteriaSection(std::ostringstream& o, const Verdict& v) {
-  o << "<section id=\"criteria\">\n<h2>Criteria</h2>\n";
+  o << "<section id=\"criteria\">\n<h2>" << kCriteriaTitle << "</h2>\n";
   if (v.criteria.empty()) {
     o << "<p>No criterion was judged.</p>\n</section>\n";
     return;
   }
   o << "<table>\n<caption>Each acceptance criterion, its limit and what was measured</caption>\n"
-       "<thead><tr><th scope=\"col\">Role</th><th scope=\"col\">Criterion</th><th scope=\"col\">Limit</th>"
-       "<th scope=\"col\">Measured</th><th scope=\"col\">Result</th><th scope=\"col\">Evidence</th></tr></thead>\n<tbody>\n";
+    << HeadRow(CriteriaColumns()) << "<tbody>\n";
   for (const Criterion& k : v.criteria) {
     o << "<tr class=\"" << (k.pass ? "pass" : "fail") << "\"><td class=\"nowrap\">" << E(k.Role()) << "</td><th scope=\"row\">" << E(k.name)
       << "</th><td class=\"nowrap\">" << E(k.LimitText()) << "</td><td>" << E(k.measured_text) << "</td><td class=\"result\">"
@@ -198,30 +159,18 @@ void HistogramSection(std::ostringstream& o, const Verdict& v) {
     << "<figcaption>Wake-ups per 1 µs bin, both axes logarithmic, one line per CPU: the solid line is the worst "
        "wake-up, the dashed one the profile's limit, the dotted one the histogram's last bin; dots are wake-ups "
        "past it. The table below gives the same figures as text.</figcaption>\n</figure>\n";
-  o << "<table>\n<caption>Latency per CPU (µs)</caption>\n<thead><tr><th scope=\"col\">CPU</th>"
-       "<th scope=\"col\" class=\"num\">Samples</th><th scope=\"col\" class=\"num\">Min</th>"
-       "<th scope=\"col\" class=\"num\">Mean</th>";
-  for (double q : kReportedQuantiles) {
-    o << "<th scope=\"col\" class=\"num\">p" << E(FormatFixed(q * 100, q >= 0.9999 ? 2 : q >= 0.999 ? 1 : 0)) << "</th>";
-  }
-  o << "<th scope=\"col\" class=\"num\">Max</th><th scope=\"col\" class=\"num\">Overflows</th>"
-       "<th scope=\"col\" class=\"num\">Skipped periods</th></tr></thead>\n<tbody>\n";
+  o << "<table>\n<caption>" << kLatencyTitle << "</caption>\n" << HeadRow(LatencyColumns(), 1) << "<tbody>\n";
   for (const CpuResult& c : v.cpus) {
-    const uint32_t lim = c.histogram.limit_us();
-    o << "<tr><th scope=\"row\">CPU " << c.cpu << "</th><td class=\"num\">" << FormatCount(c.stats.samples)
-      << "</td><td class=\"num\">" << Us(c.stats.min_ns) << "</td><td class=\"num\">"
-      << (c.stats.mean_ns ? FormatFixed(*c.stats.mean_ns / 1000.0, 1) : "–") << "</td>";
-    for (double q : kReportedQuantiles) o << "<td class=\"num\">" << PercentileCell(c.stats.Find(q), lim) << "</td>";
-    o << "<td class=\"num\">" << Us(c.stats.max_ns) << "</td><td class=\"num\">" << FormatCount(c.stats.overflows)
-      << "</td><td class=\"num\">" << (v.Knows("skipped_periods") ? FormatCount(c.stats.skipped_periods) : "unknown")
-      << "</td></tr>\n";
+    const std::vector<std::string> cells = LatencyCells(v, c, "beyond the histogram");
+    o << "<tr><th scope=\"row\">CPU " << E(cells[0]) << "</th>";
+    for (size_t i = 1; i < cells.size(); ++i) o << "<td class=\"num\">" << E(cells[i]) << "</td>";
+    o << "</tr>\n";
   }
-  o << "</tbody>\n</table>\n<p>Percentiles are 1 µs bins counted with every overflow in the total; min, mean and "
-       "max are exact.</p>\n</section>\n";
+  o << "</tbody>\n</table>\n<p>" << kPercentileNote << "</p>\n</section>\n";
 }
 
 void PreflightSection(std::ostringstream& o, const Verdict& v) {
-  o << "<section id=\"preflight\">\n<h2>Pre-flight checks</h2>\n";
+  o << "<section id=\"preflight\">\n<h2>" << kPreflightTitle << "</h2>\n";
   if (v.preflight.empty()) {
     o << "<p>No pre-flight check is recorded (<code>--preflight none</code>, or a result read from another "
          "tool).</p>\n</section>\n";
@@ -239,21 +188,9 @@ void PreflightSection(std::ostringstream& o, const Verdict& v) {
 }
 
 void HostSection(std::ostringstream& o, const Verdict& v) {
-  o << "<section id=\"host\">\n<h2>Host</h2>\n<table>\n<caption>The machine the figures come from</caption>\n"
-       "<thead><tr><th scope=\"col\">Fact</th><th scope=\"col\">Value</th></tr></thead>\n<tbody>\n";
-  o << FactRow("Host", E(Known(v, "host", v.host.hostname)));
-  o << FactRow("Kernel", E(Known(v, "kernel", v.host.kernel_release)) +
-                             (v.Knows("kernel") ? " <code>" + E(v.host.kernel_version) + "</code>" : ""));
-  o << FactRow("PREEMPT_RT", E(Known(v, "kernel", YesNo(v.host.preempt_rt))));
-  o << FactRow("Clocksource", E(Known(v, "clock", v.host.clocksource)));
-  o << FactRow("Clock", E(Known(v, "clock", "resolution " + std::to_string(v.host.clock_resolution_ns) + " ns, one read " +
-                                                std::to_string(v.host.clock_read_cost_ns) + " ns" +
-                                                (v.host.coarse_clock ? ", COARSE" : ""))));
-  for (const std::string& r : v.host.clock_reasons) o << FactRow("Clock note", E(r));
-  std::string vm = Known(v, "virtual_machine", YesNo(v.host.virtual_machine) +
-                                                   (v.host.hypervisor.empty() ? "" : " (" + v.host.hypervisor + ")"));
-  if (v.Knows("virtual_machine") && v.host.virtual_machine) vm += ": virtual-machine figures, not the board's";
-  o << FactRow("Virtual machine", E(vm));
+  o << "<section id=\"host\">\n<h2>" << kHostTitle << "</h2>\n<table>\n<caption>The machine the figures come from</caption>\n"
+    << HeadRow({"Fact", "Value"}) << "<tbody>\n";
+  for (const PageFact& f : HostFactRows(v, HostDetail::kNotes)) o << FactRow(f);
   o << "</tbody>\n</table>\n</section>\n";
 }
 
@@ -262,7 +199,7 @@ void TuningSection(std::ostringstream& o, const Verdict& v) {
        "<p>The verdict records the profile and the state the run measured, not the list of changes: "
        "<code>rtagent plan PROFILE</code> shows the plan (<code>rtagent commission</code> prints it as its step "
        "3).</p>\n<table>\n<caption>Profile and run</caption>\n"
-       "<thead><tr><th scope=\"col\">Setting</th><th scope=\"col\">Value</th></tr></thead>\n<tbody>\n";
+    << HeadRow({"Setting", "Value"}) << "<tbody>\n";
   o << FactRow("Profile", v.profile_name.empty() ? "–" : E(v.profile_name));
   if (!v.profile_digest.empty()) o << FactRow("Profile digest", "<code>" + E(v.profile_digest) + "</code>");
   std::string args;
@@ -270,37 +207,22 @@ void TuningSection(std::ostringstream& o, const Verdict& v) {
   o << FactRow("Boot arguments not in effect yet",
                args.empty() ? "none recorded" : "<code>" + E(args) + "</code> (the run after the reboot is the one that counts)");
   o << FactRow("PM QoS note in force", E(PmQosText(v)));
-  o << FactRow("Measured CPUs", E(v.config.cpus.ToList() + (v.Knows("cpus") ? "" : " (threads; the CPU each ran on unknown)")));
-  o << FactRow("Interval", E(Known(v, "interval", std::to_string(v.config.interval_us) + " µs")));
-  o << FactRow("Scheduling", E(Known(v, "scheduling", v.config.policy + ", priority " + std::to_string(v.config.priority) + " asked")));
-  o << FactRow("Duration",
-                E(Known(v, "duration",
-                        v.imported ? FormatDuration(v.config.duration_actual_ns) + " (what was asked: unknown)"
-                                   : FormatDuration(v.config.duration_actual_ns) + " of " +
-                                         FormatDuration(v.config.duration_asked_ns) + " asked")));
-  o << FactRow("Histogram", E("1 µs bins, 0 to " + std::to_string(v.config.histogram_limit_us) + " µs"));
-  o << FactRow("Memory locked", E(Known(v, "memory_locked", YesNo(v.config.memory_locked))));
+  for (const PageFact& f : RunFactRows(v)) o << FactRow(f);
   for (const std::string& n : v.config.notes) o << FactRow("Note", E(n));
   o << "</tbody>\n</table>\n";
 
   if (!v.loads.empty()) {
-    o << "<table>\n<caption>Loads that pushed against the run</caption>\n<thead><tr><th scope=\"col\">Load</th>"
-         "<th scope=\"col\">CPUs asked</th><th scope=\"col\">CPUs ran</th><th scope=\"col\">Placement</th>"
-         "<th scope=\"col\">Ended</th><th scope=\"col\">Log</th></tr></thead>\n<tbody>\n";
+    o << "<table>\n<caption>Loads that pushed against the run</caption>\n" << HeadRow(LoadColumns()) << "<tbody>\n";
     for (const LoadResult& l : v.loads) {
-      const std::string ended = l.exit_code ? "exit " + std::to_string(*l.exit_code)
-                                : l.signal  ? "signal " + std::to_string(*l.signal)
-                                            : "still running";
       o << "<tr class=\"" << (l.PlacementHeld() ? "pass" : "fail") << "\"><th scope=\"row\">" << E(l.name) << "</th><td>"
         << E(l.cpus_asked.ToList()) << "</td><td>" << E(l.cpus_ran.Empty() ? "–" : l.cpus_ran.ToList())
-        << "</td><td class=\"result\">" << (l.PlacementHeld() ? "✓ held" : "✗ BROKEN") << "</td><td>" << E(ended)
+        << "</td><td class=\"result\">" << (l.PlacementHeld() ? "✓ held" : "✗ BROKEN") << "</td><td>" << E(LoadEnded(l))
         << "</td><td><code>" << E(l.log_path) << "</code></td></tr>\n";
     }
     o << "</tbody>\n</table>\n";
   }
   if (!v.interrupts.empty()) {
-    o << "<table>\n<caption>Interrupts on the measured CPUs during the run</caption>\n<thead><tr>"
-         "<th scope=\"col\">Interrupt</th><th scope=\"col\" class=\"num\">Count</th></tr></thead>\n<tbody>\n";
+    o << "<table>\n<caption>" << kInterruptsTitle << "</caption>\n" << HeadRow({"Interrupt", "Count"}, 1) << "<tbody>\n";
     for (const InterruptDelta& d : v.interrupts) {
       o << "<tr><th scope=\"row\">" << E(d.name) << "</th><td class=\"num\">" << FormatCount(d.count) << "</td></tr>\n";
     }
@@ -313,7 +235,7 @@ void TuningSection(std::ostringstream& o, const Verdict& v) {
 
 std::string RenderHtml(const Verdict& v) {
   const std::string word = v.pass ? "PASS" : "FAIL";
-  const bool vm = v.Knows("virtual_machine") && v.host.virtual_machine;
+  const std::optional<std::string> vm = VmLabel(v);
   std::ostringstream o;
   o << "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
        "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
@@ -325,14 +247,7 @@ std::string RenderHtml(const Verdict& v) {
   o << "<p class=\"verdict " << (v.pass ? "pass" : "fail") << "\" id=\"verdict\">Verdict: " << (v.pass ? "✓ " : "✗ ")
     << word << "</p>\n";
   o << "<p class=\"reason\">" << E(Reason(v)) << "</p>\n";
-  if (vm) {
-    // The warning's own sentence when the judge made one (its code), else the same fact said here.
-    std::string text = "Measured on a virtual machine: these are virtual-machine figures, not the board's real-time figures.";
-    for (const TrustWarning& w : v.warnings) {
-      if (w.code == "virtual_machine") text = w.text;
-    }
-    o << "<p class=\"vm\" role=\"note\"><strong class=\"tag\">VIRTUAL MACHINE</strong> " << E(text) << "</p>\n";
-  }
+  if (vm) o << "<p class=\"vm\" role=\"note\"><strong class=\"tag\">VIRTUAL MACHINE</strong> " << E(*vm) << "</p>\n";
   std::vector<const TrustWarning*> others;
   for (const TrustWarning& w : v.warnings) {
     if (!(vm && w.code == "virtual_machine")) others.push_back(&w);
@@ -343,7 +258,7 @@ std::string RenderHtml(const Verdict& v) {
     for (const TrustWarning* w : others) o << "<li>" << E(w->text) << "</li>\n";
     o << "</ul>\n</div>\n";
   }
-  o << "<p>" << E(RunSentence(v)) << "</p>\n</header>\n<main>\n";
+  o << "<p>" << E(RunSentence(v, [](const std::string& s) { return s; })) << "</p>\n</header>\n<main>\n";
 
   CriteriaSection(o, v);
   HistogramSection(o, v);

@@ -214,6 +214,20 @@ TEST_CASE("cyclictest reports read back, old and new, with overflows", "[report]
     CHECK(r->threads[1].overflows() == 1);
     CHECK(r->threads[1].overflow_max_ns() == 9000);
   }
+  SECTION("the policy line: every name cyclictest prints, as --json's reader reads it") {
+    // The text reader knew fifo, rr and other only; batch and idle (cyclictest's other two
+    // names) left the policy unknown. Both readers now ask CyclictestPolicy.
+    const std::string footer = "# Max Latencies: 00002\n# Histogram Overflows: 00000\n";
+    for (const auto& [name, policy] : std::vector<std::pair<std::string, std::string>>{
+             {"fifo", "SCHED_FIFO"}, {"rr", "SCHED_RR"}, {"other", "SCHED_OTHER"}, {"batch", "SCHED_BATCH"},
+             {"idle", "SCHED_IDLE"}}) {
+      auto r = ParseCyclictestHistogram("policy: " + name + ": loadavg: 0.10 0.05 0.01 1/100 42\n" + footer);
+      REQUIRE(r);
+      CHECK(r->policy == policy);
+      CHECK(CyclictestPolicy(name) == policy);
+    }
+    CHECK_FALSE(ParseCyclictestHistogram("policy: deadline: loadavg: 0.1\n" + footer)->policy);
+  }
   SECTION("not a report") {
     CHECK_FALSE(ParseCyclictestHistogram("hello\n"));
     CHECK_THAT(ParseCyclictestHistogram("000001 x\n# Max Latencies: 1\n# Histogram Overflows: 0\n").error().message,

@@ -33,24 +33,27 @@ std::optional<int64_t> ParseRtlaDuration(std::string_view text) {
   return s * 1000000000;
 }
 
-}  // namespace
-
-Result<ImportedRun> ParseRtlaTimerlatHist(std::string_view text) {
-  ImportedRun run;
-  run.tool = "rtla timerlat hist";
+// What the text's lines hold before the histograms are built from them.
+struct RtlaLines {
   int64_t unit_ns = 0;  // 1000 for µs, 1 for ns; 0 until the unit line
   std::vector<Column> columns;
   std::map<uint64_t, std::vector<uint64_t>> rows;
   std::map<std::string, std::vector<std::string_view>> footer;
   bool header_seen = false;
+};
+
+// Every line: the unit and duration comments (the duration into `run`), the "Index" header,
+// the bucket rows and the footer rows ("over:", "count:", ...), up to a newer rtla's "ALL:".
+Result<RtlaLines> ReadRtlaLines(std::string_view text, ImportedRun& run) {
+  RtlaLines in;
   int line_no = 0;
   for (std::string_view raw : SplitLines(text)) {
     ++line_no;
     std::string_view line = TrimView(raw);
     if (line.empty()) continue;
     if (line[0] == '#') {
-      if (line.find("Time unit is microseconds") != std::string_view::npos) unit_ns = 1000;
-      if (line.find("Time unit is nanoseconds") != std::string_view::npos) unit_ns = 1;
+      if (line.find("Time unit is microseconds") != std::string_view::npos) in.unit_ns = 1000;
+      if (line.find("Time unit is nanoseconds") != std::string_view::npos) in.unit_ns = 1;
       if (size_t at = line.find("Duration:"); at != std::string_view::npos) {
         run.duration_ns = ParseRtlaDuration(TrimView(line.substr(at + 9)));
         if (!run.duration_ns) return LineError(line_no, "unreadable duration \"" + std::string(line) + "\"");
@@ -63,26 +66,26 @@ Result<ImportedRun> ParseRtlaTimerlatHist(std::string_view text) {
         const size_t dash = f[i].find('-');
         auto cpu = dash == std::string_view::npos ? std::nullopt : ParseUint(f[i].substr(dash + 1));
         if (!cpu) return LineError(line_no, "column \"" + std::string(f[i]) + "\" is not KIND-CPU (IRQ-000, Thr-000, Usr-000)");
-        columns.push_back({static_cast<int>(*cpu), i - 1, std::string(f[i].substr(0, dash))});
+        in.columns.push_back({static_cast<int>(*cpu), i - 1, std::string(f[i].substr(0, dash))});
       }
-      header_seen = true;
+      in.header_seen = true;
       continue;
     }
     if (f[0] == "ALL:") break;  // a newer rtla's summary over every CPU: not per CPU, not read
-    if (!header_seen) continue;  // what rtla prints before its histogram
+    if (!in.header_seen) continue;  // what rtla prints before its histogram
     if (f[0].back() == ':') {
-      if (f.size() != columns.size() + 1) {
+      if (f.size() != in.columns.size() + 1) {
         return LineError(line_no, "\"" + std::string(f[0]) + "\" has " + std::to_string(f.size() - 1) + " values for " +
-                                      std::to_string(columns.size()) + " columns");
+                                      std::to_string(in.columns.size()) + " columns");
       }
-      footer[std::string(f[0].substr(0, f[0].size() - 1))] = std::vector<std::string_view>(f.begin() + 1, f.end());
+      in.footer[std::string(f[0].substr(0, f[0].size() - 1))] = std::vector<std::string_view>(f.begin() + 1, f.end());
       continue;
     }
     auto index = ParseUint(f[0]);
     if (!index) return LineError(line_no, "not a bucket row: \"" + std::string(line) + "\"");
-    if (f.size() != columns.size() + 1) {
+    if (f.size() != in.columns.size() + 1) {
       return LineError(line_no, "bucket " + std::string(f[0]) + " has " + std::to_string(f.size() - 1) + " counts for " +
-                                    std::to_string(columns.size()) + " columns");
+                                    std::to_string(in.columns.size()) + " columns");
     }
     std::vector<uint64_t> counts;
     for (size_t i = 1; i < f.size(); ++i) {
@@ -90,60 +93,88 @@ Result<ImportedRun> ParseRtlaTimerlatHist(std::string_view text) {
       if (!n) return LineError(line_no, "not a count: \"" + std::string(f[i]) + "\"");
       counts.push_back(*n);
     }
-    rows[*index] = std::move(counts);
+    in.rows[*index] = std::move(counts);
   }
-  if (!header_seen) return MakeError("no \"Index IRQ-000 Thr-000 ...\" header line");
-  if (unit_ns == 0) return MakeError("no \"# Time unit is microseconds (us)\" line");
+  return in;
+}
+
+// The lines hold a whole histogram: the header, the unit, every footer row, 1 µs buckets.
+Result<void> CheckRtlaLines(const RtlaLines& in) {
+  if (!in.header_seen) return MakeError("no \"Index IRQ-000 Thr-000 ...\" header line");
+  if (in.unit_ns == 0) return MakeError("no \"# Time unit is microseconds (us)\" line");
   for (const char* key : {"over", "count", "min", "avg", "max"}) {
-    if (!footer.count(key)) return MakeError("no \"" + std::string(key) + ":\" line after the buckets");
+    if (!in.footer.count(key)) return MakeError("no \"" + std::string(key) + ":\" line after the buckets");
   }
-  if (unit_ns == 1000 && rows.size() >= 2) {
+  if (in.unit_ns == 1000 && in.rows.size() >= 2) {
     uint64_t step = 0;
-    for (const auto& [index, counts] : rows) step = std::gcd(step, index);
+    for (const auto& [index, counts] : in.rows) step = std::gcd(step, index);
     if (step > 1) {
       return MakeError("the buckets step by " + std::to_string(step) + " µs (rtla -b " + std::to_string(step) +
                            "): only 1 µs buckets (the default) are read");
     }
   }
+  return Ok();
+}
+
+// A footer value of one column ("over", "min", ...); CheckRtlaLines made sure the row is there.
+std::optional<uint64_t> FooterNumber(const RtlaLines& in, const char* key, size_t col) {
+  return ParseUint(in.footer.at(key)[col]);
+}
+
+// One column's histogram, in 1 µs bins of `limit_us`.
+Result<Histogram> ColumnHistogram(int cpu, const Column& col, uint32_t limit_us, const RtlaLines& in) {
+  HistogramParts p;
+  p.limit_us = limit_us;
+  p.bins.assign(limit_us, 0);
+  uint64_t in_bins = 0;
+  for (const auto& [index, counts] : in.rows) {
+    p.bins[index * static_cast<uint64_t>(in.unit_ns) / 1000] += counts[col.index];
+    in_bins += counts[col.index];
+  }
+  auto over = FooterNumber(in, "over", col.index);
+  if (!over) return MakeError(col.kind + "-" + std::to_string(cpu) + ": \"over:\" is not a number");
+  p.overflows = *over;
+  p.samples = in_bins + p.overflows;
+  if (p.samples > 0) {
+    auto min = FooterNumber(in, "min", col.index), max = FooterNumber(in, "max", col.index),
+         avg = FooterNumber(in, "avg", col.index);
+    if (!min || !max || !avg) {
+      return MakeError(col.kind + "-" + std::to_string(cpu) + ": min, avg or max is not a number");
+    }
+    p.min_ns = static_cast<int64_t>(*min) * in.unit_ns;
+    p.max_ns = static_cast<int64_t>(*max) * in.unit_ns;
+    p.sum_ns = static_cast<int64_t>(*avg) * in.unit_ns * static_cast<int64_t>(p.samples);  // rtla rounds avg to its unit
+    if (p.overflows > 0) p.overflow_max_ns = p.max_ns;
+  }
+  auto h = Histogram::Restore(std::move(p));
+  if (!h) return MakeError(col.kind + "-" + std::to_string(cpu) + ": " + h.error().message);
+  return std::move(*h);
+}
+
+}  // namespace
+
+Result<ImportedRun> ParseRtlaTimerlatHist(std::string_view text) {
+  ImportedRun run;
+  run.tool = "rtla timerlat hist";
+  auto in = ReadRtlaLines(text, run);
+  if (!in) return in.error();
+  if (auto ok = CheckRtlaLines(*in); !ok) return ok.error();
   // One column per CPU: Usr when there is one, else Thr.
   std::map<int, const Column*> chosen;
-  for (const Column& c : columns) {
+  for (const Column& c : in->columns) {
     if (c.kind != "Thr" && c.kind != "Usr") continue;
     auto it = chosen.find(c.cpu);
     if (it == chosen.end() || c.kind == "Usr") chosen[c.cpu] = &c;
   }
   if (chosen.empty()) return MakeError("no Thr-NNN or Usr-NNN column: nothing a thread saw");
-  auto number = [&](const char* key, size_t col) -> std::optional<uint64_t> { return ParseUint(footer[key][col]); };
   const uint32_t limit_us =
-      rows.empty() ? 1 : static_cast<uint32_t>(rows.rbegin()->first * static_cast<uint64_t>(unit_ns) / 1000 + 1);
+      in->rows.empty() ? 1 : static_cast<uint32_t>(in->rows.rbegin()->first * static_cast<uint64_t>(in->unit_ns) / 1000 + 1);
   for (const auto& [cpu, col] : chosen) {
-    HistogramParts p;
-    p.limit_us = limit_us;
-    p.bins.assign(limit_us, 0);
-    uint64_t in_bins = 0;
-    for (const auto& [index, counts] : rows) {
-      p.bins[index * static_cast<uint64_t>(unit_ns) / 1000] += counts[col->index];
-      in_bins += counts[col->index];
-    }
-    auto over = number("over", col->index);
-    if (!over) return MakeError(col->kind + "-" + std::to_string(cpu) + ": \"over:\" is not a number");
-    p.overflows = *over;
-    p.samples = in_bins + p.overflows;
-    if (p.samples > 0) {
-      auto min = number("min", col->index), max = number("max", col->index), avg = number("avg", col->index);
-      if (!min || !max || !avg) {
-        return MakeError(col->kind + "-" + std::to_string(cpu) + ": min, avg or max is not a number");
-      }
-      p.min_ns = static_cast<int64_t>(*min) * unit_ns;
-      p.max_ns = static_cast<int64_t>(*max) * unit_ns;
-      p.sum_ns = static_cast<int64_t>(*avg) * unit_ns * static_cast<int64_t>(p.samples);  // rtla rounds avg to its unit
-      if (p.overflows > 0) p.overflow_max_ns = p.max_ns;
-    }
-    auto h = Histogram::Restore(std::move(p));
-    if (!h) return MakeError(col->kind + "-" + std::to_string(cpu) + ": " + h.error().message);
+    auto h = ColumnHistogram(cpu, *col, limit_us, *in);
+    if (!h) return h.error();
     run.threads.push_back(std::move(*h));
     run.cpus.push_back(cpu);
-    if (auto count = number("count", col->index); count && *count != run.threads.back().samples()) {
+    if (auto count = FooterNumber(*in, "count", col->index); count && *count != run.threads.back().samples()) {
       run.notes.push_back("CPU " + std::to_string(cpu) + ": rtla's count says " + std::to_string(*count) + ", its buckets and over add up to " +
                           std::to_string(run.threads.back().samples()) + "; the buckets are used");
     }

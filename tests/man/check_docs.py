@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The man pages and the shell completions cannot drift from the binary and docs/profile.md.
 
-Usage: check_docs.py RTAGENT_BINARY SOURCE_DIR BUILD_MAN_DIR
+Usage: check_docs.py RTAGENT_BINARY SOURCE_DIR BUILD_MAN_DIR [SUITE...]
 
 Fails, listing each gap, when:
   - a subcommand `rtagent --help` lists (or a nested one, `bench pi`) has no section in
@@ -9,7 +9,12 @@ Fails, listing each gap, when:
   - the bash completion does not offer that subcommand or option (_rtagent_options), or the
     zsh completion does not name it;
   - a key of docs/profile.md's tables is not in rtagent-profile(5) (made from it at build time);
-  - groff warns about one of the three pages, or a page's .TH version is not the project's.
+  - groff warns about one of the three pages, or a page's .TH version is not the project's;
+  - an option whose --help lists its values ("Only one section: kernel, cmdline, ...", the
+    binary's own table) is offered other values by a completion, or rtagent(1) lists others;
+  - given the built-in suites' names (CMakeLists.txt's RTAGENT_BUILTIN_SUITES, the one list the
+    binary is built from), checks/ holds another set of suite files, or checks/README.md, the
+    man page's --suite and --preflight or a completion names other suites or another order.
 """
 import pathlib
 import re
@@ -57,9 +62,61 @@ def man_section(page, title):
     return m.group(0) if m else None
 
 
+def suite_gaps(src, names):
+    """Where a suite name is written down outside CMakeLists.txt, the same names in the same order."""
+    gaps = []
+    files = sorted(p.stem for p in (src / "checks").glob("*.yaml"))
+    if files != sorted(names):
+        gaps.append(f"checks/ holds the suite files {files}, CMakeLists.txt's RTAGENT_BUILTIN_SUITES names {names}")
+    readme = re.findall(r"^\| `([\w-]+)\.yaml` \|", (src / "checks/README.md").read_text(), re.M)
+    if readme != names:
+        gaps.append(f"checks/README.md's table lists {readme}, not {names}")
+    page1 = (src / "docs/man/rtagent.1").read_text().replace("\n", " ")
+    for said in [", ".join(names) + ", or a suite file", "boot (default), " + ", ".join(n for n in names if n != "boot")]:
+        if said not in page1:
+            gaps.append(f"rtagent(1) does not say \"{said}\" of --suite / --preflight")
+    bash = re.search(r'--suite \| --preflight\)\n\s*_rtagent_words "\$cur" ([\w ]+) \$\(', (src / "completions/rtagent.bash").read_text())
+    if not bash or bash.group(1).split() != names:
+        gaps.append(f"the bash completion of --suite offers {bash.group(1).split() if bash else None}, not {names}")
+    zsh = re.findall(r"suites:suite:\(([\w ]+)\)", (src / "completions/_rtagent").read_text())
+    if [z.split() for z in zsh] != [names, names + ["none"]]:
+        gaps.append(f"the zsh completion's suites are {zsh}, not {names} (and, for --preflight, none)")
+    return gaps
+
+
+# Options whose --help says its values after a fixed phrase; the binary builds that list from its
+# own table (inspect's sections, bench's groups), and the completions and rtagent(1) must agree.
+VALUE_LISTS = [(["inspect"], "--section", "Only one section: "), (["bench"], "--only", "Only these groups: ")]
+
+
+def value_list_gaps(binary, src):
+    gaps = []
+    bash = (src / "completions/rtagent.bash").read_text()
+    zsh = (src / "completions/_rtagent").read_text()
+    page1 = (src / "docs/man/rtagent.1").read_text().replace("\n", " ")
+    for path, opt, phrase in VALUE_LISTS:
+        out = run([binary] + path + ["--help"]).stdout
+        m = re.search(re.escape(phrase) + r"([\w, -]+)", out)
+        if not m:
+            gaps.append(f"`rtagent {' '.join(path)} --help` does not say \"{phrase}...\" for {opt}")
+            continue
+        values = [v.strip() for v in m.group(1).split(",")]
+        b = re.search(r"^\s*" + re.escape(opt) + r"\)\n\s*_rtagent_words \"\$cur\" ([\w ]+)\n", bash, re.M)
+        if not b or b.group(1).split() != values:
+            gaps.append(f"the bash completion of {opt} offers {b.group(1).split() if b else None}, not {values}")
+        z = re.search(r"'" + re.escape(opt) + r"\[[^]]*\]:\w+:(?:\(|_values -s , \w+ )([\w ]+)", zsh)
+        if not z or z.group(1).split() != values:
+            gaps.append(f"the zsh completion of {opt} offers {z.group(1).split() if z else None}, not {values}")
+        if phrase + ", ".join(values) not in page1:
+            gaps.append(f"rtagent(1) does not say \"{phrase}{', '.join(values)}\" of {opt}")
+    return gaps
+
+
 def main():
     binary, src, man_dir = sys.argv[1], pathlib.Path(sys.argv[2]), pathlib.Path(sys.argv[3])
-    gaps = []
+    suites = sys.argv[4:]
+    gaps = suite_gaps(src, suites) if suites else []
+    gaps += value_list_gaps(binary, src)
     page1 = (src / "docs/man/rtagent.1").read_text()
     bash = src / "completions/rtagent.bash"
     zsh = (src / "completions/_rtagent").read_text()
@@ -121,7 +178,8 @@ def main():
         print("\n".join("  " + g for g in gaps))
         return 1
     print(f"rtagent(1) and the completions cover {len(paths)} subcommands; "
-          f"rtagent-profile(5) holds all {len(keys)} keys of docs/profile.md; groff is quiet")
+          f"rtagent-profile(5) holds all {len(keys)} keys of docs/profile.md; groff is quiet"
+          + (f"; the suites {', '.join(suites)} are written the same everywhere" if suites else ""))
     return 0
 
 
