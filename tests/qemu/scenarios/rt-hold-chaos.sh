@@ -156,7 +156,10 @@ wait_for 10 sh -c '[ "$(sed -n "s/.*\"last_reload\": \"\\(.*\\)\",*$/\\1/p" /run
 expect_eq "3: the last reload is ok" "$(reload_field)" ok
 if [ "$reloads" -ge 1 ] && [ "$reloads" -le 100 ]; then pass "3: between 1 and 100 reloads ($reloads)"
 else fail "3: reloads after 100 SIGHUPs" "$reloads"; fi
-expect_eq "3: no fd leaked by the reloads" "$(ls /proc/$pid/fd | wc -l)" "$fds_before"
+# Not more than before (a tick may have a file open at either count: 6 before and 5 after once).
+fds_after=$(ls /proc/$pid/fd | wc -l)
+if [ "$fds_after" -le "$fds_before" ]; then pass "3: no fd leaked by the reloads ($fds_before before, $fds_after after)"
+else fail "3: no fd leaked by the reloads" "$fds_before before, $fds_after after"; fi
 expect_eq "3: the note still held" "$(note)" 0
 expect_eq "3: the sleeper keeps FIFO 55" "$(stat_sched $s2)" 55/1
 drift_irq8 "3 (after the storm)"
