@@ -13,6 +13,7 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <thread>
 
 #include "base/fault_root.h"
 #include "base/kernel_paths.h"
@@ -507,6 +508,42 @@ TEST_CASE("Run: signals from a signalfd reload, stop, and the watchdog is pinged
   CHECK(r.tree.Get(kStat) == "7\n");
   CHECK(r.StateFile()["state"] == "stopped");
   CHECK_THAT(r.StateFile()["stop_reason"].get<std::string>(), Catch::StartsWith("SIGTERM"));
+}
+
+// Found writing the QEMU chaos scenario (rt-hold-chaos): each SIGHUP pushed the next tick a whole
+// interval away, so reloads coming faster than the watch interval stopped every tick.
+TEST_CASE("a SIGHUP storm faster than the watch interval does not starve the watch ticks", "[service]") {
+  std::string text = ProfileText();
+  text.replace(text.find("watch_interval: 1s"), 18, "watch_interval: 100ms");
+  Rig r(text);
+  HoldDaemon& d = r.Make();
+  REQUIRE(d.Start() == StartResult::kHolding);
+  auto fd = OpenSignalFd();
+  REQUIRE(fd.ok());
+  // A SIGHUP every 20 ms for 1 s (five to each 100 ms interval), then SIGTERM. The thread
+  // inherits the blocked mask, so every signal waits on the signalfd.
+  std::thread storm([] {
+    for (int i = 0; i < 50; ++i) {
+      ::kill(::getpid(), SIGHUP);
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+    ::kill(::getpid(), SIGTERM);
+  });
+  const bool stopped_clean = d.Run(*fd);
+  storm.join();
+  ::close(*fd);
+  sigset_t set;
+  sigemptyset(&set);
+  sigaddset(&set, SIGHUP);
+  sigaddset(&set, SIGTERM);
+  sigaddset(&set, SIGINT);
+  ::sigprocmask(SIG_UNBLOCK, &set, nullptr);
+  CHECK(stopped_clean);
+  const auto state = r.StateFile();
+  CHECK(state["last_reload"] == "ok");
+  // About ten intervals went by; a tick late by a reload's length still counts.
+  CHECK(state["ticks"].get<int>() >= 4);
+  CHECK(Count(r.Log(), "reload: reading") >= 1);
 }
 
 TEST_CASE("an irq/* thread re-created by a driver reload is ranked again on the next tick", "[service]") {

@@ -4,6 +4,7 @@
 #include "tune/boot_plan.h"
 
 #include <catch2/catch.hpp>
+#include <cstring>
 
 #include "base/fault_root.h"
 #include "base/kernel_paths.h"
@@ -11,6 +12,7 @@
 #include "profile/loader.h"
 #include "tune/boot_test_support.h"
 #include "tune/cores_tuner.h"
+#include "tune/plan_render.h"
 
 using namespace rtagent;
 using rtagent::test::FakeRunner;
@@ -349,4 +351,73 @@ TEST_CASE("validate's question: does the named boot loader have its file here", 
   CHECK(MissingBootFile(Load(b.root, "print"), b.root).empty());
   b.tree.Put("boot/extlinux/extlinux.conf", "LABEL a\n APPEND x\n");
   CHECK(MissingBootFile(Load(b.root, "extlinux"), b.root).empty());
+}
+
+// The one write of an apply whose failure is neither a rollback nor a refusal: the journal's
+// rewrite that adds what the update command ran (Journal::AddRuns) after the boot file was
+// written. The file's entry was journaled before its write, so the tuning stands and revert
+// works; the lost record must show (a WARN line in the text, "warnings" in --json; exit 0, as
+// PRODUCT.md's codes leave it) and revert must still give /etc back byte for byte.
+TEST_CASE("journal AddRuns failing after a boot file write is a WARN naming the file, and revert still restores",
+          "[tune][boot]") {
+  const std::string grub = "GRUB_DEFAULT=0\nGRUB_CMDLINE_LINUX=\"console=ttyS0,115200\"\n";
+  // A clean apply counts the writes: the drop-in's, then the boot journal's next rewrite.
+  size_t k = 0;
+  std::string calls;
+  {
+    Board b;
+    b.tree.Put("etc/default/grub", grub);
+    b.tree.Put("usr/sbin/update-grub", "");
+    FullPlan plan = b.Plan(Load(b.root, "grub"));
+    Journal journal(b.root);
+    REQUIRE(journal.Load().ok());
+    ApplyReport clean = b.MakeExec(journal)->Apply(plan.PendingChanges());
+    REQUIRE_FALSE(clean.rolled_back);
+    CHECK(clean.warnings.empty());
+    CHECK(ApplyJson(clean, plan)["warnings"] == nlohmann::json::array());
+    bool dropin = false;
+    for (size_t i = 0; i < b.root.calls().size(); ++i) {
+      const auto& c = b.root.calls()[i];
+      calls += c.path + " ";
+      if (c.path == "etc/default/grub.d/90-rtagent.cfg") dropin = true;
+      else if (dropin && !k && c.path == Journal::BootPath()) k = i + 1;
+    }
+  }
+  INFO("writes of a clean apply: " << calls);
+  REQUIRE(k > 0);
+  Board b;
+  b.tree.Put("etc/default/grub", grub);
+  b.tree.Put("usr/sbin/update-grub", "");
+  const auto before = rtagent::test::SnapshotTree(b.tree.dir() + "/etc");
+  FullPlan plan = b.Plan(Load(b.root, "grub"));
+  b.root.FailNthWrite(k, ENOSPC);
+  Journal journal(b.root);
+  REQUIRE(journal.Load().ok());
+  ApplyReport rep = b.MakeExec(journal)->Apply(plan.PendingChanges());
+  CHECK_FALSE(rep.rolled_back);
+  CHECK(rep.Count(Outcome::kFailed) == 0);
+  REQUIRE(rep.warnings.size() == 1);
+  CHECK_THAT(rep.warnings[0], Catch::StartsWith("journal: /etc/default/grub.d/90-rtagent.cfg is applied and journaled") &&
+                                  Catch::Contains("(update-grub)") && Catch::Contains(std::strerror(ENOSPC)));
+  CHECK_THAT(RenderApplyText(rep, plan, false), Catch::Contains("WARN journal: /etc/default/grub.d/90-rtagent.cfg"));
+  const auto j = ApplyJson(rep, plan);
+  REQUIRE(j["warnings"].size() == 1);
+  CHECK(j["warnings"][0] == rep.warnings[0]);
+  // The drop-in is written and update-grub ran; its entry is in the boot journal, without runs.
+  CHECK(b.root.Exists("etc/default/grub.d/90-rtagent.cfg"));
+  CHECK(b.runner->ran.size() == 1);
+  Journal again(b.root);
+  REQUIRE(again.Load().ok());
+  int entries = 0;
+  for (const auto& e : again.entries()) {
+    if (e.key != "etc/default/grub.d/90-rtagent.cfg") continue;
+    ++entries;
+    CHECK(e.runs.empty());
+  }
+  CHECK(entries == 1);
+  RevertReport back = b.MakeExec(again)->Revert();
+  CHECK(back.complete);
+  CHECK(b.runner->ran.size() == 2);
+  CHECK(rtagent::test::SnapshotTree(b.tree.dir() + "/etc") == before);
+  CHECK_FALSE(b.root.Exists(Journal::BootPath()));
 }

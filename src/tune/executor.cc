@@ -209,7 +209,14 @@ bool Executor::WriteBatch(ApplyRun& run, const std::vector<Change>& changes, Bat
       // What the write ran (a boot loader's update step) goes into its journal entry.
       if (!res.runs.empty()) {
         if (auto r = journal_.AddRuns(c.actuator, c.key, res.runs); !r) {
+          // The file is written and its entry (the "before") was journaled before the write:
+          // revert works. Only the record of what the command ran is lost; say so loudly.
           res.detail = "its commands could not be recorded in the journal: " + r.error().message;
+          std::string ran;
+          for (const CommandRun& run : res.runs) ran += (ran.empty() ? "" : ", ") + run.CommandLine();
+          run.report.warnings.push_back("journal: /" + c.key + " is applied and journaled (`rtagent revert` puts it back), "
+                                        "but what its update command ran (" + ran + ") could not be added to its entry: " +
+                                        r.error().message + "; the command's status and output are shown here only");
         }
       }
       continue;

@@ -82,6 +82,11 @@ struct ApplyReport {
   std::vector<ChangeResult> results;
   bool rolled_back = false;      ///< a failure undid this run's changes (exit 4)
   std::string rollback_errors;   ///< values that could not be put back (named, never silent)
+  /// Applied and journaled, but a record of it was lost: what a boot file's update command ran
+  /// could not be added to its journal entry. The tuning stands and revert puts it back, so the
+  /// exit stays 0 (PRODUCT.md: 1-4 each say something that is not so); the text and JSON
+  /// outputs say it as WARN lines (docs/tuning.md, "The update command is a step").
+  std::vector<std::string> warnings;
   int Count(Outcome o) const;
 };
 

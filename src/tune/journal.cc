@@ -256,8 +256,13 @@ Result<void> Journal::Drop(std::vector<size_t> positions) {
 Result<void> Journal::AddRuns(const std::string& actuator, const std::string& key, const std::vector<CommandRun>& runs) {
   for (auto& e : entries_) {
     if (e.actuator != actuator || e.key != key) continue;
+    // All or nothing, as RecordAll: a failed rewrite leaves the entry as stored, so a later
+    // rewrite (the next batch's) does not carry in runs the caller was told were not recorded.
+    const size_t had = e.runs.size();
     e.runs.insert(e.runs.end(), runs.begin(), runs.end());
-    return Store();
+    auto r = Store();
+    if (!r) e.runs.resize(had);
+    return r;
   }
   return MakeError("no journal entry for " + key, ENOENT);
 }

@@ -65,7 +65,8 @@ class Journal {
   /// Drops the entries at these positions (of entries(), any order; the kernel refused the
   /// write they were made for, so there is nothing to put back) and stores the result once.
   Result<void> Drop(std::vector<size_t> positions);
-  /// Adds what writing the entry (actuator, key) ran to it and stores the journal.
+  /// Adds what writing the entry (actuator, key) ran to it and stores the journal; when the
+  /// store fails the entry is left as it was.
   Result<void> AddRuns(const std::string& actuator, const std::string& key, const std::vector<CommandRun>& runs);
   /// Removes the journal files of its scope: everything in them has been put back.
   Result<void> Clear();

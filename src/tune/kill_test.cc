@@ -154,7 +154,96 @@ void KillSweep(const SweepBoard& b) {
   }
 }
 
+// Runs `rtagent revert` (RevertJournal) in a child that dies at write k as `how` says. True
+// when it died by SIGKILL.
+bool RevertKilledAt(const std::string& dir, size_t k, FaultRoot::Crash how) {
+  const pid_t child = ::fork();
+  REQUIRE(child >= 0);
+  if (child == 0) {
+    FaultRoot root(dir);
+    root.CrashAtWrite(k, how);
+    (void)RevertJournal(root);
+    ::_exit(0);  // not reached when write k came
+  }
+  int status = 0;
+  REQUIRE(::waitpid(child, &status, 0) == child);
+  return WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL;
+}
+
+// `rtagent revert` killed at each of its writes (a kernel value put back, the journal's rewrite
+// or its removal), and torn at each whole-file write: the next revert finishes it and the tree is
+// the start, byte for byte. Each point starts from a clean apply of the profile.
+void RevertKillSweep(const SweepBoard& b) {
+  ScratchIn in_memory("/dev/shm");
+  auto tree = std::make_unique<TempTree>(b.tree);
+  const auto start = WholeTree(tree->dir());
+  profile::Profile p;
+  std::vector<FaultRoot::Call> calls;
+  const auto apply = [&]() {
+    FaultRoot root(tree->dir());
+    auto applied = ApplyProfile(p, root);
+    REQUIRE(applied.ok());
+    REQUIRE_FALSE(applied->report.rolled_back);
+  };
+  {
+    FaultRoot root(tree->dir());
+    p = LoadBoardProfile(b, root);
+  }
+  apply();
+  {
+    FaultRoot root(tree->dir());
+    auto reverted = RevertJournal(root);
+    REQUIRE(reverted.ok());
+    REQUIRE(reverted->complete);
+    calls = root.calls();
+    REQUIRE(Differences(start, WholeTree(tree->dir())).empty());
+  }
+  REQUIRE(!calls.empty());
+  KillTally kill, power;
+  for (size_t k = 1; k <= calls.size(); ++k) {
+    for (auto how : {FaultRoot::Crash::kBefore, FaultRoot::Crash::kTornTemp}) {
+      const bool torn = how == FaultRoot::Crash::kTornTemp;
+      if (torn && calls[k - 1].kind != FaultRoot::Call::kDurable) continue;
+      KillTally& tally = torn ? power : kill;
+      const std::string where = b.name + ": revert killed " + (torn ? "with a torn temporary file at" : "before") +
+                                " write " + std::to_string(k) + " of " + std::to_string(calls.size()) + " (" +
+                                calls[k - 1].path + ")";
+      ++tally.points;
+      apply();
+      REQUIRE(RevertKilledAt(tree->dir(), k, how));
+      FaultRoot root(tree->dir());
+      auto reverted = RevertJournal(root);
+      auto diff = Differences(start, WholeTree(tree->dir()));
+      if (reverted.ok() && reverted->complete && diff.empty()) {
+        ++tally.revert_ok;
+      } else {
+        FAIL_CHECK(where << ", then revert: " << (reverted.ok() ? "" : reverted.error().message + "; ")
+                         << (reverted.ok() && !reverted->complete ? "incomplete; " : "") << Listed(diff));
+        tree = std::make_unique<TempTree>(b.tree);
+      }
+    }
+  }
+  CHECK(kill.revert_ok == kill.points);
+  CHECK(power.revert_ok == power.points);
+  if (std::getenv("RTAGENT_SWEEP_TABLE")) {
+    std::cout << "| " << b.name << " (revert) | " << calls.size() << " | " << kill.points << " | " << kill.revert_ok
+              << " | " << power.points << " | " << power.revert_ok << " |\n";
+  }
+}
+
 }  // namespace
+
+TEST_CASE("revert killed at every write on arm64-rt-8cpu: the next revert gives a byte-identical tree", "[tune]") {
+  RevertKillSweep(FixtureBoards()[0]);
+}
+
+TEST_CASE("revert killed at every write on x86-ipc-4cpu: the next revert gives a byte-identical tree", "[tune]") {
+  RevertKillSweep(FixtureBoards()[1]);
+}
+
+TEST_CASE("revert killed at every write on vm-x86-captured: the next revert gives a byte-identical tree", "[tune]") {
+  RevertKillSweep(FixtureBoards()[2]);
+}
 
 TEST_CASE("apply killed at every write on arm64-rt-8cpu: revert or the next apply gives a byte-identical tree",
           "[tune]") {

@@ -337,6 +337,7 @@ std::string RenderApplyText(const ApplyReport& report, const FullPlan& plan, boo
   } else if (report.Count(Outcome::kRebootRequired) > 0) {
     out += "reboot required: the kernel command line above takes effect at the next boot\n";
   }
+  for (const std::string& w : report.warnings) out += Paint(color, "33", "WARN") + " " + w + "\n";
   return out + RenderFindings(plan, color);
 }
 
@@ -356,6 +357,7 @@ json ApplyJson(const ApplyReport& report, const FullPlan& plan) {
   json out = {{"results", results},
           {"rolled_back", report.rolled_back},
           {"rollback_errors", report.rollback_errors},
+          {"warnings", report.warnings},
           {"findings", findings},
           {"summary",
            {{"applied", report.Count(Outcome::kApplied)},
