@@ -4,7 +4,7 @@
 # controller, each from the right host.
 #
 #   tests/qemu/fleet-ansible.sh [--rtagent PATH] [--out DIR] [--sequential]
-#   tests/qemu/fleet-ansible.sh --ctest [RTAGENT]   # ctest's qemu_e2e_ansible (RTAGENT_QEMU_ANSIBLE=0 skips it)
+#   tests/qemu/fleet-ansible.sh --ctest [RTAGENT]   # ctest's qemu_e2e_ansible (runs only with RTAGENT_QEMU_ANSIBLE=1)
 #
 # 1. The guests' Debian: `debian-base.sh --ssh` (the usual minbase plus openssh-server, python3
 #    and sudo, cached beside the plain base under its own name), one disk per guest made by
@@ -46,8 +46,10 @@ while [ $# -gt 0 ]; do
     *) echo "fleet-ansible: unknown argument $1" >&2; exit 2 ;;
   esac
 done
-if [ $CTEST = 1 ] && [ "${RTAGENT_QEMU_ANSIBLE:-1}" = 0 ]; then
-  echo "ctest: SKIPPED: RTAGENT_QEMU_ANSIBLE=0 leaves qemu_e2e_ansible out (docs/qemu.md, \"The Ansible fleet\")"
+if [ $CTEST = 1 ] && [ "${RTAGENT_QEMU_ANSIBLE:-0}" != 1 ]; then
+  # Opt-in: 3.6 min warm and 3.5 min more for the SSH base on a cold cache do not fit CI's hour
+  # beside the other stages (docs/qemu.md, "The Ansible fleet").
+  echo "ctest: SKIPPED: qemu_e2e_ansible runs only with RTAGENT_QEMU_ANSIBLE=1 (docs/qemu.md, \"The Ansible fleet\")"
   exit 77
 fi
 [ -x "$RTAGENT" ] || { echo "fleet-ansible: no rtagent binary at $RTAGENT (build it, or pass --rtagent PATH)" >&2; exit 2; }
