@@ -8,17 +8,30 @@
 
 namespace rtagent {
 
+namespace {
+// The scheduling classes by their kernel number (include/uapi/linux/sched.h) and the name
+// rtagent gives each in the JSON, the journal and the profile language.
+struct PolicyRow {
+  int policy;
+  const char* name;
+};
+constexpr PolicyRow kPolicies[] = {{kSchedOther, "other"}, {kSchedFifo, "fifo"}, {kSchedRr, "rr"},
+                                   {kSchedBatch, "batch"}, {kSchedIdle, "idle"}, {kSchedDeadline, "deadline"},
+                                   {kSchedExt, "ext"}};
+}  // namespace
+
 std::string PolicyName(int policy) {
-  switch (policy) {
-    case kSchedOther: return "other";
-    case kSchedFifo: return "fifo";
-    case kSchedRr: return "rr";
-    case kSchedBatch: return "batch";
-    case kSchedIdle: return "idle";
-    case kSchedDeadline: return "deadline";
-    case kSchedExt: return "ext";
-    default: return "policy" + std::to_string(policy);
+  for (const PolicyRow& r : kPolicies) {
+    if (r.policy == policy) return r.name;
   }
+  return "policy" + std::to_string(policy);
+}
+
+std::optional<int> PolicyFromName(std::string_view name) {
+  for (const PolicyRow& r : kPolicies) {
+    if (name == r.name) return r.policy;
+  }
+  return std::nullopt;
 }
 
 bool IsRealtimePolicy(int policy) {

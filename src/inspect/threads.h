@@ -27,6 +27,8 @@ enum SchedPolicy : int {
 };
 /// "other", "fifo", "rr", "batch", "idle", "deadline", "ext", or "policyN".
 std::string PolicyName(int policy);
+/// The kernel number of a class PolicyName gives ("fifo" -> SCHED_FIFO); nullopt for any other word.
+std::optional<int> PolicyFromName(std::string_view name);
 /// FIFO, RR and DEADLINE: the policies that outrank every normal task.
 bool IsRealtimePolicy(int policy);
 

@@ -33,15 +33,15 @@ Result<TaskId> ParseTaskKey(std::string_view key) {
 }
 
 std::string FormatSched(const SchedAttr& a) {
+  const std::string name = PolicyName(a.policy);
   switch (a.policy) {
-    case kSchedFifo: return "fifo:" + std::to_string(a.priority);
-    case kSchedRr: return "rr:" + std::to_string(a.priority);
-    case kSchedOther: return "other:nice=" + std::to_string(a.nice);
-    case kSchedBatch: return "batch:nice=" + std::to_string(a.nice);
-    case kSchedIdle: return "idle";
+    case kSchedFifo:
+    case kSchedRr: return name + ":" + std::to_string(a.priority);
+    case kSchedOther:
+    case kSchedBatch: return name + ":nice=" + std::to_string(a.nice);
     case kSchedDeadline:
-      return "deadline:runtime=" + Num(a.runtime_ns) + ",deadline=" + Num(a.deadline_ns) + ",period=" + Num(a.period_ns);
-    default: return PolicyName(a.policy);
+      return name + ":runtime=" + Num(a.runtime_ns) + ",deadline=" + Num(a.deadline_ns) + ",period=" + Num(a.period_ns);
+    default: return name;
   }
 }
 
@@ -52,26 +52,27 @@ Result<SchedAttr> ParseSched(std::string_view text) {
   std::string_view args = colon == std::string_view::npos ? std::string_view() : text.substr(colon + 1);
   SchedAttr a;
   const std::string what = "scheduling class \"" + std::string(text) + "\"";
-  if (name == "fifo" || name == "rr") {
-    a.policy = name == "fifo" ? kSchedFifo : kSchedRr;
+  const std::optional<int> policy = PolicyFromName(name);
+  if (policy == kSchedFifo || policy == kSchedRr) {
+    a.policy = *policy;
     auto p = ParseIntIn(args, 1, 99, what);
     if (!p) return p.error();
     a.priority = *p;
     return a;
   }
-  if (name == "other" || name == "batch") {
-    a.policy = name == "other" ? kSchedOther : kSchedBatch;
+  if (policy == kSchedOther || policy == kSchedBatch) {
+    a.policy = *policy;
     if (args.substr(0, 5) != "nice=") return MakeError(what + ": expected nice=N", EINVAL);
     auto n = ParseIntIn(args.substr(5), -20, 19, what);
     if (!n) return n.error();
     a.nice = *n;
     return a;
   }
-  if (name == "idle" && args.empty()) {
+  if (policy == kSchedIdle && args.empty()) {
     a.policy = kSchedIdle;
     return a;
   }
-  if (name == "deadline") {
+  if (policy == kSchedDeadline) {
     a.policy = kSchedDeadline;
     bool runtime = false, deadline = false, period = false;
     for (auto field : SplitChar(args, ',')) {
