@@ -22,7 +22,7 @@ namespace rtagent {
 /// The cgroup the measuring process joins before it pins its threads.
 struct MeasuringCgroup {
   std::string cgroup;  ///< inside the v2 hierarchy: "/rt" ("/" for the hierarchy's top)
-  std::string dir;     ///< its directory relative to the root: "sys/fs/cgroup/rt"
+  std::string dir;     ///< its directory relative to the root (kpath::CgroupDir of the v2 mount)
   std::string reason;  ///< one sentence for the verdict's notes
 };
 

@@ -147,8 +147,7 @@ Result<void> Sampler::Start() {
   if (auto v = Validate(config_); !v) return v;
   started_ = true;
 
-  // 0. Into the partition that holds the measured CPUs, when the caller named one: outside it
-  //    the threads could not pin themselves there (EINVAL).
+  // 0. Into the partition that holds the measured CPUs, if named (outside it pinning fails).
   if (auto joined = JoinCgroup(); !joined) return joined;
 
   // 1. Lock memory: everything mapped from here on (histograms, thread stacks) is resident.

@@ -131,8 +131,9 @@ HostFacts ParseHostFactsJson(const json& h) {
   return host;
 }
 
-std::string RenderJson(const Verdict& v) {
-  json host = HostFactsJson(v.host);
+namespace {
+// The run's configuration as asked and as it ran.
+json ConfigJson(const Verdict& v) {
   json config{{"cpus", v.config.cpus.ToList()},
               {"interval_us", v.config.interval_us},
               {"priority", v.config.priority},
@@ -147,6 +148,13 @@ std::string RenderJson(const Verdict& v) {
   // Written only when known, so verdicts from before these fields read the same.
   if (v.config.pm_qos_device_us) config["pm_qos"]["device_us"] = *v.config.pm_qos_device_us;
   if (v.config.pm_qos_hold_us) config["pm_qos"]["hold_us"] = *v.config.pm_qos_hold_us;
+  return config;
+}
+}  // namespace
+
+std::string RenderJson(const Verdict& v) {
+  json host = HostFactsJson(v.host);
+  json config = ConfigJson(v);
   NullUnknown(v, host, config);
   json cpus = json::array();
   for (const CpuResult& c : v.cpus) {
