@@ -145,10 +145,7 @@ Result<Suite> LoadSuite(const std::string& name_or_path) {
     return s;
   }
   if (!profile::IsSuiteFile(name_or_path)) {
-    auto names = profile::BuiltinSuiteNames();
-    std::string near = profile::NearestWord(name_or_path, names);
-    return MakeError("unknown suite \"" + name_or_path + "\"" + (near.empty() ? "" : " (did you mean \"" + near + "\"?)") +
-                     ": the built-in suites are " + profile::JoinChoices(names) + "; or give a suite file's path");
+    return MakeError("unknown suite \"" + name_or_path + "\": " + profile::UnknownSuiteHint(name_or_path));
   }
   // As root, a suite file another user can change is refused, as a profile is (base/file_trust.h).
   if (auto bad = FindUntrusted(name_or_path, ProcessFileTrust())) {

@@ -1,6 +1,8 @@
 #include "profile/builtin_suites.h"
 
 #include "profile/builtin_suites_text.h"
+#include "profile/diagnostics.h"
+#include "profile/reader.h"
 
 namespace rtagent::profile {
 
@@ -21,6 +23,13 @@ std::string BuiltinSuiteHelp(const std::string& default_name) {
     if (name != default_name) text += (text.empty() ? "" : ", ") + name;
   }
   return text;
+}
+
+std::string UnknownSuiteHint(const std::string& name) {
+  const std::vector<std::string> names = BuiltinSuiteNames();
+  const std::string near = NearestWord(name, names);
+  return (near.empty() ? std::string() : "did you mean \"" + near + "\"? ") + "the built-in suites are " +
+         JoinChoices(names) + ", or give a suite file's path (checks/README.md)";
 }
 
 bool IsSuiteFile(const std::string& name) {

@@ -26,6 +26,9 @@ std::string BuiltinSuiteHelp(const std::string& default_name = "");
 inline const std::string kDefaultSuite = "commission";
 /// The fast suite: accept's pre-flight by default, and the checks hold runs at every boot.
 inline const std::string kBootSuite = "boot";
+/// What to say about a suite name that is neither built in nor a file: the nearest built-in
+/// name when one is close, the built-in names, and that a suite file's path works too.
+std::string UnknownSuiteHint(const std::string& name);
 /// True when `name` names a suite file rather than a built-in suite: it has a '/' or ends in
 /// .yaml or .yml.
 bool IsSuiteFile(const std::string& name);

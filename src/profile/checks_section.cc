@@ -25,10 +25,7 @@ void ReadSuite(LoadContext& c, ChecksConfig& checks, const YamlNode* v, const st
     return;
   }
   if (!IsSuiteFile(*s)) {
-    std::string near = NearestWord(*s, names);
-    c.diags().Error(v->mark, "unknown suite \"" + *s + "\" in '" + what + "'",
-                    (near.empty() ? std::string() : "did you mean \"" + near + "\"? ") + "the built-in suites are " +
-                        JoinChoices(names) + ", or give a suite file's path (checks/README.md)");
+    c.diags().Error(v->mark, "unknown suite \"" + *s + "\" in '" + what + "'", UnknownSuiteHint(*s));
     return;
   }
   fs::path file(*s);
