@@ -111,7 +111,7 @@ for b in binaries:
         shutil.rmtree(copy, ignore_errors=True)
         shutil.copytree(tree, copy, symlinks=True)
         log, ops = os.path.join(work, "apply.strace"), os.path.join(work, "apply.ops")
-        subprocess.run(["strace", "-f", "-qq", "-y", "-xx", "-s", "1048576", "-e", "signal=none", "-e", "trace=" + TRACED,
+        subprocess.run(["strace", "-f", "-qq", "-y", "-xx", "-s", "268435456", "-e", "signal=none", "-e", "trace=" + TRACED,
                         "-o", log, b, "apply", profile, "--root", copy], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         with open(log) as fin, open(ops, "w") as fout:
             subprocess.run(["python3", "bench/write_floor_ops.py", copy], stdin=fin, stdout=fout, check=True)

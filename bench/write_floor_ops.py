@@ -2,7 +2,7 @@
 """Turns an strace of `rtagent apply --root ROOT` into the ops bench/write_floor.cc replays.
 
 usage: write_floor_ops.py ROOT < strace-log > ops
-The trace must come from `strace -f -qq -y -xx -s 1048576 -e signal=none
+The trace must come from `strace -f -qq -y -xx -s 268435456 -e signal=none
 -e trace=openat,write,fsync,fdatasync,close,rename,renameat,renameat2,mkdir,mkdirat,rmdir,unlink,unlinkat`.
 Only calls on files under ROOT are kept; an open is kept when its descriptor is later written
 or fsynced (the journal directory's fsync included). Prints a summary on stderr.
@@ -26,7 +26,7 @@ def main():
     skipped = 0
     for line in sys.stdin:
         line = line.rstrip("\n")
-        m = re.match(r"^\d+ (\w+)\((.*)\) = (-?\d+)(?:<((?:\\x[0-9a-f]{2})*)>)?", line)
+        m = re.match(r"^\d+\s+(\w+)\((.*)\) = (-?\d+)(?:<((?:\\x[0-9a-f]{2})*)>)?", line)
         if not m:
             skipped += "unfinished" in line or "resumed" in line
             continue
@@ -69,7 +69,10 @@ def main():
             if fd not in ids:
                 continue
             if name == "write":
-                data = unhex(re.match(FD + r", " + STR, args).group(3))
+                m = re.match(FD + r", " + STR + r"(\.\.\.)?", args)
+                if m.group(4):
+                    sys.exit("write_floor_ops: a write was cut short in the trace: raise strace's -s")
+                data = unhex(m.group(3))
                 out.append(f"write\t{ids[fd]}\t{data.hex()}")
             elif name == "close":
                 out.append(f"close\t{ids.pop(fd)}")
