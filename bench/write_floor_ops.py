@@ -87,8 +87,7 @@ def main():
             path = rel(unhex(m.group(1)))
             if path is None:
                 continue
-            op = name.replace("at", "") if name.endswith("at") and name != "mkdirat" else name
-            op = {"mkdirat": "mkdir", "unlinkat": "unlink"}.get(name, op)
+            op = {"mkdirat": "mkdir", "unlinkat": "unlink"}.get(name, name)
             if op == "unlink" and "AT_REMOVEDIR" in args:
                 op = "rmdir"
             out.append(f"{op}\t{path.hex()}" + (f"\t{m.group(2) or '0755'}" if op == "mkdir" else ""))

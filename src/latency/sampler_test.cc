@@ -26,6 +26,7 @@ class FakeSyscalls : public SamplerSyscalls {
   int fail_fifo = 0;
   int fail_affinity_cpu = -1;
   int fail_affinity_err = EINVAL;
+  bool fail_get_affinity = false;
 
   Result<void> LockMemory() override {
     Log("LockMemory");
@@ -38,6 +39,7 @@ class FakeSyscalls : public SamplerSyscalls {
   }
   Result<CpuSet> GetAffinity() override {
     Log("GetAffinity");
+    if (fail_get_affinity) return MakeError("sched_getaffinity", EFAULT);
     return CpuSet::Range(0, 1);
   }
   Result<void> SetAffinity(const CpuSet& cpus) override {
@@ -456,6 +458,26 @@ TEST_CASE("the sampler joins the partition's cgroup before anything else and kee
     REQUIRE_FALSE(r);
     CHECK_THAT(r.error().message, Catch::Contains("cannot move the measuring process into cgroup sys/fs/cgroup/missing"));
     CHECK(sys.calls().empty());
+  }
+  SECTION("the CPUs after joining cannot be read: an error naming the cgroup, nothing locked") {
+    FakeSyscalls sys;
+    sys.fail_get_affinity = true;
+    LiveLikeRoot root(t.dir());
+    Sampler s(c, root, sys);
+    auto r = s.Start();
+    REQUIRE_FALSE(r);
+    CHECK_THAT(r.error().message, Catch::Contains("after joining cgroup sys/fs/cgroup/rt") && Catch::Contains("sched_getaffinity"));
+    CHECK(sys.Count("LockMemory") == 0);
+  }
+  SECTION("the reporting thread cannot be moved off the measured CPUs: an error, nothing locked") {
+    FakeSyscalls sys;
+    sys.fail_affinity_cpu = 0;  // the spare CPU of 0-1 once CPU 1 is measured
+    LiveLikeRoot root(t.dir());
+    Sampler s(c, root, sys);
+    auto r = s.Start();
+    REQUIRE_FALSE(r);
+    CHECK_THAT(r.error().message, Catch::Contains("cannot keep the reporting thread off the measured CPUs"));
+    CHECK(sys.Count("LockMemory") == 0);
   }
   SECTION("under a fixture root: not joined, with a note") {
     FakeSyscalls sys;
