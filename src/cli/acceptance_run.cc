@@ -20,6 +20,7 @@
 #include "report/format.h"
 #include "report/progress_line.h"
 #include "service/hold_state.h"
+#include "tune/journal.h"
 
 namespace rtagent {
 
@@ -79,6 +80,22 @@ Result<AcceptanceRecord> Measure(PreparedAcceptance& prep, bool watch_counters) 
 }
 
 }  // namespace
+
+TuningInForce ReadTuningInForce(SysRoot& root) {
+  TuningInForce t;
+  t.source = "/" + Journal::Path() + " and /" + Journal::BootPath();
+  Journal journal(root);
+  if (auto loaded = journal.Load(); !loaded) {
+    t.error = loaded.error().message;
+    return t;
+  }
+  for (const JournalEntry& e : journal.entries()) {
+    if (!e.side_effect_of.empty()) continue;  // the kernel's doing, not a value rtagent wrote
+    ++t.total;
+    if (t.changes.size() < TuningInForce::kListed) t.changes.push_back({e.section, e.what, e.before, e.after});
+  }
+  return t;
+}
 
 Result<std::shared_ptr<PreparedAcceptance>> PrepareAcceptance(LoadedProfile& lp, const AcceptanceRequest& request) {
   profile::AcceptanceConfig& a = lp.profile.acceptance;
@@ -142,6 +159,7 @@ AcceptanceOutcome RunAcceptance(PreparedAcceptance& prep, const AcceptanceReques
   // 2. The run: loads first, then the sampler; Ctrl-C stops early and still judges.
   //    The tracers for the verdict's why start first and are put back whatever happens.
   const std::optional<int32_t> hold_note = service::HeldPmQosNote(*prep.lp.root);
+  TuningInForce tuning = ReadTuningInForce(*prep.lp.root);
   std::unique_ptr<AcceptanceExplainer> explainer = AcceptanceExplainer::Start(*prep.lp.root, p.acceptance);
   auto record = Measure(prep, explainer && explainer->WantsCounters());
   if (!record) return cannot_run(record.error().message);
@@ -159,6 +177,7 @@ AcceptanceOutcome RunAcceptance(PreparedAcceptance& prep, const AcceptanceReques
   AcceptanceOutcome out;
   out.verdict = BuildVerdict(std::move(*record), std::move(ctx));
   Verdict& v = *out.verdict;
+  v.tuning = std::move(tuning);
   if (explainer) v.why = explainer->Finish(v, worst_window, TracePathBeside(request.outputs));
   std::optional<VerdictDiff> diff;
   if (prep.baseline) diff = JudgeAgainstBaseline(v, *prep.baseline, request.baseline, request.baseline_rules);

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "base/result.h"
+#include "base/sysroot.h"
 #include "cli/profile_arg.h"
 #include "cli/verdict_files.h"
 #include "latency/acceptance.h"
@@ -52,6 +53,12 @@ struct AcceptanceOutcome {
   int exit_code = 0;              ///< 0 PASS, 1 FAIL, 3 could not run or write
   std::optional<Verdict> verdict; ///< set whenever the sampler ran
 };
+
+/// The tuning in force under `root`, from rtagent's journal (runtime and boot files): every
+/// change counted, the first TuningInForce::kListed listed. A journal that cannot be read is
+/// recorded as such (the run still runs: the figures stand, what they were measured under is
+/// unknown).
+TuningInForce ReadTuningInForce(SysRoot& root);
 
 /// Runs the test: pre-flight (`preflight` when given, else the request's suite), loads on the
 /// housekeeping CPUs, the sampler, then the verdict judged and written to `request.outputs`

@@ -55,6 +55,22 @@ footer { margin-top: 2rem; color: #555555; font-size: 0.9rem; }
 
 std::string E(const std::string& s) { return XmlEscape(s); }
 
+/// Escaped text with its `backquoted` parts as code.
+std::string CodeSpans(const std::string& escaped) {
+  std::string out;
+  bool in_code = false;
+  for (char c : escaped) {
+    if (c == '`') {
+      out += in_code ? "</code>" : "<code>";
+      in_code = !in_code;
+    } else {
+      out += c;
+    }
+  }
+  if (in_code) out += "</code>";
+  return out;
+}
+
 /// One row of a two-column fact table: the fact as the row's header cell. `value` is HTML.
 std::string FactRow(const std::string& fact, const std::string& value) {
   return "<tr><th scope=\"row\">" + E(fact) + "</th><td>" + value + "</td></tr>\n";
@@ -194,11 +210,24 @@ void HostSection(std::ostringstream& o, const Verdict& v) {
   o << "</tbody>\n</table>\n</section>\n";
 }
 
+/// What rtagent had changed when the run started (its journal), each value before and after;
+/// a long list folds away (a details element: no script).
+void ChangesInForce(std::ostringstream& o, const Verdict& v) {
+  o << "<h3>" << kTuningTitle << "</h3>\n<p>" << CodeSpans(E(TuningSentence(v))) << "</p>\n";
+  if (!v.tuning || v.tuning->changes.empty()) return;
+  const bool fold = v.tuning->changes.size() > 20;
+  if (fold) o << "<details>\n<summary>The " << v.tuning->changes.size() << " changes listed</summary>\n";
+  o << "<table>\n<caption>Changes in force</caption>\n" << HeadRow(TuningColumns()) << "<tbody>\n";
+  for (const TuningChange& c : v.tuning->changes) {
+    o << "<tr><td>" << E(c.section) << "</td><th scope=\"row\">" << E(c.what) << "</th><td><code>"
+      << E(TuningValue(c.before)) << "</code></td><td><code>" << E(TuningValue(c.after)) << "</code></td></tr>\n";
+  }
+  o << "</tbody>\n</table>\n";
+  if (fold) o << "</details>\n";
+}
+
 void TuningSection(std::ostringstream& o, const Verdict& v) {
-  o << "<section id=\"tuning\">\n<h2>The tuning the run measured</h2>\n"
-       "<p>The verdict records the profile and the state the run measured, not the list of changes: "
-       "<code>rtagent plan PROFILE</code> shows the plan (<code>rtagent commission</code> prints it as its step "
-       "3).</p>\n<table>\n<caption>Profile and run</caption>\n"
+  o << "<section id=\"tuning\">\n<h2>The tuning the run measured</h2>\n<table>\n<caption>Profile and run</caption>\n"
     << HeadRow({"Setting", "Value"}) << "<tbody>\n";
   o << FactRow("Profile", v.profile_name.empty() ? "–" : E(v.profile_name));
   if (!v.profile_digest.empty()) o << FactRow("Profile digest", "<code>" + E(v.profile_digest) + "</code>");
@@ -221,6 +250,7 @@ void TuningSection(std::ostringstream& o, const Verdict& v) {
     }
     o << "</tbody>\n</table>\n";
   }
+  ChangesInForce(o, v);
   if (!v.interrupts.empty()) {
     o << "<table>\n<caption>" << kInterruptsTitle << "</caption>\n" << HeadRow({"Interrupt", "Count"}, 1) << "<tbody>\n";
     for (const InterruptDelta& d : v.interrupts) {

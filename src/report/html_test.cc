@@ -34,6 +34,11 @@ Verdict HtmlExample() {
   w.trace_path = "out/verdict.trace.txt";
   w.trace_format = "ftrace text";
   v.why = w;
+  TuningInForce t;
+  t.source = "/run/rtagent/journal.json and /var/lib/rtagent/boot-journal.json";
+  t.total = 2;
+  t.changes = {{"irqs", "IRQ 24 (virtio0-input.0)", "0-3", "0-1"}, {"sysctls", "kernel.timer_migration", "1", "0"}};
+  v.tuning = t;
   return v;
 }
 
@@ -192,4 +197,27 @@ TEST_CASE("the HTML verdict renders coarse and skipped whys, and an import's unk
   CHECK_THAT(html, Catch::Contains("<th scope=\"row\">Host</th><td>unknown</td>"));
   CHECK_THAT(html, Catch::Contains("Read from cyclictest -h output run.hist."));
   CHECK_THAT(html, Catch::Contains("No pre-flight check is recorded"));
+}
+
+TEST_CASE("the HTML verdict lists the changes in force, folds a long list and says when none or unknown", "[report][html]") {
+  Verdict v = HtmlExample();
+  std::string html = RenderHtml(v);
+  CHECK_THAT(html, Catch::Contains("<h3>Tuning in force during the run</h3>\n<p>rtagent had made 2 changes"));
+  CHECK_THAT(html, Catch::Contains("<th scope=\"row\">IRQ 24 (virtio0-input.0)</th><td><code>0-3</code></td><td><code>0-1</code>"));
+  CHECK(html.find("<details>") == std::string::npos);
+
+  v.tuning->changes.assign(25, TuningChange{"irqs", "IRQ <7>", std::string(200, 'f'), "0"});
+  v.tuning->total = 1000;
+  html = RenderHtml(v);
+  CHECK_THAT(html, Catch::Contains("<details>\n<summary>The 25 changes listed</summary>"));
+  CHECK_THAT(html, Catch::Contains("the first 25 are listed, the journal on the machine holds them all"));
+  CHECK_THAT(html, Catch::Contains("IRQ &lt;7&gt;"));
+  CHECK_THAT(html, Catch::Contains(std::string(120, 'f') + "…</code>"));
+
+  v.tuning = TuningInForce{};
+  CHECK_THAT(RenderHtml(v), Catch::Contains("No change by rtagent was in force when the run started"));
+  v.tuning->error = "run/rtagent/journal.json: the journal is corrupt";
+  CHECK_THAT(RenderHtml(v), Catch::Contains("Unknown: rtagent&apos;s journal could not be read"));
+  v.tuning.reset();
+  CHECK_THAT(RenderHtml(v), Catch::Contains("Not recorded in this verdict: <code>rtagent plan PROFILE</code>"));
 }

@@ -150,6 +150,34 @@ json ConfigJson(const Verdict& v) {
   if (v.config.pm_qos_hold_us) config["pm_qos"]["hold_us"] = *v.config.pm_qos_hold_us;
   return config;
 }
+
+json TuningJson(const TuningInForce& t) {
+  json changes = json::array();
+  for (const TuningChange& c : t.changes) {
+    changes.push_back(json{{"section", c.section}, {"what", c.what}, {"before", c.before}, {"after", c.after}});
+  }
+  json out{{"source", t.source}, {"total", t.total}, {"listed", changes}};
+  if (!t.error.empty()) out["error"] = t.error;
+  return out;
+}
+
+Result<TuningInForce> ParseTuningJson(const json& j) {
+  TuningInForce t;
+  t.source = j.at("source").get<std::string>();
+  t.total = JsonGet<size_t>(j.at("total"));
+  t.error = j.value("error", "");
+  for (const json& c : j.at("listed")) {
+    t.changes.push_back({c.at("section").get<std::string>(), c.at("what").get<std::string>(),
+                         c.at("before").get<std::string>(), c.at("after").get<std::string>()});
+  }
+  if (t.changes.size() > t.total) {
+    return MakeError("tuning_in_force lists " + std::to_string(t.changes.size()) + " changes but counts " +
+                         std::to_string(t.total),
+                     EINVAL);
+  }
+  return t;
+}
+
 }  // namespace
 
 std::string RenderJson(const Verdict& v) {
@@ -218,6 +246,7 @@ std::string RenderJson(const Verdict& v) {
   out["preflight"] = preflight;
   // Written only when acceptance.explain asked for it, so verdicts without it read the same.
   if (v.why) out["why"] = WhySectionJson(*v.why);
+  if (v.tuning) out["tuning_in_force"] = TuningJson(*v.tuning);
   return out.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }
 
@@ -382,6 +411,11 @@ Result<Verdict> ParseUnchecked(const json& root) {
     auto why = ParseWhySectionJson(root.at("why"));
     if (!why) return why.error();
     v.why = std::move(*why);
+  }
+  if (root.contains("tuning_in_force")) {
+    auto tuning = ParseTuningJson(root.at("tuning_in_force"));
+    if (!tuning) return tuning.error();
+    v.tuning = std::move(*tuning);
   }
   return v;
 }

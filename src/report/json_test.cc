@@ -83,3 +83,28 @@ TEST_CASE("fuzz verdict: a float where an integer belongs is refused, never cast
     CHECK_THAT(r.error().message, Catch::Contains("integer"));
   }
 }
+
+TEST_CASE("the tuning in force survives JSON and back, and is left out when not recorded", "[report][json]") {
+  Verdict v = ExampleVerdict();
+  CHECK(RenderJson(v).find("tuning_in_force") == std::string::npos);
+  TuningInForce t;
+  t.source = "/run/rtagent/journal.json and /var/lib/rtagent/boot-journal.json";
+  t.total = 3;
+  t.changes = {{"irqs", "IRQ 24 affinity", "0-3", "0"}, {"sysctls", "kernel.timer_migration", "1", "0"}};
+  v.tuning = t;
+  const std::string json = RenderJson(v);
+  CHECK_THAT(json, Catch::Contains("\"tuning_in_force\": {"));
+  CHECK_THAT(json, Catch::Contains("\"total\": 3"));
+  auto back = ParseVerdictJson(json);
+  REQUIRE(back);
+  REQUIRE(back->tuning);
+  CHECK(*back->tuning == t);
+  CHECK(RenderJson(*back) == json);
+
+  // More listed than counted is a file that lies about itself.
+  std::string bad = json;
+  bad.replace(bad.find("\"total\": 3"), 10, "\"total\": 1");
+  auto r = ParseVerdictJson(bad);
+  REQUIRE_FALSE(r);
+  CHECK_THAT(r.error().message, Catch::Contains("tuning_in_force lists 2 changes but counts 1"));
+}

@@ -108,6 +108,18 @@ void InterruptsSection(std::ostringstream& o, const Verdict& v) {
   o << "\n";
 }
 
+void TuningSection(std::ostringstream& o, const Verdict& v) {
+  if (!v.tuning) return;  // an import, or a verdict from before it was recorded
+  o << "## " << kTuningTitle << "\n\n" << TuningSentence(v) << "\n\n";
+  if (v.tuning->changes.empty()) return;
+  o << TableHead(TuningColumns(), "---");
+  for (const TuningChange& c : v.tuning->changes) {
+    o << "| " << MarkdownCell(c.section) << " | " << MarkdownCell(c.what) << " | `" << MarkdownCell(TuningValue(c.before))
+      << "` | `" << MarkdownCell(TuningValue(c.after)) << "` |\n";
+  }
+  o << "\n";
+}
+
 void PreflightSection(std::ostringstream& o, const Verdict& v) {
   if (v.preflight.empty()) return;
   o << "## " << kPreflightTitle << "\n\n";
@@ -161,6 +173,7 @@ std::string RenderMarkdown(const Verdict& v) {
   OverflowSection(o, v);
   RunSection(o, v);
   HostSection(o, v);
+  TuningSection(o, v);
   LoadsSection(o, v);
   InterruptsSection(o, v);
   PreflightSection(o, v);

@@ -45,6 +45,23 @@ TEST_CASE("Markdown puts the trust warnings before any figure", "[report]") {
   CHECK(MarkdownCell("a|b\nc") == "a\\|b c");
 }
 
+TEST_CASE("Markdown lists the tuning in force with its count, and nothing when it was not recorded", "[report]") {
+  Verdict v = ExampleVerdict();
+  CHECK(RenderMarkdown(v).find("## Tuning in force") == std::string::npos);
+  TuningInForce t;
+  t.source = "run/rtagent/journal.json";
+  t.total = 300;
+  t.changes = {{"irqs", "IRQ 24 | virtio", "0-3", ""}};
+  v.tuning = t;
+  const std::string md = RenderMarkdown(v);
+  CHECK_THAT(md, Catch::Contains("## Tuning in force during the run\n\nrtagent had made 300 changes and not reverted "
+                                 "them when the run started (journal run/rtagent/journal.json); the first 1 are listed"));
+  CHECK_THAT(md, Catch::Contains("| irqs | IRQ 24 \\| virtio | `0-3` | `(empty)` |"));
+  v.tuning->total = 0;
+  v.tuning->changes.clear();
+  CHECK_THAT(RenderMarkdown(v), Catch::Contains("No change by rtagent was in force when the run started"));
+}
+
 TEST_CASE("the SVG marks the worst case and the limit on log axes", "[report]") {
   const std::string svg = RenderSvg(ExampleVerdict());
   CheckExpected("verdict.svg", svg);

@@ -139,6 +139,30 @@ struct WhySection {
   std::string trace_format;             ///< "ftrace text"
 };
 
+/// One value rtagent had changed and not put back when the run started (an entry of its journal).
+struct TuningChange {
+  std::string section;  ///< the profile section that asked for it: "irqs", "sysctls"
+  std::string what;     ///< the item in words: "IRQ 24 (virtio0-input.0) affinity"
+  std::string before;   ///< the value before rtagent first wrote it
+  std::string after;    ///< the value rtagent wrote
+
+  bool operator==(const TuningChange&) const = default;
+};
+
+/// The tuning in force when the run started, read from rtagent's journal: what the figures
+/// were measured under, as opposed to the profile (which says what was asked for).
+struct TuningInForce {
+  /// The most changes a verdict lists; the rest are counted in `total` only (a large board's
+  /// apply makes thousands, and the journal on the board keeps them all).
+  static constexpr size_t kListed = 200;
+  std::string source;                ///< the journal files read (root-relative), "+"-joined
+  size_t total = 0;                  ///< changes in force
+  std::vector<TuningChange> changes;  ///< the first kListed of them, in the order they were made
+  std::string error;                 ///< the journal could not be read: why ("" when it was)
+
+  bool operator==(const TuningInForce&) const = default;
+};
+
 /// The whole verdict.
 struct Verdict {
   std::string tool_version;
@@ -156,6 +180,9 @@ struct Verdict {
   bool interrupted = false;
   std::vector<TrustWarning> warnings;
   std::optional<WhySection> why;  ///< acceptance.explain; nullopt when off
+  /// What rtagent had changed when the run started; nullopt when not recorded (an import, a
+  /// verdict from an older rtagent).
+  std::optional<TuningInForce> tuning;
 
   std::optional<ImportSource> imported;  ///< set when read from another tool's output
 

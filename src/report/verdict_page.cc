@@ -155,6 +155,39 @@ std::string RunSentence(const Verdict& v, const std::function<std::string(const 
   return s;
 }
 
+const std::vector<std::string>& TuningColumns() {
+  static const std::vector<std::string> columns = {"Section", "Setting", "Before", "After"};
+  return columns;
+}
+
+std::string TuningSentence(const Verdict& v) {
+  if (!v.tuning) {
+    return "Not recorded in this verdict: `rtagent plan PROFILE` shows what the profile asks for and the journal "
+           "on the machine what was changed.";
+  }
+  const TuningInForce& t = *v.tuning;
+  if (!t.error.empty()) return "Unknown: rtagent's journal could not be read when the run started (" + t.error + ").";
+  if (t.total == 0) {
+    return "No change by rtagent was in force when the run started: the figures are those of the system as it was "
+           "found (or as another tool left it).";
+  }
+  std::string s = "rtagent had made " + std::to_string(t.total) + (t.total == 1 ? " change" : " changes") +
+                  " and not reverted them when the run started (journal " + t.source + ")";
+  if (t.changes.size() < t.total) {
+    s += "; the first " + std::to_string(t.changes.size()) + " are listed, the journal on the machine holds them all";
+  }
+  return s + ".";
+}
+
+std::string TuningValue(const std::string& value) {
+  constexpr size_t kCut = 120;
+  if (value.empty()) return "(empty)";
+  if (value.size() <= kCut) return value;
+  size_t cut = kCut;
+  while (cut > 0 && (static_cast<unsigned char>(value[cut]) & 0xC0) == 0x80) --cut;  // not inside a UTF-8 character
+  return value.substr(0, cut) + "…";
+}
+
 std::string LoadEnded(const LoadResult& l) {
   return l.exit_code ? "exit " + std::to_string(*l.exit_code) : l.signal ? "signal " + std::to_string(*l.signal) : "still running";
 }

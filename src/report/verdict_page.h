@@ -19,6 +19,7 @@ inline constexpr const char* kLatencyTitle = "Latency per CPU (µs)";
 inline constexpr const char* kHostTitle = "Host";
 inline constexpr const char* kInterruptsTitle = "Interrupts on the measured CPUs during the run";
 inline constexpr const char* kPreflightTitle = "Pre-flight checks";
+inline constexpr const char* kTuningTitle = "Tuning in force during the run";
 /// The sentence under the per-CPU latency table.
 inline constexpr const char* kPercentileNote =
     "Percentiles are 1 µs bins counted with every overflow in the total; min, mean and max are exact.";
@@ -73,6 +74,16 @@ std::optional<std::string> VmLabel(const Verdict& v);
 /// (kernel, PREEMPT_RT), started ...": each part an import's source does not state says so.
 /// `inner` is applied to the texts that come from outside (host, kernel, an import's path).
 std::string RunSentence(const Verdict& v, const std::function<std::string(const std::string&)>& inner);
+
+/// The tuning table's column headings: Section, Setting, Before, After.
+const std::vector<std::string>& TuningColumns();
+/// What the tuning table stands for, in one sentence: how many changes rtagent had in force and
+/// from which journal, how many are listed; none in force; the journal unreadable; or, for a
+/// verdict that did not record it, where to look instead.
+std::string TuningSentence(const Verdict& v);
+/// A before or after value as a table cell shows it: "" as "(empty)", long values cut at 120
+/// characters with "…".
+std::string TuningValue(const std::string& value);
 
 /// How a load ended: "exit 0", "signal 15", "still running".
 std::string LoadEnded(const LoadResult& l);
