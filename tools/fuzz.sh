@@ -47,7 +47,11 @@ fi
 
 # The build: the libraries the targets link and the targets, with the sanitizers and coverage.
 if [ ! -f build-fuzz/CMakeCache.txt ]; then
-  CXX=clang++ cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  # Ninja when there (tools/setup.sh installs it): a library's files start without waiting
+  # for the libraries it links. tools/sanitize.sh --build-dir build-fuzz builds the tests here.
+  generator=()
+  command -v ninja >/dev/null && generator=(-G Ninja)
+  CXX=clang++ cmake -S . -B build-fuzz "${generator[@]}" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
     -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1" -DRTAGENT_FUZZ=ON >/dev/null
 fi
 build_jobs=$(nproc)

@@ -28,7 +28,9 @@ jobs=$(nproc)
 t0=$SECONDS
 if [ ! -f "$dir/CMakeCache.txt" ]; then
   # -O1: fast enough to run, quick to compile (ASan's own advice); -g1: line numbers in reports.
-  cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1" \
+  generator=()
+  command -v ninja >/dev/null && generator=(-G Ninja)
+  cmake -S . -B "$dir" "${generator[@]}" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1" \
     -DRTAGENT_SANITIZE=ON >/dev/null
 fi
 if ! grep -qE '^RTAGENT_(SANITIZE|FUZZ):BOOL=ON' "$dir/CMakeCache.txt"; then

@@ -65,8 +65,11 @@ fi
 t_build=$SECONDS
 # noddebs: no rtagent-dbgsym package (stripping its debug info is minutes of a CI run)
 export DEB_BUILD_OPTIONS="nocheck noddebs parallel=${RTAGENT_PACKAGE_JOBS:-2}"
-if command -v ccache >/dev/null && [ -d /var/cache/ccache ] && [ -w /var/cache/ccache ]; then
-  export CCACHE_DIR=/var/cache/ccache CCACHE_BASEDIR=$work
+# The cache directory the main build uses, named explicitly: debhelper (compat 13) gives the
+# build a HOME of its own, where ccache would otherwise look. The project's launcher sets the
+# rest (CMakeLists.txt: base_dir the tree, the build directory not hashed).
+if command -v ccache >/dev/null; then
+  CCACHE_DIR=$(ccache -k cache_dir) && export CCACHE_DIR
 fi
 if [ $cross = 0 ]; then
 (cd "$tree" && dpkg-buildpackage -us -uc -b) >"$work/build.log" 2>&1 || {

@@ -1,0 +1,243 @@
+#!/usr/bin/env python3
+"""Unity groups for CMake (CMakeLists.txt, RTAGENT_UNITY; docs/performance.md "Build time").
+
+  usage: python3 tools/unity_groups.py --max N --prefix NAME FILE...
+
+Prints one line per file, "GROUP|FILE", for the files that may share a translation unit, in
+groups of at most N. Two files go to different groups when one defines a name where a unity
+build would show it to the other (at namespace scope inside an anonymous namespace, `static` or
+`constexpr` at namespace scope, or a macro) and the other defines or merely uses that word (the
+first file's name would hide the one the second means). Files with different `using namespace` directives
+at file scope never share a group either (one file's directive would reach the next file's
+names). A file that fits no group gets one of its own. The parse is lexical (comments, strings
+and preprocessor lines removed, braces counted), which is what these files need; if a build
+still reports a redefinition in a Unity/unity_*.cxx file, run cmake again (the groups are made
+at configure time) or name the file in ALONE below.
+"""
+import argparse
+import collections
+import re
+import sys
+
+# Files that compile on their own whatever their names (none yet).
+ALONE = set()
+
+KEYWORDS = set("const constexpr static inline struct class enum using typename template return "
+               "auto void int bool char long unsigned double float operator namespace extern".split())
+
+
+def strip(src):
+    """The text without comments, string and character literals (kept as empty ones) and
+    preprocessor lines; the macros the file #defines are returned beside it."""
+    out, macros, i, n = [], set(), 0, len(src)
+    at_line_start = True
+    while i < n:
+        c = src[i]
+        if src.startswith("//", i):
+            j = src.find("\n", i)
+            i = n if j < 0 else j
+            continue
+        if src.startswith("/*", i):
+            j = src.find("*/", i + 2)
+            i = n if j < 0 else j + 2
+            out.append(" ")
+            continue
+        raw = re.match(r'R"([^(\s]*)\(', src[i:i + 24])
+        if raw and (i == 0 or not (src[i - 1].isalnum() or src[i - 1] == "_")):
+            end = ")" + raw.group(1) + '"'
+            j = src.find(end, i + raw.end())
+            i = n if j < 0 else j + len(end)
+            out.append('""')
+            at_line_start = False
+            continue
+        if c == '"' or (c == "'" and not (i > 0 and (src[i - 1].isalnum() or src[i - 1] == "_"))):
+            j = i + 1
+            while j < n and src[j] != c:
+                j += 2 if src[j] == "\\" else 1
+            i = j + 1
+            out.append(c + c)
+            at_line_start = False
+            continue
+        if c == "#" and at_line_start:
+            j = i
+            while True:
+                k = src.find("\n", j)
+                if k < 0:
+                    k = n
+                    break
+                if src[k - 1] == "\\":
+                    j = k + 1
+                    continue
+                break
+            m = re.match(r"#\s*define\s+(\w+)", src[i:k])
+            if m:
+                macros.add(m.group(1))
+            i = k
+            continue
+        if c == "\n":
+            at_line_start = True
+        elif not c.isspace():
+            at_line_start = False
+        out.append(c)
+        i += 1
+    return "".join(out), macros
+
+
+def declared_name(stmt, anonymous):
+    """The name a namespace-scope statement declares, when a unity build could see it twice."""
+    if not stmt or stmt.startswith("using namespace"):
+        return None
+    if not anonymous and not re.match(r"(template ?<.*?> ?)?(static|constexpr)\b", stmt):
+        return None
+    stmt = re.sub(r"^template ?<.*?> ?", "", stmt)
+    m = re.match(r"(?:struct|class|enum(?: class)?|union) (\w+)", stmt)
+    if m:
+        return m.group(1)
+    m = re.match(r"using (\w+) ?=", stmt)
+    if m:
+        return m.group(1)
+    if re.match(r"(TEST_CASE|SCENARIO|CATCH_|METHOD_AS_TEST_CASE)", stmt):
+        return None
+    m = re.match(r"namespace (\w+) ?=", stmt)
+    if m:
+        return None  # an alias: the same alias twice is allowed
+    m = re.match(r"([^(=\[{]*?)(\w+) ?(?:\(|=|\[|\{|$)", stmt)
+    if m and m.group(2) not in KEYWORDS:
+        return m.group(2)
+    return None
+
+
+def analyse(path):
+    """(names a neighbour must not define, the file-scope `using namespace` directives)."""
+    with open(path, encoding="utf-8", errors="replace") as f:
+        text, names = strip(f.read())
+    usings = set()
+    stack, stmt = [], []
+    for c in text:
+        if c in "{};":
+            st = re.sub(r"\s+", " ", "".join(stmt)).strip()
+            stmt = []
+            at_ns_scope = all(k != "other" for k in stack)
+            if c == "{":
+                m = re.fullmatch(r"(?:inline )?namespace ?([\w:]*)", st)
+                kind = ("anon" if m.group(1) == "" else "ns") if m else "other"
+                if kind == "other" and at_ns_scope:
+                    name = declared_name(st, "anon" in stack)
+                    if name:
+                        names.add(name)
+                stack.append(kind)
+            elif c == "}":
+                if stack:
+                    stack.pop()
+            else:
+                if at_ns_scope:
+                    if st.startswith("using namespace"):
+                        usings.add(st)
+                    name = declared_name(st, "anon" in stack)
+                    if name:
+                        names.add(name)
+        else:
+            stmt.append(c)
+    tokens = set(re.findall(r"[A-Za-z_]\w*", text))
+    return names, frozenset(usings), tokens
+
+
+SELF_TEST = {
+    # Two helpers of the same name in anonymous namespaces: never together.
+    "a/one.cc": "namespace rtagent {\nnamespace {\nint Helper() { return 1; }\n}  // namespace\n}\n",
+    "a/two.cc": "namespace rtagent {\nnamespace {\nint Helper() { return 2; }\n}\n}\n",
+    # Uses a public Helper from an enclosing namespace: one.cc's would hide it.
+    "a/three.cc": "namespace rtagent {\nint Use() { return Helper(); }\n}\n",
+    # Nothing in common with one.cc: together.
+    "a/four.cc": "// Helper in a comment, \"Helper\" in a string\nnamespace rtagent {\nnamespace {\n"
+                 "constexpr const char* kText = R\"x(Helper)x\";\n}\nint Four() { return 4; }\n}\n",
+    # A different file-scope using-directive: alone.
+    "a/five.cc": "using namespace rtagent;\nint Five() { return 5; }\n",
+    # The same macro defined twice: never together.
+    "a/six.cc": "#define RTAGENT_X 1\nint Six() { return RTAGENT_X; }\n",
+    "a/seven.cc": "#define RTAGENT_X 2\nint Seven() { return RTAGENT_X; }\n",
+    # Another folder: another group.
+    "b/eight.cc": "int Eight() { return 8; }\n",
+}
+
+
+def self_test():
+    import os
+    import tempfile
+    with tempfile.TemporaryDirectory() as d:
+        paths = []
+        for rel, text in SELF_TEST.items():
+            path = os.path.join(d, rel)
+            os.makedirs(os.path.dirname(path), exist_ok=True)
+            with open(path, "w") as f:
+                f.write(text)
+            paths.append(path)
+        group_of = {os.path.relpath(p, d): g for g, p in (row.split("|") for row in grouped(paths, 8, "t"))}
+        alone = lambda f: group_of.get(f)  # noqa: E731
+        failures = []
+        def apart(x, y):
+            if alone(x) is not None and alone(x) == alone(y):
+                failures.append(f"{x} and {y} share {alone(x)}")
+        def together(x, y):
+            if alone(x) is None or alone(x) != alone(y):
+                failures.append(f"{x} and {y} should share a group: {alone(x)} / {alone(y)}")
+        apart("a/one.cc", "a/two.cc")
+        apart("a/one.cc", "a/three.cc")
+        together("a/one.cc", "a/four.cc")
+        for f in ("a/one.cc", "a/two.cc", "a/three.cc", "a/four.cc", "a/six.cc", "a/seven.cc", "b/eight.cc"):
+            apart("a/five.cc", f)
+        apart("a/six.cc", "a/seven.cc")
+        apart("a/one.cc", "b/eight.cc")
+        if alone("b/eight.cc") is not None:
+            failures.append("b/eight.cc is alone in its folder: it needs no group")
+        for f in failures:
+            print("unity_groups self-test: FAIL:", f)
+        print("unity_groups self-test:", "FAILED" if failures else "ok", group_of)
+        return 1 if failures else 0
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--max", type=int, default=8)
+    ap.add_argument("--prefix", default="u")
+    ap.add_argument("--self-test", action="store_true")
+    ap.add_argument("files", nargs="*")
+    args = ap.parse_args()
+    if args.self_test:
+        return self_test()
+    for row in grouped(args.files, args.max, args.prefix):
+        print(row)
+    return 0
+
+
+def grouped(files, max_files, prefix):
+    # A file's own names must not be defined by a neighbour, nor be a word a neighbour uses
+    # (its name would hide the one that neighbour means, from an enclosing namespace).
+    groups = []  # [names, words, usings, folder, members]
+    for path in sorted(files):
+        if path.rsplit("/", 1)[-1] in ALONE:
+            continue
+        names, usings, words = analyse(path)
+        folder = path.rsplit("/", 1)[0]
+        for g in groups:
+            if (g[3] == folder and g[2] == usings and len(g[4]) < max_files
+                    and not (g[0] & names) and not (g[0] & words) and not (names & g[1])):
+                g[0] |= names
+                g[1] |= words
+                g[4].append(path)
+                break
+        else:
+            groups.append([set(names), set(words), usings, folder, [path]])
+    count = collections.Counter()
+    rows = []
+    for g in groups:
+        if len(g[4]) < 2:
+            continue
+        count[g[3]] += 1
+        name = f"{prefix}_{g[3].rsplit('/', 1)[-1]}_{count[g[3]]}"
+        rows += [f"{name}|{path}" for path in g[4]]
+    return rows
+
+
+if __name__ == "__main__":
+    sys.exit(main())
