@@ -21,6 +21,8 @@ _rtagent_options() {
     status) echo "--json" ;;
     bench) echo "--quick --only --cpu --priority --json --md --svg --compare" ;;
     "bench pi") echo "--cpu --priority --periods --json" ;;
+    import) echo "" ;;
+    "import tuned") echo "-o --output" ;;
     help) echo "" ;;
   esac
 }
@@ -46,7 +48,7 @@ _rtagent_words() {
 _rtagent() {
   local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD - 1]}
   local prog=${COMP_WORDS[0]} sub="" nested="" positional=0 i w
-  local subcommands="validate profiles inspect capture plan apply verify revert commission accept explain diff report hold status bench help"
+  local subcommands="validate profiles inspect capture plan apply verify revert commission accept explain diff report hold status bench import help"
   COMPREPLY=()
   for ((i = 1; i < COMP_CWORD; i++)); do
     w=${COMP_WORDS[i]}
@@ -66,6 +68,8 @@ _rtagent() {
           sub=$w
         elif [[ $sub == bench && -z $nested && $w == pi ]]; then
           nested=pi
+        elif [[ $sub == import && -z $nested && $w == tuned ]]; then
+          nested=tuned
         else
           ((positional++))
         fi ;;
@@ -117,7 +121,7 @@ _rtagent() {
     "")
       _rtagent_words "$cur" $subcommands ;;
     help)
-      if ((positional == 0)); then _rtagent_words "$cur" $subcommands; else _rtagent_words "$cur" pi; fi ;;
+      if ((positional == 0)); then _rtagent_words "$cur" $subcommands; else _rtagent_words "$cur" pi tuned; fi ;;
     validate | plan | apply | verify | commission | accept | explain | hold)
       if ((positional == 0)); then
         _rtagent_words "$cur" $("$prog" profiles --names 2>/dev/null)
@@ -128,6 +132,15 @@ _rtagent() {
         [[ -z $nested ]] && _rtagent_words "$cur" pi
         _rtagent_words "$cur" $("$prog" profiles --names 2>/dev/null)
         _rtagent_files "$cur" '*.y*ml'
+      fi ;;
+    import)
+      if [[ -z $nested ]]; then
+        _rtagent_words "$cur" tuned
+      elif ((positional == 0)); then
+        # a TuneD profile name (a directory in /etc/tuned or /usr/lib/tuned) or a directory
+        _rtagent_words "$cur" $(ls /etc/tuned /usr/lib/tuned 2>/dev/null | grep -v -e : -e '\.' | sort -u)
+        compopt -o filenames 2>/dev/null
+        while IFS= read -r w; do COMPREPLY+=("$w"); done < <(compgen -d -- "$cur")
       fi ;;
     diff)
       ((positional < 2)) && _rtagent_files "$cur" '*.json' ;;

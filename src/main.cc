@@ -220,6 +220,16 @@ int main(int argc, char** argv) {
       ->check(CLI::PositiveNumber);
   bp->add_flag("--json", bench_pi.json, "Print JSON");
 
+  ImportTunedOptions import_tuned;
+  auto* im = app.add_subcommand("import", "Write an rtagent profile from another tool's configuration");
+  im->require_subcommand(1);
+  auto* imt = im->add_subcommand("tuned", "A TuneD profile (name or directory) as an rtagent profile; unmapped settings as comments");
+  imt->add_option("profile", import_tuned.profile,
+                 "TuneD profile: a name (looked up in /etc/tuned, then /usr/lib/tuned, under --root) or a directory with tuned.conf")
+      ->required()
+      ->option_text("NAME|DIR");
+  imt->add_option("-o,--output", import_tuned.out, "Write the profile to FILE (default: stdout)")->option_text("FILE");
+
   std::vector<std::string> help_words;  // read by HelpWords before parsing; declared for --help
   app.add_subcommand("help", "Print the help of a subcommand: rtagent help SUBCOMMAND")
       ->add_option("subcommand", help_words, "The subcommand (and its own subcommand: bench pi)")->option_text("SUBCOMMAND");
@@ -260,6 +270,7 @@ int main(int argc, char** argv) {
   if (*rp) return CmdReport(g, report);
   if (*ho) return CmdHold(g, hold);
   if (*st) return CmdStatus(g, status);
+  if (*imt) return CmdImportTuned(g, import_tuned);
   if (*bp) return CmdBenchPi(g, bench_pi);
   if (*be) return CmdBench(g, bench);
   return kExitBadInput;

@@ -44,6 +44,8 @@ inline std::string CpuFreqDir(int cpu) { return Cpu(cpu) + "/cpufreq"; }
 inline std::string CpuResumeLatency(int cpu) { return Cpu(cpu) + "/power/pm_qos_resume_latency_us"; }
 /// 1 online, 0 offline (Documentation/core-api/cpu_hotplug.rst); absent for a CPU that cannot go offline.
 inline std::string CpuOnline(int cpu) { return Cpu(cpu) + "/online"; }
+/// The socket a CPU sits in (Documentation/ABI/stable/sysfs-devices-system-cpu, topology).
+inline std::string CpuPackageId(int cpu) { return Cpu(cpu) + "/topology/physical_package_id"; }
 inline const std::string kCpuIdleDriver = "sys/devices/system/cpu/cpuidle/current_driver";
 inline const std::string kCpuIdleGovernor = "sys/devices/system/cpu/cpuidle/current_governor";
 inline const std::string kCpuIdleGovernorRo = "sys/devices/system/cpu/cpuidle/current_governor_ro";

@@ -185,4 +185,14 @@ struct BenchPiOptions {
 /// here or inconclusive (not root, a fixture root, no inversion to prevent).
 int CmdBenchPi(const GlobalOptions& g, const BenchPiOptions& o);
 
+struct ImportTunedOptions {
+  std::string profile;  ///< a TuneD profile name, or a directory holding tuned.conf
+  std::string out;      ///< -o FILE; "" or "-" is stdout
+};
+/// `rtagent import tuned NAME|DIR`: writes the rtagent profile equivalent to a TuneD profile,
+/// each unmapped setting a comment, and a summary on stderr. 0 written and valid on the system
+/// under --root, 2 the TuneD profile is bad (nothing written) or the result does not validate
+/// there (written, with the problems), 3 the system's CPUs cannot be read.
+int CmdImportTuned(const GlobalOptions& g, const ImportTunedOptions& o);
+
 }  // namespace rtagent

@@ -43,11 +43,7 @@ const std::vector<SysctlSpec> kSysctls = {
     {"kernel.numa_balancing", 0, 3, false},
 };
 
-std::vector<std::string> SysctlNames() {
-  std::vector<std::string> names;
-  for (const SysctlSpec& s : kSysctls) names.push_back(s.name);
-  return names;
-}
+std::vector<std::string> SysctlNames() { return MemorySysctlNames(); }
 
 // memory.sysctl, kept in file order (the order they are written in).
 void ReadSysctls(LoadContext& c, MemoryConfig& m, const YamlNode* sysctl, const std::string& what) {
@@ -343,6 +339,12 @@ Change SysctlChange(const std::string& section, const std::string& name, const s
   c.compare = ParseInt(value) && ParseInt(now) ? Compare::kInteger : Compare::kWords;
   c.why = std::move(why);
   return c;
+}
+
+std::vector<std::string> MemorySysctlNames() {
+  std::vector<std::string> names;
+  for (const SysctlSpec& s : kSysctls) names.push_back(s.name);
+  return names;
 }
 
 }  // namespace rtagent

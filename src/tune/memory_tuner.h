@@ -30,6 +30,10 @@ const profile::Block<MemoryConfig>& MemorySection();
 /// The memory section of a loaded profile.
 inline const MemoryConfig& MemoryOf(const profile::Profile& p) { return MemorySection().Of(p); }
 
+/// The sysctls `memory.sysctl` takes (the documented RT set), dotted; every other one goes in
+/// `sysctls:` (the importer of TuneD profiles routes each key by this list).
+std::vector<std::string> MemorySysctlNames();
+
 /// The change that writes one sysctl, as `memory.sysctl` and `sysctls:` both plan it: `path`
 /// from kpath::Sysctl(name), `now` as read. A number compares as a number ("010" is 10) when
 /// both sides are numbers; anything else word by word, so the tabs the kernel prints between

@@ -1,0 +1,142 @@
+// `rtagent import tuned`: the profile it writes for the TuneD-format profiles of tests/tuned/,
+// that the profile loads (validate) and plans on a fixture board, the mapping table the same
+// in code and in docs/migrating-from-tuned.md, and the command's errors as a user sees them.
+#include "tune/tuned_import.h"
+
+#include <catch2/catch.hpp>
+#include <fstream>
+#include <sstream>
+
+#include "base/shell_test_support.h"
+#include "profile/loader.h"
+#include "profile/test_support.h"
+#include "report/test_verdict.h"
+
+using namespace rtagent;
+
+namespace {
+
+const std::string kSource = RTAGENT_SOURCE_DIR;
+const std::string kTuned = kSource + "/tests/tuned/";
+const std::string kIpc = kSource + "/tests/sysroots/x86-ipc-4cpu";
+
+profile::TunedSystem FourCpus() {
+  profile::TunedSystem s;
+  s.online = CpuSet::Range(0, 3);
+  s.present = s.online;
+  return s;
+}
+
+TunedImport Import(const std::string& rel) {
+  profile::Diagnostics d;
+  auto p = profile::ReadTunedProfile(kTuned + rel, profile::TunedSearch{{}, ""}, FourCpus(), &d);
+  INFO(d.FormatText());
+  REQUIRE(p.ok());
+  return ImportTuned(*p, FourCpus());
+}
+
+std::string Slurp(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+rtagent::test::ShellResult RtAgent(const std::string& args) {
+  return rtagent::test::RunShell(std::string(RTAGENT_BINARY) + " " + args + " 2>&1");
+}
+
+}  // namespace
+
+TEST_CASE("a TuneD realtime-style chain imports as one rtagent profile", "[tune]") {
+  TunedImport imp = Import("profiles/rt-board");
+  rtagent::testing::CheckExpected("tuned/rt-board.yaml", imp.yaml);
+  // what a TuneD user looks for first
+  CHECK(imp.yaml.find("  isolated: 2-3  # from [bootloader] cmdline isolcpus=managed_irq,domain,2-3 (rt-board:32)") !=
+        std::string::npos);
+  CHECK(imp.yaml.find("    workqueue_cpumask: housekeeping") != std::string::npos);
+  CHECK(imp.yaml.find("  irqbalance: ban") != std::string::npos);
+  CHECK(imp.yaml.find("    combined: housekeeping") != std::string::npos);
+  // and what rtagent does not do, each with its reason
+  std::vector<std::string> unmapped;
+  for (const auto& u : imp.unmapped) unmapped.push_back(u.setting);
+  CHECK(unmapped == std::vector<std::string>{
+                        "[cpu] energy_perf_bias = performance",
+                        "[sysctl] kernel.sched_rt_runtime_us = -1",
+                        "[sysfs] /sys/devices/system/machinecheck/machinecheck*/ignore_ce = 1",
+                        "[script] script = " + kTuned + "profiles/rt-board/script.sh",
+                        "[rtentsk]",
+                    });
+  CHECK(imp.unmapped[1].why.find("Keep the safety net") != std::string::npos);
+  CHECK(imp.unmapped[1].mark.line == 21);
+  // the "-quiet" of the child took out the parent's "quiet"
+  CHECK(imp.yaml.find("quiet") == std::string::npos);
+}
+
+TEST_CASE("the imported profile validates on a fixture board", "[tune]") {
+  TunedImport imp = Import("profiles/rt-board");
+  auto root = OpenRoot(kIpc);
+  REQUIRE(root.ok());
+  auto cpus = profile::ReadSystemCpus(**root);
+  REQUIRE(cpus.ok());
+  profile::Diagnostics d;
+  auto p = profile::LoadProfileText(imp.yaml, "rt-board.yaml", ".", *cpus, &d);
+  INFO(d.FormatText());
+  REQUIRE(p.ok());
+  CHECK(d.ErrorCount() == 0);
+  CHECK(p->cores.isolated->cpus.ToList() == "2-3");
+  CHECK(p->cores.housekeeping->cpus.ToList() == "0-1");
+}
+
+TEST_CASE("the importer's mapping table is the one docs/migrating-from-tuned.md prints", "[tune]") {
+  const std::string path = kSource + "/docs/migrating-from-tuned.md";
+  const std::string begin = "<!-- TunedMappingTable: begin (RTAGENT_UPDATE_EXPECTED=1 rewrites it) -->\n";
+  const std::string end = "<!-- TunedMappingTable: end -->\n";
+  std::string doc = Slurp(path);
+  size_t b = doc.find(begin);
+  size_t e = doc.find(end);
+  REQUIRE(b != std::string::npos);
+  REQUIRE(e != std::string::npos);
+  b += begin.size();
+  if (const char* update = std::getenv("RTAGENT_UPDATE_EXPECTED"); update && std::string(update) == "1") {
+    doc = doc.substr(0, b) + TunedMappingMarkdown() + doc.substr(e);
+    std::ofstream(path) << doc;
+    e = b + TunedMappingMarkdown().size();
+  }
+  CHECK(doc.substr(b, e - b) == TunedMappingMarkdown());
+}
+
+TEST_CASE("rtagent import tuned writes a profile that validate and plan accept on a fixture", "[tune][cli]") {
+  profile::testing::TempDir dir;
+  const std::string out = dir.path() + "/board.yaml";
+  auto r = RtAgent("import tuned --root " + kIpc + " " + kTuned + "profiles/rt-board -o " + out);
+  INFO(r.out);
+  REQUIRE(r.code == 0);
+  CHECK(r.out.find("rtagent import tuned: " + kTuned + "profiles/rt-board (lowlat-base -> netlat -> rt-board; 4 files read)") !=
+        std::string::npos);
+  CHECK(r.out.find("5 not mapped") != std::string::npos);
+  CHECK(r.out.find("valid against the CPUs and sysctls under " + kIpc + "; wrote " + out) != std::string::npos);
+  auto v = RtAgent("validate --root " + kIpc + " " + out);
+  INFO(v.out);
+  CHECK(v.code == 0);
+  auto p = RtAgent("plan --root " + kIpc + " " + out);
+  INFO(p.out);
+  CHECK(p.code == 0);
+  CHECK(p.out.find("vm.swappiness") != std::string::npos);
+}
+
+TEST_CASE("rtagent import tuned: a bad TuneD profile exits 2 with file, line and hint, writing nothing", "[tune][cli]") {
+  profile::testing::TempDir dir;
+  const std::string out = dir.path() + "/board.yaml";
+  auto r = RtAgent("import tuned --root " + kTuned + "root sitee -o " + out);
+  CHECK(r.code == 2);
+  CHECK(r.out.find("error: no TuneD profile 'sitee'") != std::string::npos);
+  CHECK(r.out.find("hint: did you mean 'site'?") != std::string::npos);
+  CHECK(r.out.find("nothing was written") != std::string::npos);
+  CHECK_FALSE(std::ifstream(out).good());
+
+  auto u = RtAgent("import tuned --root " + kIpc + " " + kTuned + "errors/unknown-var");
+  CHECK(u.code == 2);
+  CHECK(u.out.find(kTuned + "errors/unknown-var/tuned.conf:5:1: error: unknown variable 'swapiness' in [sysctl] vm.swappiness") !=
+        std::string::npos);
+}
