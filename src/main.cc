@@ -5,6 +5,7 @@
 #include <CLI/CLI.hpp>
 #include <cstdlib>
 #include <iostream>
+#include <string_view>
 
 #include "base/exit_codes.h"
 #include "base/file_trust.h"
@@ -17,6 +18,12 @@
 
 int main(int argc, char** argv) {
   using namespace rtagent;
+  // `rtagent --version` alone is answered before the profile language and the subcommand table
+  // are built: a script that asks it pays the start-up of the dynamic loader only (issue 19).
+  if (argc == 2 && std::string_view(argv[1]) == "--version") {
+    std::cout << VersionText(RTAGENT_VERSION, RTAGENT_BUILD) << '\n';
+    return kExitOk;
+  }
   check::DeclareProfileLanguage();  // the tuners' and checks' own profile keys
   CLI::App app{"rtagent: tune, verify and prove a real-time Linux target from one YAML profile", "rtagent"};
   app.set_version_flag("--version", VersionText(RTAGENT_VERSION, RTAGENT_BUILD));

@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# Start-up (issue 19): `rtagent --version` and `rtagent validate` of the built-in default profile,
+# wall time by hyperfine and peak RSS (getrusage of the child), beside two references measured in
+# the same run: a C program that does nothing (`true`, the floor of exec + the dynamic loader)
+# and cyclictest --help (rt-tests: a small C tool with libnuma and libc), so the figures say how
+# much of rtagent's start-up is its own.
+#
+# usage: bash bench/startup.sh [--rtagent PATH] [--runs N]
+# Prints a Markdown table for docs/performance.md; hyperfine comes from apt when missing.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+rtagent=build/rtagent runs=200
+while (($#)); do
+  case "$1" in
+    --rtagent) rtagent=$2; shift 2 ;;
+    --runs) runs=$2; shift 2 ;;
+    *) echo "startup: unknown argument $1" >&2; exit 2 ;;
+  esac
+done
+[ -x "$rtagent" ] || { echo "startup: $rtagent missing; run bash tools/setup.sh first" >&2; exit 3; }
+if ! command -v hyperfine >/dev/null; then
+  apt-get install -y -qq hyperfine >/dev/null || { echo "startup: hyperfine is needed (apt-get install hyperfine)" >&2; exit 3; }
+fi
+true_bin=$(command -v true)
+cyclictest=$(command -v cyclictest || true)
+
+work=$(mktemp -d /tmp/rtagent-startup.XXXXXX)
+trap 'rm -rf "$work"' EXIT
+# Each command as it is measured: name, then the argv (a tab between the words keeps it exact).
+{
+  printf 'true (exec floor)\t%s\n' "$true_bin"
+  [ -n "$cyclictest" ] && printf 'cyclictest --help\t%s\t--help\n' "$cyclictest"
+  printf 'rtagent --version\t%s\t--version\n' "$rtagent"
+  printf 'rtagent validate (default profile)\t%s\tvalidate\n' "$rtagent"
+} > "$work/commands.tsv"
+
+args=()
+while IFS=$'\t' read -r name rest; do
+  args+=(--command-name "$name" "${rest//$'\t'/ }")
+done < "$work/commands.tsv"
+# -N: no shell between hyperfine and the program; -i: cyclictest --help exits non-zero.
+hyperfine -N -i --warmup 20 --runs "$runs" --export-json "$work/h.json" "${args[@]}" >&2
+
+# Peak RSS by GNU time (its wait4 of a child that forked from a small C program: a fork from
+# Python would count Python's own pages in the child's peak). The median of 5 runs.
+command -v /usr/bin/time >/dev/null 2>&1 || apt-get install -y -qq time >/dev/null
+while IFS=$'\t' read -r name rest; do
+  read -r -a argv <<< "${rest//$'\t'/ }"
+  for _ in 1 2 3 4 5; do
+    /usr/bin/time -f %M -o "$work/rss" "${argv[@]}" >/dev/null 2>&1 || true
+    tail -n 1 "$work/rss"
+  done | sort -n | sed -n 3p > "$work/rss.$(printf '%s' "$name" | md5sum | cut -c1-8)"
+done < "$work/commands.tsv"
+
+python3 - "$work/h.json" "$work/commands.tsv" "$work" <<'PY'
+import hashlib, json, sys
+results = {r["command"]: r for r in json.load(open(sys.argv[1]))["results"]}
+print("| command | wall time (mean ± sd) | min | peak RSS (median of 5) |")
+print("|---|---|---|---|")
+for line in open(sys.argv[2]):
+    name = line.split("\t")[0]
+    r = results[name]
+    rss_kib = int(open(f"{sys.argv[3]}/rss.{hashlib.md5(name.encode()).hexdigest()[:8]}").read())
+    print(f"| {name} | {r['mean']*1000:.2f} ± {r['stddev']*1000:.2f} ms | {r['min']*1000:.2f} ms | {rss_kib/1024:.1f} MiB |")
+PY
