@@ -20,6 +20,8 @@ std::unique_ptr<Executor> MakeTuningExecutor(SysRoot& root, Journal& journal);
 
 /// What one apply did: the plan it applied and what happened to each change.
 struct ApplyOutcome {
+  /// The plan's findings, boot summary and boot-time items (RebootRequired()): what the reports
+  /// read. Its changes are in `report`; the items that already matched are not kept.
   FullPlan plan;
   ApplyReport report;
   size_t journaled_before = 0;  ///< journal entries that were there before this apply

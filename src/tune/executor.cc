@@ -37,18 +37,18 @@ Actuator* Executor::Find(const std::string& name) {
   return it == actuators_.end() ? nullptr : it->second.get();
 }
 
-size_t Executor::BatchEnd(const std::vector<Change>& changes, size_t begin) {
+size_t Executor::BatchEnd(const std::vector<ChangeResult>& items, size_t begin) {
   auto batchable = [&](const Change& c) {
     if (c.reboot) return true;  // never written
     Actuator* a = Find(c.actuator);
     return a != nullptr && a->Batchable();
   };
-  if (!batchable(changes[begin])) return begin + 1;
+  if (!batchable(items[begin].change)) return begin + 1;
   std::unordered_set<std::string> keys;
   size_t end = begin;
-  for (; end < changes.size(); ++end) {
-    const Change& c = changes[end];
-    if (c.section != changes[begin].section || !batchable(c)) break;
+  for (; end < items.size(); ++end) {
+    const Change& c = items[end].change;
+    if (c.section != items[begin].change.section || !batchable(c)) break;
     // The same key twice: the second must be read after the first is written.
     if (!c.reboot && !keys.insert(c.actuator + '\n' + c.key).second) break;
   }
@@ -113,28 +113,32 @@ struct Executor::Batch {
   }
 };
 
-ApplyReport Executor::Apply(const std::vector<Change>& changes) {
+ApplyReport Executor::Apply(std::vector<Change> changes) {
   ApplyRun run;
-  for (const auto& c : changes) run.report.results.push_back({c, Outcome::kNotRun, "", {}});
-  for (size_t begin = 0; begin < changes.size();) {
-    const size_t end = BatchEnd(changes, begin);
+  // Each change is held once, in its result (the large tree's 14,000 changes, issue 19); the
+  // steps below read it there.
+  run.report.results.reserve(changes.size());
+  for (Change& c : changes) run.report.results.push_back({std::move(c), Outcome::kNotRun, "", {}});
+  changes = {};
+  for (size_t begin = 0; begin < run.report.results.size();) {
+    const size_t end = BatchEnd(run.report.results, begin);
     Batch batch;
     // 1. Read the whole batch: what each item is now, and what its write will disturb.
-    if (!ReadBatch(run, changes, begin, end, batch)) break;
+    if (!ReadBatch(run, begin, end, batch)) break;
     // 2. Journal the batch in one durable rewrite: a crash after this leaves a record of every
     //    value the batch may change, written or not (revert finds the unwritten ones already back).
     if (!JournalBatch(run, batch)) break;
     // 3. Write the batch in order.
-    if (!WriteBatch(run, changes, batch)) break;
+    if (!WriteBatch(run, batch)) break;
     begin = end;
   }
   return std::move(run.report);
 }
 
-bool Executor::ReadBatch(ApplyRun& run, const std::vector<Change>& changes, size_t begin, size_t end, Batch& batch) {
+bool Executor::ReadBatch(ApplyRun& run, size_t begin, size_t end, Batch& batch) {
   for (size_t i = begin; i < end; ++i) {
-    const Change& c = changes[i];
     ChangeResult& res = run.report.results[i];
+    const Change& c = res.change;
     if (c.reboot) {
       res.outcome = Outcome::kRebootRequired;
       continue;
@@ -185,18 +189,19 @@ bool Executor::ReadSideEffects(ApplyRun& run, const Change& c, Actuator& a, Batc
 
 bool Executor::JournalBatch(ApplyRun& run, Batch& batch) {
   batch.journal_base = journal_.entries().size();
-  if (auto j = journal_.RecordAll(batch.records); !j) {
+  const size_t records = batch.records.size();
+  if (auto j = journal_.RecordAll(std::move(batch.records)); !j) {
     return Fail(run, batch.writes.front().index, "cannot journal before writing: " + j.error().message);
   }
-  run.journaled += batch.records.size();
+  run.journaled += records;
   return true;
 }
 
-bool Executor::WriteBatch(ApplyRun& run, const std::vector<Change>& changes, Batch& batch) {
+bool Executor::WriteBatch(ApplyRun& run, Batch& batch) {
   std::vector<size_t> unneeded;  // journal positions of items the kernel refused
   for (ToWrite& w : batch.writes) {
-    const Change& c = changes[w.index];
     ChangeResult& res = run.report.results[w.index];
+    const Change& c = res.change;
     for (Found& f : w.sides) run.undo.push_back({kNone, std::move(f)});
     Actuator* a = Find(c.actuator);
     auto written = a->Write(c.key, c.after);
@@ -279,7 +284,8 @@ void Executor::Rollback(ApplyRun& run) {
 
 RevertReport Executor::Revert() {
   RevertReport report;
-  const auto entries = journal_.entries();
+  const auto& entries = journal_.entries();  // not copied: nothing changes it before Clear()
+  report.results.reserve(entries.size());
   for (auto it = entries.rbegin(); it != entries.rend(); ++it) {
     Change c;
     c.section = it->section;

@@ -109,7 +109,8 @@ class Executor {
   /// written, with one journal rewrite per batch rather than per change. On an unexpected
   /// failure every value changed in this run (side effects included) is put back, newest
   /// first, and dropped from the journal.
-  ApplyReport Apply(const std::vector<Change>& changes);
+  /// `changes` are moved into the report's results, not copied.
+  ApplyReport Apply(std::vector<Change> changes);
   /// Puts back every journaled value, newest first, then removes the journal.
   RevertReport Revert();
 
@@ -120,13 +121,13 @@ class Executor {
 
   Actuator* Find(const std::string& name);
   /// The first change after `begin` that is not in the batch starting at `begin`.
-  size_t BatchEnd(const std::vector<Change>& changes, size_t begin);
+  size_t BatchEnd(const std::vector<ChangeResult>& items, size_t begin);
   /// Apply's steps, each false when a change failed (the run is then rolled back): reads the
   /// batch's items and their side effects, journals them in one rewrite, writes them.
-  bool ReadBatch(ApplyRun& run, const std::vector<Change>& changes, size_t begin, size_t end, Batch& batch);
+  bool ReadBatch(ApplyRun& run, size_t begin, size_t end, Batch& batch);
   bool ReadSideEffects(ApplyRun& run, const Change& c, Actuator& a, Batch& batch, ToWrite& w);
   bool JournalBatch(ApplyRun& run, Batch& batch);
-  bool WriteBatch(ApplyRun& run, const std::vector<Change>& changes, Batch& batch);
+  bool WriteBatch(ApplyRun& run, Batch& batch);
   /// Marks result `index` failed with `detail`, rolls the run back; returns false.
   bool Fail(ApplyRun& run, size_t index, std::string detail);
   /// Puts back everything this run changed, newest first, and drops its journal entries.

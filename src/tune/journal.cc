@@ -63,31 +63,130 @@ bool FromBytes(const json& j, std::string* out) {
   return true;
 }
 
-std::string Serialize(const std::vector<JournalEntry>& entries, const std::string& machine) {
-  json doc;
-  doc["version"] = kFormat;
-  if (!machine.empty()) doc["machine"] = Bytes(machine);
-  json list = json::array();
-  for (const auto& e : entries) {
-    json j = {{"section", Bytes(e.section)},
-              {"what", Bytes(e.what)},
-              {"actuator", Bytes(e.actuator)},
-              {"key", Bytes(e.key)},
-              {"before", Bytes(e.before)},
-              {"after", Bytes(e.after)},
-              {"compare", std::string(CompareName(e.compare))}};
-    if (!e.side_effect_of.empty()) j["side_effect_of"] = Bytes(e.side_effect_of);
-    if (!e.runs.empty()) {
-      json runs = json::array();
-      for (const auto& r : e.runs) runs.push_back(CommandRunJson(r));
-      j["runs"] = std::move(runs);
-    }
-    list.push_back(std::move(j));
+json EntryJson(const JournalEntry& e) {
+  json j = {{"section", Bytes(e.section)},
+            {"what", Bytes(e.what)},
+            {"actuator", Bytes(e.actuator)},
+            {"key", Bytes(e.key)},
+            {"before", Bytes(e.before)},
+            {"after", Bytes(e.after)},
+            {"compare", std::string(CompareName(e.compare))}};
+  if (!e.side_effect_of.empty()) j["side_effect_of"] = Bytes(e.side_effect_of);
+  if (!e.runs.empty()) {
+    json runs = json::array();
+    for (const auto& r : e.runs) runs.push_back(CommandRunJson(r));
+    j["runs"] = std::move(runs);
   }
-  doc["entries"] = std::move(list);
-  // Every value above is UTF-8 or hex; what a command printed (runs) is only shown to people,
-  // so a byte that is not UTF-8 there becomes U+FFFD rather than stopping the write.
-  return doc.dump(2, ' ', false, json::error_handler_t::replace) + "\n";
+  return j;
+}
+
+// `j` as dump(2) prints it `levels` levels deep in a document: every line after the first
+// indented by two spaces a level (a JSON string never holds a raw line break, so each '\n' of
+// the dump is one of its own). Every value is UTF-8 or hex; what a command printed (runs) is
+// only shown to people, so a byte that is not UTF-8 there becomes U+FFFD rather than stopping
+// the write.
+void AppendNested(std::string& out, const json& j, int levels) {
+  const std::string text = j.dump(2, ' ', false, json::error_handler_t::replace);
+  const std::string indent(2 * levels, ' ');
+  size_t from = 0;
+  for (size_t nl; (nl = text.find('\n', from)) != std::string::npos; from = nl + 1) {
+    out.append(text, from, nl + 1 - from);
+    out += indent;
+  }
+  out.append(text, from, std::string::npos);
+}
+
+// `s` as a JSON string, escaped as nlohmann's dump() escapes a valid UTF-8 string (ensure_ascii
+// off): the quote, the backslash and the control characters, the short forms where JSON has
+// them, "\u00xx" (lower-case hex) for the others; every other byte as it is.
+void AppendString(std::string& out, std::string_view s) {
+  static const char* kHex = "0123456789abcdef";
+  out += '"';
+  for (unsigned char c : s) {
+    switch (c) {
+      case '"': out += "\\\""; break;
+      case '\\': out += "\\\\"; break;
+      case '\b': out += "\\b"; break;
+      case '\f': out += "\\f"; break;
+      case '\n': out += "\\n"; break;
+      case '\r': out += "\\r"; break;
+      case '\t': out += "\\t"; break;
+      default:
+        if (c < 0x20) {
+          out += "\\u00";
+          out += kHex[c >> 4];
+          out += kHex[c & 15];
+        } else {
+          out += static_cast<char>(c);
+        }
+    }
+  }
+  out += '"';
+}
+
+// One entry as dump(2) prints it as an element of "entries" (two levels deep), without making
+// it a JSON value first: the entries of the large tree are written three times per apply.
+void AppendEntry(std::string& out, const JournalEntry& e) {
+  if (!e.runs.empty()) return AppendNested(out, EntryJson(e), 2);  // a boot file's: a few per journal
+  auto field = [&](const char* name, const std::string& value, bool last) {
+    out += "      \"";
+    out += name;
+    out += "\": ";
+    if (IsValidUtf8(value)) {
+      AppendString(out, value);
+    } else {
+      AppendNested(out, Bytes(value), 3);
+    }
+    out += last ? "\n" : ",\n";
+  };
+  out += "{\n";
+  field("actuator", e.actuator, false);
+  field("after", e.after, false);
+  field("before", e.before, false);
+  field("compare", std::string(CompareName(e.compare)), false);
+  field("key", e.key, false);
+  field("section", e.section, false);
+  if (!e.side_effect_of.empty()) field("side_effect_of", e.side_effect_of, false);
+  field("what", e.what, true);
+  out += "    }";
+}
+
+// The journal document, byte for byte what nlohmann's dump(2) prints for {"entries": [...],
+// "machine": ..., "version": 1} (its keys sorted), written an entry at a time: building the
+// whole document as one JSON value first took several times the size of the text (issue 19:
+// 33,000 entries on the large tree). `each(emit)` calls emit(entry) for every entry, in order.
+template <typename EachEntry>
+std::string Serialize(const EachEntry& each, const std::string& machine) {
+  // Measured first, then written into a string of that size: grown by doubling, it held up to
+  // three times the text while it moved.
+  size_t size = 128 + 2 * machine.size();
+  std::string scratch;
+  each([&](const JournalEntry& e) {
+    scratch.clear();
+    AppendEntry(scratch, e);
+    size += scratch.size() + 6;
+  });
+  std::string out;
+  out.reserve(size);
+  out += "{\n  \"entries\": [";
+  bool first = true;
+  each([&](const JournalEntry& e) {
+    out += first ? "\n    " : ",\n    ";
+    first = false;
+    AppendEntry(out, e);
+  });
+  out += first ? "],\n" : "\n  ],\n";
+  if (!machine.empty()) {
+    out += "  \"machine\": ";
+    AppendNested(out, Bytes(machine), 1);
+    out += ",\n";
+  }
+  out += "  \"version\": " + std::to_string(kFormat) + "\n}\n";
+  return out;
+}
+
+std::string Serialize(const std::vector<JournalEntry>& entries, const std::string& machine) {
+  return Serialize([&](const auto& emit) { for (const auto& e : entries) emit(e); }, machine);
 }
 
 // The string at `key` of entry `j`, or `fallback` when absent; false when it is not a string.
@@ -123,6 +222,39 @@ std::optional<JournalEntry> ParseEntry(const json& j) {
   return e;
 }
 
+// Turns each element of the top-level "entries" array into a JournalEntry as the parser
+// finishes it and drops its JSON value, so a journal is never held whole as a JSON document
+// (issue 19: the large tree's 33,000 entries took several times the file's size that way).
+// The first entry that does not parse is kept as text for the error; the checks of the whole
+// document (its format, its machine) come first, as they would for a document parsed whole.
+struct EntryReader {
+  std::vector<JournalEntry> entries;
+  std::string bad;  // the first entry that is not one, as JSON text
+  bool in_entries = false;
+  std::string key;  // the last top-level key
+
+  json::parser_callback_t Callback() {
+    return [this](int depth, json::parse_event_t event, json& parsed) {
+      using E = json::parse_event_t;
+      if (depth == 1 && event == E::key) {
+        key = parsed.get<std::string>();
+        if (key == "entries") entries.clear(), bad.clear();  // a repeated key: the last one counts
+      }
+      if (depth == 1 && event == E::array_start) in_entries = key == "entries";
+      if (depth == 1 && event == E::array_end) in_entries = false;
+      const bool element = event == E::object_end || event == E::array_end || event == E::value;
+      if (!in_entries || depth != 2 || !element) return true;
+      if (!bad.empty()) return false;
+      if (auto e = ParseEntry(parsed)) {
+        entries.push_back(std::move(*e));
+      } else {
+        bad = parsed.dump(-1, ' ', false, json::error_handler_t::replace);
+      }
+      return false;
+    };
+  }
+};
+
 }  // namespace
 
 std::string Journal::Path() { return kpath::kRunDir + "/journal.json"; }
@@ -150,7 +282,10 @@ Result<void> Journal::LoadFile(const std::string& path, bool boot) {
     if (text.error().err == ENOENT || text.error().err == ENOTDIR) return Ok();
     return text.error();
   }
-  json doc = json::parse(*text, nullptr, /*allow_exceptions=*/false);
+  EntryReader reader;
+  json doc = json::parse(*text, reader.Callback(), /*allow_exceptions=*/false);
+  text->clear();
+  text->shrink_to_fit();
   if (doc.is_discarded() || !doc.is_object() || !doc.contains("entries") || !doc["entries"].is_array()) {
     return refuse("the journal is corrupt or truncated (not the JSON rtagent writes)", by_hand);
   }
@@ -170,14 +305,13 @@ Result<void> Journal::LoadFile(const std::string& path, bool boot) {
                     "a copied disk image carries it: if this machine's files are as they should be, rm " + file);
     }
   }
-  for (const json& j : doc["entries"]) {
-    auto parsed = ParseEntry(j);
-    if (!parsed) {
-      return refuse("the journal has an entry without a key, with an unknown comparison or with a field of the "
-                    "wrong type: " + j.dump(-1, ' ', false, json::error_handler_t::replace),
-                    by_hand);
-    }
-    JournalEntry e = std::move(*parsed);
+  if (!reader.bad.empty()) {
+    return refuse("the journal has an entry without a key, with an unknown comparison or with a field of the "
+                  "wrong type: " + reader.bad,
+                  by_hand);
+  }
+  entries_.reserve(entries_.size() + reader.entries.size());
+  for (JournalEntry& e : reader.entries) {
     if (ids_.count(Id(e.actuator, e.key))) continue;  // the same file in both journals: the first one's before
     if (!boot && IsBootFileActuator(e.actuator) && scope_ == Scope::kRuntime) {
       kept_boot_.push_back(std::move(e));  // an older rtagent's entry: not the daemon's to revert
@@ -218,16 +352,16 @@ bool Journal::Has(const std::string& actuator, const std::string& key) const {
 
 Result<void> Journal::Record(const JournalEntry& e) { return RecordAll({e}); }
 
-Result<void> Journal::RecordAll(const std::vector<JournalEntry>& batch) {
+Result<void> Journal::RecordAll(std::vector<JournalEntry> batch) {
   if (batch.empty()) return Ok();
   const size_t old = entries_.size();
-  entries_.insert(entries_.end(), batch.begin(), batch.end());
+  entries_.insert(entries_.end(), std::make_move_iterator(batch.begin()), std::make_move_iterator(batch.end()));
   auto r = Store();
   if (!r) {
     entries_.resize(old);
     return r;
   }
-  for (const auto& e : batch) ids_.insert(Id(e.actuator, e.key));
+  for (size_t i = old; i < entries_.size(); ++i) ids_.insert(Id(entries_[i].actuator, entries_[i].key));
   return Ok();
 }
 
@@ -286,12 +420,20 @@ Result<void> Journal::Clear() {
 }
 
 Result<void> Journal::Store() {
-  std::vector<JournalEntry> runtime = kept_boot_, boot;
-  for (const auto& e : entries_) (IsBootFileActuator(e.actuator) && scope_ == Scope::kAll ? boot : runtime).push_back(e);
+  // Each file's entries are visited where they are, never copied: the runtime journal is
+  // every entry of the large tree (issue 19).
+  auto in_boot_file = [&](const JournalEntry& e) { return scope_ == Scope::kAll && IsBootFileActuator(e.actuator); };
+  size_t boot_entries = 0;
+  for (const auto& e : entries_) boot_entries += in_boot_file(e);
   if (scope_ == Scope::kAll) {
     // The boot journal first: a crash between the two writes leaves a boot file's "before"
     // recorded even if the runtime journal is older.
-    const std::string text = boot.empty() ? "" : Serialize(boot, MachineId());
+    auto boot = [&](const auto& emit) {
+      for (const auto& e : entries_) {
+        if (in_boot_file(e)) emit(e);
+      }
+    };
+    const std::string text = boot_entries == 0 ? "" : Serialize(boot, MachineId());
     if (text != stored_boot_) {
       auto r = text.empty() ? root_.Remove(BootPath()) : root_.WriteDurable(BootPath(), text);
       if (!r) return r;
@@ -300,7 +442,14 @@ Result<void> Journal::Store() {
       if (auto t = RemoveStaleTemps(root_, BootPath()); !t) return t;
     }
   }
-  auto r = runtime.empty() ? root_.Remove(Path()) : root_.WriteDurable(Path(), Serialize(runtime, MachineId()));
+  auto runtime = [&](const auto& emit) {
+    for (const auto& e : kept_boot_) emit(e);
+    for (const auto& e : entries_) {
+      if (!in_boot_file(e)) emit(e);
+    }
+  };
+  const bool none = kept_boot_.empty() && boot_entries == entries_.size();
+  auto r = none ? root_.Remove(Path()) : root_.WriteDurable(Path(), Serialize(runtime, MachineId()));
   if (!r) return r;
   return RemoveStaleTemps(root_, Path());
 }

@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 
 #include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
 
 #include "base/fault_root.h"
 #include "base/trust_test_support.h"
@@ -296,4 +297,71 @@ TEST_CASE("kill: the temporary journal files a killed apply left are removed wit
   CHECK_FALSE(root.Exists(Journal::Path() + ".tmp.4242"));
   CHECK_FALSE(root.Exists(Journal::BootPath()));
   CHECK_FALSE(root.Exists(Journal::BootPath() + ".tmp.4243"));
+}
+
+// Issue 19: the journal is written an entry at a time instead of as one JSON value (which took
+// several times the file's size on the large tree). The files must stay what the one value
+// printed: nlohmann's dump(2) of themselves, byte for byte, whatever the values hold.
+TEST_CASE("journal: written an entry at a time, the files are the JSON document printed whole", "[tune]") {
+  TempTree t;
+  t.Put("etc/machine-id", "0123456789abcdef0123456789abcdef\n");
+  FaultRoot root(t.dir());
+  auto canonical = [&](const std::string& path) {
+    const std::string text = t.Get(path);
+    const auto doc = nlohmann::json::parse(text);
+    return doc.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+  };
+  Journal j(root);
+  REQUIRE(j.Load().ok());
+  JournalEntry quoting = Entry("file", "proc/sys/kernel/x", "a \"quoted\" \\ back\tslash\n\x01\x1f\x7f \xc3\xa9");
+  quoting.side_effect_of = "cgroup:file:/rt.slice:cpuset.cpus.partition";
+  quoting.what = "affinity of robotd (12/13), kept";
+  JournalEntry bytes = Entry("sched", "pid:7:tid:7", "not UTF-8 \xe9");
+  bytes.what = "thread robot-\xe2\x82";
+  bytes.compare = Compare::kCpuList;
+  JournalEntry boot = Entry("bootfile+update-grub", "etc/default/grub.d/90-rtagent.cfg", "");
+  REQUIRE(j.RecordAll({quoting, bytes, boot}).ok());
+  CommandRun run;
+  run.argv = {"update-grub"};
+  run.exit_status = 0;
+  run.output = "done \xe2\x82\n";
+  REQUIRE(j.AddRuns("bootfile+update-grub", "etc/default/grub.d/90-rtagent.cfg", {run}).ok());
+  CHECK(t.Get(Journal::Path()) == canonical(Journal::Path()));
+  CHECK(t.Get(Journal::BootPath()) == canonical(Journal::BootPath()));
+  CHECK_THAT(t.Get(Journal::Path()), Catch::Contains("\"hex\""));
+  // And they read back as written.
+  Journal again(root);
+  REQUIRE(again.Load().ok());
+  REQUIRE(again.entries().size() == 3);
+  std::vector<std::string> befores;
+  for (const auto& e : again.entries()) befores.push_back(e.before);
+  CHECK_THAT(befores, Catch::UnorderedEquals(std::vector<std::string>{quoting.before, bytes.before, boot.before}));
+  // A machine-id that is not UTF-8 is kept as hex too, one level deep.
+  t.Put("etc/machine-id", "m\xe9\n");
+  Journal other(root);
+  REQUIRE(other.RecordAll({Entry("file", "proc/sys/kernel/y", "1")}).ok());
+  CHECK(t.Get(Journal::Path()) == canonical(Journal::Path()));
+  CHECK_THAT(t.Get(Journal::Path()), Catch::Contains("\"machine\": {"));
+}
+
+TEST_CASE("journal: read an entry at a time, a repeated entries key and entries after a bad one", "[tune]") {
+  TempTree t;
+  // The last "entries" counts, as for a document read whole.
+  t.Put(Journal::Path(), "{\"entries\": [{\"key\": \"a\", \"before\": \"1\"}], \"version\": 1, "
+                         "\"entries\": [{\"key\": \"b\", \"before\": \"2\"}, {\"key\": \"c\", \"before\": \"3\"}]}\n");
+  FaultRoot root(t.dir());
+  Journal j(root);
+  REQUIRE(j.Load().ok());
+  REQUIRE(j.entries().size() == 2);
+  CHECK(j.entries()[0].key == "b");
+  CHECK(j.entries()[1].key == "c");
+  // An element that is no entry is refused, named, and nothing is kept; entries that are not
+  // an array make the journal corrupt.
+  t.Put(Journal::Path(), "{\"version\": 1, \"entries\": [{\"key\": \"b\"}, 7, {\"key\": \"c\"}]}\n");
+  CHECK_THAT(LoadError(t).message, Catch::Contains("a field of the wrong type: 7;"));
+  t.Put(Journal::Path(), "{\"version\": 1, \"entries\": {\"x\": {\"key\": \"b\"}}}\n");
+  CHECK_THAT(LoadError(t).message, Catch::Contains("corrupt or truncated"));
+  // The format is checked before the entries, though they come first in the file.
+  t.Put(Journal::Path(), "{\"entries\": [7], \"version\": 2}\n");
+  CHECK_THAT(LoadError(t).message, Catch::Contains("in format 2"));
 }
