@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Start-up (issue 19): `rtagent --version` and `rtagent validate` of the built-in default profile,
-# wall time by hyperfine and peak RSS (getrusage of the child), beside two references measured in
-# the same run: a C program that does nothing (`true`, the floor of exec + the dynamic loader)
-# and cyclictest --help (rt-tests: a small C tool with libnuma and libc), so the figures say how
-# much of rtagent's start-up is its own.
+# wall time by hyperfine and peak RSS by GNU time, beside three references measured in the same
+# run: a C program that does nothing (`true`, the floor of exec + the dynamic loader),
+# an empty program linked to rtagent's own shared libraries (the floor any rtagent start-up
+# pays), and cyclictest --help (rt-tests: a small C tool with libnuma and libc), so the figures
+# say how much of rtagent's start-up is its own.
 #
 # usage: bash bench/startup.sh [--rtagent PATH] [--runs N]
 # Prints a Markdown table for docs/performance.md; hyperfine comes from apt when missing.
@@ -22,13 +23,21 @@ if ! command -v hyperfine >/dev/null; then
   apt-get install -y -qq hyperfine >/dev/null || { echo "startup: hyperfine is needed (apt-get install hyperfine)" >&2; exit 3; }
 fi
 true_bin=$(command -v true)
+# The library floor: a program that does nothing, linked to the very shared libraries rtagent
+# names (its DT_NEEDED list), so the loader maps and relocates the same set.
+needed=$(readelf -d "$rtagent" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p')
 cyclictest=$(command -v cyclictest || true)
 
 work=$(mktemp -d /tmp/rtagent-startup.XXXXXX)
 trap 'rm -rf "$work"' EXIT
 # Each command as it is measured: name, then the argv (a tab between the words keeps it exact).
+printf 'int main() { return 0; }\n' > "$work/empty.cc"
+link=()
+for lib in $needed; do link+=("-l:$lib"); done
+g++ -O2 "$work/empty.cc" -o "$work/empty-with-rtagents-libraries" -Wl,--no-as-needed "${link[@]}"
 {
   printf 'true (exec floor)\t%s\n' "$true_bin"
+  printf 'an empty program with rtagent'"'"'s %s libraries (library floor)\t%s\n' "$(echo $needed | wc -w)" "$work/empty-with-rtagents-libraries"
   [ -n "$cyclictest" ] && printf 'cyclictest --help\t%s\t--help\n' "$cyclictest"
   printf 'rtagent --version\t%s\t--version\n' "$rtagent"
   printf 'rtagent validate (default profile)\t%s\tvalidate\n' "$rtagent"
