@@ -213,6 +213,7 @@ int CmdCommission(const GlobalOptions& g, const CommissionOptions& o) {
     std::cerr << "rtagent commission: apply, verify and the latency test need root; stopped after the plan\n";
     return kExitCannotRun;
   }
+  if (!NoHoldBeside("commission", root)) return kExitCannotRun;
   RevertAfter revert_after(root, o.revert_after);
   auto applied = ApplyProfile(p, root);
   if (!applied) {

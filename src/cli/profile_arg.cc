@@ -5,7 +5,9 @@
 #include <iostream>
 
 #include "base/exit_codes.h"
+#include "base/kernel_paths.h"
 #include "profile/loader.h"
+#include "service/hold_state.h"
 
 namespace rtagent {
 
@@ -48,6 +50,22 @@ std::optional<LoadedProfile> LoadForCommand(const std::string& command, const Gl
   }
   if (diags.WarningCount() > 0) std::cerr << diags.FormatText(color);
   return LoadedProfile{std::move(*root), std::move(*p), path};
+}
+
+bool NoHoldBeside(const std::string& command, const SysRoot& root) {
+  auto read = service::ReadHoldState(root);
+  if (!read || !*read) return true;  // no state file, or one `status` reports: no hold to meet
+  const service::HoldState& s = **read;
+  if (s.state != "holding" && s.state != "starting") return true;
+  const std::string comm = root.Read(kpath::Pid(s.pid) + "/comm").value_or("");
+  if (s.pid <= 0 || comm.rfind("rtagent", 0) != 0) return true;  // it stopped without saying so
+  std::cerr << "rtagent " << command << ": rtagent hold (process " << s.pid << ") is holding "
+            << (s.profile.empty() ? std::string("the built-in default profile") : s.profile)
+            << " here: it would put its own values back and rewrite the journal this " << command
+            << " writes. Stop it first (systemctl stop rtagent.service; its service.on_stop says whether it "
+               "reverts), or make the profile it reads the one you want and reload it "
+               "(systemctl reload rtagent.service); nothing was changed\n";
+  return false;
 }
 
 bool CanWrite(const std::string& command, const SysRoot& root) {

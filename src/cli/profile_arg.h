@@ -35,4 +35,11 @@ std::optional<LoadedProfile> LoadForCommand(const std::string& command, const Gl
 /// system. Otherwise prints why (exit 3).
 bool CanWrite(const std::string& command, const SysRoot& root);
 
+/// True unless a `rtagent hold` runs on this system (its state file says holding or starting
+/// and its process, under the root's /proc, is an rtagent). A hold re-asserts its own profile
+/// and rewrites the journal, so an apply or revert beside it would be undone and its journal
+/// entries lost (seen in a QEMU guest: revert then left a file apply had changed). Otherwise
+/// prints which hold and the way out (exit 3); nothing is changed.
+bool NoHoldBeside(const std::string& command, const SysRoot& root);
+
 }  // namespace rtagent

@@ -42,7 +42,7 @@ int CmdApply(const GlobalOptions& g, const PlanOptions& o) {
   int rc = kExitOk;
   auto lp = LoadForCommand("apply", g, o.profile, &rc);
   if (!lp) return rc;
-  if (!CanWrite("apply", *lp->root)) return kExitCannotRun;
+  if (!CanWrite("apply", *lp->root) || !NoHoldBeside("apply", *lp->root)) return kExitCannotRun;
   auto applied = ApplyProfile(lp->profile, *lp->root);  // tune/apply_profile.h, shared with commission
   if (!applied) {
     std::cerr << "rtagent apply: " << applied.error().message << "; nothing was changed\n";
@@ -124,7 +124,7 @@ int CmdRevert(const GlobalOptions& g, const RevertOptions& o) {
     std::cerr << "rtagent revert: " << root.error().message << "\n";
     return kExitBadInput;
   }
-  if (!CanWrite("revert", **root)) return kExitCannotRun;
+  if (!CanWrite("revert", **root) || !NoHoldBeside("revert", **root)) return kExitCannotRun;
   auto reverted = RevertJournal(**root);  // tune/apply_profile.h, shared with commission
   if (!reverted) {
     std::cerr << "rtagent revert: " << reverted.error().message << "\n";

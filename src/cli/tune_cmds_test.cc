@@ -13,6 +13,7 @@
 #include "base/shell_test_support.h"
 #include "base/fault_root.h"
 #include "report/test_verdict.h"
+#include "service/hold_state.h"
 
 using namespace rtagent;
 namespace fs = std::filesystem;
@@ -130,6 +131,46 @@ TEST_CASE("a corrupt journal stops apply and revert with its name", "[cli][apply
   Run r = Rt("revert --root " + t.dir());
   CHECK(r.code == 3);
   CHECK_THAT(r.out, Catch::Contains("corrupt"));
+}
+
+TEST_CASE("apply, revert and commission refuse while a hold holds the system, and say which", "[cli][apply]") {
+  TempTree t(kArm);
+  const std::string profile = kProfiles + "/generic-4core.yaml --root " + t.dir();
+  // A hold that runs as process 4242, holding the package's profile.
+  service::HoldState held;
+  held.pid = 4242;
+  held.state = "holding";
+  held.profile = "/etc/rtagent/profile.yaml";
+  t.Put("run/rtagent/state.json", service::ToJson(held).dump(2) + "\n");
+  t.Put("proc/4242/comm", "rtagent\n");
+  const auto before = Snapshot(t.dir());
+
+  for (const std::string& cmd : {"apply " + profile, "revert --root " + t.dir(),
+                                 "commission " + profile + " --duration 1s --out " + t.dir() + "/verdict"}) {
+    Run r = Rt(cmd);
+    INFO(cmd << "\n" << r.out);
+    CHECK(r.code == 3);
+    CHECK_THAT(r.out, Catch::Contains("rtagent hold (process 4242) is holding /etc/rtagent/profile.yaml") &&
+                          Catch::Contains("systemctl stop rtagent.service") && Catch::Contains("nothing was changed"));
+    CHECK(Snapshot(t.dir()) == before);
+  }
+
+  // The pid now belongs to another program (the hold died without saying so): apply goes ahead.
+  t.Put("proc/4242/comm", "bash\n");
+  Run reused = Rt("apply " + profile);
+  INFO(reused.out);
+  CHECK(reused.code == 0);
+  CHECK(t.Get("proc/irq/85/smp_affinity_list") == "0-1\n");
+  Run rv = Rt("revert --root " + t.dir());
+  CHECK(rv.code == 0);
+
+  // A hold that stopped (its state says so) stops nothing either, even with its pid alive.
+  held.state = "stopped";
+  t.Put("run/rtagent/state.json", service::ToJson(held).dump(2) + "\n");
+  t.Put("proc/4242/comm", "rtagent\n");
+  Run stopped = Rt("apply " + profile);
+  INFO(stopped.out);
+  CHECK(stopped.code == 0);
 }
 
 // commission: src/cli/commission_cmd_test.cc
