@@ -2,7 +2,7 @@
 # Boot one kernel + initramfs under QEMU (software emulation) and print the scenario's output.
 #
 #   tests/qemu/boot.sh -k KERNEL_DIR -i INITRAMFS -s SCENARIO -l CONSOLE_LOG
-#                      [-a "extra kernel args"] [-q "extra qemu args"] [-t TIMEOUT_S]
+#                      [-a "extra kernel args"] [-q "extra qemu args"] [-t TIMEOUT_S] [-N]
 #   tests/qemu/boot.sh -D -s SCENARIO -l CONSOLE_LOG -q "the disks" [-t TIMEOUT_S]
 #   tests/qemu/boot.sh -A arm64 -k KERNEL_DIR -i INITRAMFS -s SCENARIO -l CONSOLE_LOG ...
 #
@@ -15,6 +15,9 @@
 # boots: its boot loader picks the kernel and its command line. The guest may reboot as often
 # as the scenario needs (no -no-reboot); the timeout covers every boot together, and the run
 # ends when the guest powers off.
+# -N boots without the isolation arguments (isolcpus, nohz_full, rcu_nocbs, irqaffinity): for
+# the irqbalance and TuneD scenarios, where irqbalance would ban the booted isolated CPUs on its
+# own and the profile's isolation is what is tested.
 # The whole console goes to CONSOLE_LOG; the text between
 #   === RTAGENT-SCENARIO-BEGIN SCENARIO === / === RTAGENT-SCENARIO-END SCENARIO rc=N ===
 # is printed on stdout. Exit: the scenario's rc, or 124 when the end marker never came
@@ -26,11 +29,11 @@ set -uo pipefail
 
 KDIR= INITRD= SCEN= LOG= EXTRA_APPEND= EXTRA_QEMU= TMO=${RTAGENT_QEMU_TIMEOUT:-240} DISKBOOT=0 ARCH=amd64
 ISOLATION="isolcpus=nohz,domain,managed_irq,2-3 nohz_full=2-3 rcu_nocbs=2-3 irqaffinity=0-1"
-while getopts "k:i:s:l:a:q:t:A:D" opt; do
+while getopts "k:i:s:l:a:q:t:A:DN" opt; do
   case $opt in
     A) ARCH=$OPTARG ;;
     k) KDIR=$OPTARG ;; i) INITRD=$OPTARG ;; s) SCEN=$OPTARG ;; l) LOG=$OPTARG ;;
-    a) EXTRA_APPEND=$OPTARG ;; q) EXTRA_QEMU=$OPTARG ;; t) TMO=$OPTARG ;; D) DISKBOOT=1 ;;
+    a) EXTRA_APPEND=$OPTARG ;; q) EXTRA_QEMU=$OPTARG ;; t) TMO=$OPTARG ;; D) DISKBOOT=1 ;; N) ISOLATION= ;;
     *) echo "usage: see the head of $0" >&2; exit 2 ;;
   esac
 done

@@ -4,6 +4,7 @@
 #   tests/qemu/debian-base.sh          # prints the path of the tarball
 #   tests/qemu/debian-base.sh --arch arm64
 #   tests/qemu/debian-base.sh --ssh    # the same plus openssh-server, python3 and sudo
+#   tests/qemu/debian-base.sh --variant irqbalance|tuned   # the same plus those (below)
 #
 # `debootstrap --variant=minbase` of this machine's Debian release (Debian's own tool, from the
 # archive apt uses) with systemd and what a boot-loader disk needs (mkbootdisk.sh): udev and
@@ -17,6 +18,12 @@
 # amd64 list plus what Ansible needs on a managed host (an SSH server, Python, sudo for
 # `become`). Its own name (debian-RELEASE-ssh-HASH.tar) and hash, so the tarball every other
 # scenario uses keeps its name and is never rebuilt or deleted because of this one.
+#
+# --variant irqbalance: the list plus Debian's irqbalance, for rt-irqbalance only; --variant tuned:
+# plus irqbalance, TuneD (which pulls in python3, dbus, polkitd, ethtool) and iproute2, for
+# rt-tuned only. Each is a variant like --ssh (its own name and hash), so the plain tarball is
+# not rebuilt for them, its boot-loader disk (mkbootdisk.sh) stays cached, and no other
+# scenario boots with an irqbalance or a TuneD that would move its IRQs.
 #
 # --arch arm64: the arm64 guest's root (the aarch64 scenarios put it whole in the initramfs).
 # `debootstrap --foreign --arch arm64` unpacks it here; its second stage, which runs arm64
@@ -33,8 +40,15 @@ CACHE=${RTAGENT_QEMU_CACHE:-/var/cache/rtagent-qemu}
 ARCH=amd64 VARIANT=
 [ "${1:-}" = --arch ] && ARCH=${2:?--arch amd64|arm64}
 [ "${1:-}" = --ssh ] && VARIANT=ssh-
+[ "${1:-}" = --variant ] && VARIANT=${2:?--variant ssh|irqbalance|tuned}-
 INCLUDE=systemd,systemd-sysv,kmod,udev,initramfs-tools,zstd,linux-base,grub-pc
-[ -n "$VARIANT" ] && INCLUDE=$INCLUDE,openssh-server,python3,sudo
+case $VARIANT in
+  '') ;;
+  ssh-) INCLUDE=$INCLUDE,openssh-server,python3,sudo ;;
+  irqbalance-) INCLUDE=$INCLUDE,irqbalance ;;
+  tuned-) INCLUDE=$INCLUDE,irqbalance,tuned,iproute2 ;;
+  *) echo "debian-base.sh: --variant ${VARIANT%-}: ssh, irqbalance or tuned" >&2; exit 2 ;;
+esac
 RUNTIME=libcgroup2,libfmt9,libspdlog1.10,libutf8proc2,libyaml-cpp0.7,libsystemd0,libnettle8,libstdc++6
 [ "$ARCH" = arm64 ] && INCLUDE=kmod,procps,$RUNTIME
 

@@ -26,6 +26,9 @@ ROOTDEV=$(sed -n 's/.*rtagent\.root=\([a-z0-9]*\).*/\1/p' /proc/cmdline)
 if [ -n "$ROOTDEV" ]; then
   . /rtagent/lib.sh
   for m in virtio_pci virtio_blk crc32c_generic ext4; do load_module $m; done
+  # and the modules a rootfs scenario's "# modules:" header names (run.sh: rtagent.modules=a,b):
+  # the Debian disk has no modules of this kernel.
+  for m in $(sed -n 's/.*rtagent\.modules=\([^ ]*\).*/\1/p' /proc/cmdline | tr , ' '); do load_module $m; done
   i=0; while [ ! -e /dev/$ROOTDEV ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i+1)); done
   mkdir -p /newroot
   if mount -t ext4 /dev/$ROOTDEV /newroot; then

@@ -3,11 +3,15 @@
 # installed the way a board gets it (`cmake --install`), rtagent.service enabled, and a guest
 # unit that runs the scenario once the system is up.
 #
-#   tests/qemu/mkrootfs.sh -r RTAGENT_BINARY -s SCENARIO -o DISK.img [-p PROFILE.yaml] [-S] [-x HOOK]
+#   tests/qemu/mkrootfs.sh -r RTAGENT_BINARY -s SCENARIO -o DISK.img [-p PROFILE.yaml|none] [-S | -V VARIANT] [-x HOOK]
 #
 # SCENARIO is a name in tests/qemu/scenarios/ or the path of a script elsewhere (the Ansible
 # fleet's guests run tests/qemu/fleet/fleet-node.sh, which run.sh must not pick up).
-# -S starts from `debian-base.sh --ssh` (openssh-server, python3, sudo) instead of the plain base.
+# -S starts from `debian-base.sh --ssh` (openssh-server, python3, sudo) instead of the plain base;
+#    -V VARIANT from `debian-base.sh --variant VARIANT` (irqbalance, tuned). A TuneD in the image
+#    is disabled: it would apply its recommended profile at boot, before the scenario's "before".
+# -p none: no /etc/rtagent/profile.yaml and rtagent.service not enabled (the scenario writes its
+#    own profile and starts rtagent itself, after it has seen the system untouched).
 # -x HOOK runs `HOOK ROOT` on the staged tree just before the image is made (the fleet's
 #    hostname, keys and network); a failing hook fails the build.
 #
@@ -30,10 +34,10 @@ set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 REPO=$(cd "$HERE/../.." && pwd)
 RTAGENT= SCEN= OUT= PROFILE=$HERE/profiles/hold.yaml BASE_ARGS=() HOOK=
-while getopts "r:s:o:p:Sx:" opt; do
+while getopts "r:s:o:p:SV:x:" opt; do
   case $opt in
     r) RTAGENT=$OPTARG ;; s) SCEN=$OPTARG ;; o) OUT=$OPTARG ;; p) PROFILE=$OPTARG ;;
-    S) BASE_ARGS=(--ssh) ;; x) HOOK=$OPTARG ;;
+    S) BASE_ARGS=(--ssh) ;; V) BASE_ARGS=(--variant "$OPTARG") ;; x) HOOK=$OPTARG ;;
     *) echo "usage: $0 -r RTAGENT -s SCENARIO -o DISK.img [-p PROFILE]" >&2; exit 2 ;;
   esac
 done
@@ -42,7 +46,7 @@ SCEN_FILE=$HERE/scenarios/$SCEN.sh
 case $SCEN in */*) SCEN_FILE=$SCEN; SCEN=$(basename "$SCEN" .sh) ;; esac
 [ -f "$SCEN_FILE" ] || { echo "mkrootfs: no scenario $SCEN ($SCEN_FILE)" >&2; exit 2; }
 [ -z "$HOOK" ] || [ -x "$HOOK" ] || { echo "mkrootfs: -x $HOOK is not an executable" >&2; exit 2; }
-[ -f "$PROFILE" ] || { echo "mkrootfs: no profile $PROFILE" >&2; exit 2; }
+[ "$PROFILE" = none ] || [ -f "$PROFILE" ] || { echo "mkrootfs: no profile $PROFILE" >&2; exit 2; }
 
 BASE=$("$HERE/debian-base.sh" "${BASE_ARGS[@]}") || exit $?
 
@@ -56,7 +60,8 @@ tar -C "$R" -xf "$BASE"
 "$HERE/install-rtagent.sh" "$RTAGENT" "$R"
 UNIT=$(find "$R" -name rtagent.service -path '*systemd/system/*' | head -1)
 mkdir -p "$R/etc/rtagent"
-cp "$PROFILE" "$R/etc/rtagent/profile.yaml"
+UNITS="rtagent.service rtagent-scenario.service"
+if [ "$PROFILE" = none ]; then UNITS=rtagent-scenario.service; else cp "$PROFILE" "$R/etc/rtagent/profile.yaml"; fi
 
 # The harness inside the guest.
 mkdir -p "$R/rtagent/scenarios"
@@ -69,10 +74,11 @@ sed "s/@SCENARIO@/$SCEN/" "$HERE/guest/rtagent-scenario.service" > "$R/etc/syste
 
 echo rtagent-qemu > "$R/etc/hostname"
 : > "$R/etc/machine-id"
-systemctl --root="$R" enable rtagent.service rtagent-scenario.service > "$STAGE/enable.log" 2>&1 \
+systemctl --root="$R" enable $UNITS > "$STAGE/enable.log" 2>&1 \
   || { cat "$STAGE/enable.log" >&2; exit 1; }
 systemctl --root="$R" mask serial-getty@ttyS0.service getty@tty1.service systemd-timesyncd.service \
   apt-daily.timer apt-daily-upgrade.timer >> "$STAGE/enable.log" 2>&1 || true
+[ -e "$R/lib/systemd/system/tuned.service" ] && { systemctl --root="$R" disable tuned.service >> "$STAGE/enable.log" 2>&1 || true; }
 
 [ -z "$HOOK" ] || "$HOOK" "$R" || { echo "mkrootfs: the hook $HOOK failed on $R" >&2; exit 1; }
 

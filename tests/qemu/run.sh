@@ -13,7 +13,11 @@
 #   # qemu: ARGS                 extra QEMU arguments (@WORK@ is the scenario's work folder)
 #   # append: ARGS               extra kernel arguments
 #   # rootfs: debian             boot a real systemd from a minimal Debian disk (mkrootfs.sh)
-#   # profile: PATH              with rootfs: the profile rtagent.service holds (repo-relative)
+#   # profile: PATH              with rootfs: the profile rtagent.service holds (repo-relative);
+#                                `none`: no profile and rtagent.service not enabled
+#   # base: VARIANT              with rootfs: start from debian-base.sh --variant VARIANT
+#                                (irqbalance, tuned) instead of the plain base
+#   # isolation: none            boot without boot.sh's isolation arguments (boot.sh -N)
 #   # bootdisk: grub             boot through that boot loader from a disk (mkbootdisk.sh); the
 #                                scenario runs at every boot (guest/run-phases.sh) and reboots
 #   # boots: N                   how many boots it takes (the timeout is N times the per-boot one:
@@ -43,7 +47,7 @@ while [ $# -gt 0 ]; do
     --out) OUTDIR=$2; shift 2 ;;
     --deb) DEB=$2; shift 2 ;;
     --strict) STRICT=1; shift ;;
-    -h|--help) sed -n '2,24p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,34p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     -*) echo "run.sh: unknown option $1" >&2; exit 2 ;;
     *) SCENARIOS+=("${1%.sh}"); shift ;;
   esac
@@ -117,13 +121,16 @@ for s in "${SCENARIOS[@]}"; do
   append=$(header "$s" append)
   if [ "$(header "$s" rootfs)" = debian ]; then
     # A real systemd from a Debian disk (mkrootfs.sh); the initramfs only switches root to it.
-    prof=$(header "$s" profile)
-    if ! "$HERE/mkrootfs.sh" -r "$RTAGENT" -s "$s" -o "$work/root.img" ${prof:+-p "$REPO/$prof"} 2> "$work/mkrootfs.log"; then
+    prof=$(header "$s" profile); [ "$prof" = none ] || prof=${prof:+$REPO/$prof}
+    variant=$(header "$s" base)
+    if ! "$HERE/mkrootfs.sh" -r "$RTAGENT" -s "$s" -o "$work/root.img" ${prof:+-p "$prof"} ${variant:+-V "$variant"} 2> "$work/mkrootfs.log"; then
       sed 's/^/  | /' "$work/mkrootfs.log" | tail -8
       summary+=("FAIL $s: mkrootfs.sh failed ($work/mkrootfs.log)"); failed=$((failed+1)); continue
     fi
     qargs="$qargs -drive file=$work/root.img,if=none,format=raw,id=root -device virtio-blk-pci,drive=root"
     append="$append rtagent.root=vda rw systemd.show_status=0 loglevel=3"
+    mods=$(header "$s" modules)
+    [ -n "$mods" ] && append="$append rtagent.modules=$(echo $mods | tr ' ' ,)"
   fi
   [ "$STRICT" = 1 ] && append="$append rtagent.strict=1"
   boots=$(header "$s" boots); boots=${boots:-1}
@@ -147,8 +154,9 @@ for s in "${SCENARIOS[@]}"; do
   else
     echo "--- $s (kernel $flavour: $(basename "${KDIR[$flavour]}"))"
     tmo=$(header "$s" timeout)
+    noiso=; [ "$(header "$s" isolation)" = none ] && noiso=-N
     "$HERE/boot.sh" -A $arch -k "${KDIR[$flavour]}" -i "${INITRD[$flavour]}" -s "$s" -l "$work/console.log" \
-        -a "$append" -q "$qargs" -t "${RTAGENT_QEMU_TIMEOUT:-${tmo:-240}}" > "$work/result.txt"
+        -a "$append" -q "$qargs" -t "${RTAGENT_QEMU_TIMEOUT:-${tmo:-240}}" $noiso > "$work/result.txt"
   fi
   rc=$?
   secs=$(awk -v a="$t" -v b="$(date +%s.%N)" 'BEGIN{printf "%.1f", b-a}')
