@@ -80,7 +80,7 @@ on_iso() { case $1 in 2|3|2-3|2,3) return 0 ;; *) return 1 ;; esac; }
 touches() { echo ",$1," | sed 's/-/,-,/g' | awk -F, '{ for (i = 1; i <= NF; i++) { if ($i == "-") { for (c = $(i-1); c <= $(i+1); c++) if (c == 2 || c == 3) f = 1 } else if ($i == 2 || $i == 3) f = 1 } } END { exit !f }'; }
 check_status() { # check_status STEP: the irqbalance check's status from verify --json
   rtagent verify $P --suite $SUITE --json > "$OUT/$1.out" 2> "$OUT/$1.err"
-  echo "STEP $1: rtagent verify $P --suite $SUITE --json -> exit $?"
+  echo "STEP $1: rtagent verify $P --suite $SUITE --json -> exit $?" >&2
   json_flat "$OUT/$1.out" > "$OUT/$1.flat"
   result_field "$OUT/$1.flat" irqbalance status
 }
@@ -149,6 +149,7 @@ expect_eq "irqbalance still runs with the ban" "$(ib_pid)" "$pid1"
 
 # 3. revert puts the file back byte for byte and restarts irqbalance unbanned.
 rt_expect revert 0 revert
+grep -i irqbalance "$OUT/revert.out" | head -3 | sed 's/^/  R| /'
 if [ -e /tmp/irqbalance.before ]; then
   if cmp -s /tmp/irqbalance.before $CFG; then pass "revert: $CFG byte-identical to before"
   else fail "revert: $CFG byte-identical" "$(diff /tmp/irqbalance.before $CFG | head -5 | tr '\n' '|')"; fi
