@@ -7,6 +7,7 @@
 #   sampler: `rtagent accept`'s sampler against cyclictest -m (bench/sampler_vs_cyclictest.sh).
 #   tune:    `rtagent plan`, `apply` and `revert` with bench/tune-large.yaml on a copy of the
 #            same tree: wall time, peak RSS, journal entries (bench/tune.sh).
+#   startup: `rtagent --version` and `validate` against their floors (bench/startup.sh).
 #
 # usage: bash bench/run.sh [--cpus N --irqs N --threads N] [--runs N]
 # Needs build/rtagent and build/rtagent_bench_readfiles (bash tools/setup.sh), python3, and
@@ -68,6 +69,9 @@ PY
 
 # plan, apply and revert on a copy of the same tree (issue 3).
 bash bench/tune.sh --rtagent build/rtagent --tree "$tree" --runs 3
+
+# Start-up of --version and validate against true, cyclictest --help and the library floor.
+bash bench/startup.sh --rtagent build/rtagent
 
 # The hold daemon over a few minutes on this machine (issue 6; root only, it tunes the live
 # system and reverts): RSS, CPU time, wake-ups per second and the CPUs it ran on.
