@@ -127,7 +127,7 @@ int CmdStatus(const GlobalOptions& g, const StatusOptions& o) {
     return kExitCannotRun;
   }
   const service::HoldState& state = **read;
-  const bool live_state = state.state == "holding" || state.state == "starting";
+  const bool live_state = state.ClaimsToHold();
   const bool running = live_state && PidAlive(state.pid);
   if (o.json) {
     auto j = service::ToJson(state);

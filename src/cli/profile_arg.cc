@@ -56,9 +56,9 @@ bool NoHoldBeside(const std::string& command, const SysRoot& root) {
   auto read = service::ReadHoldState(root);
   if (!read || !*read) return true;  // no state file, or one `status` reports: no hold to meet
   const service::HoldState& s = **read;
-  if (s.state != "holding" && s.state != "starting") return true;
+  if (!s.ClaimsToHold() || s.pid <= 0) return true;
   const std::string comm = root.Read(kpath::Pid(s.pid) + "/comm").value_or("");
-  if (s.pid <= 0 || comm.rfind("rtagent", 0) != 0) return true;  // it stopped without saying so
+  if (comm.rfind("rtagent", 0) != 0) return true;  // it stopped without saying so
   std::cerr << "rtagent " << command << ": rtagent hold (process " << s.pid << ") is holding "
             << (s.profile.empty() ? std::string("the built-in default profile") : s.profile)
             << " here: it would put its own values back and rewrite the journal this " << command

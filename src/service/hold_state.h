@@ -91,6 +91,9 @@ struct HoldState {
 
   /// Adds an event, dropping the oldest beyond kMaxDriftEvents.
   void AddDrift(DriftEvent e);
+  /// What the file claims: the daemon is starting or holding (whether its pid still runs is
+  /// the reader's question).
+  bool ClaimsToHold() const { return state == "holding" || state == "starting"; }
 };
 
 /// Root-relative path of the state file: run/rtagent/state.json.

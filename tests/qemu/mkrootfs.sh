@@ -72,12 +72,10 @@ cp -r "$REPO/profiles" "$R/rtagent/profiles"
 chmod 755 "$R/rtagent/run-scenario.sh" "$R/rtagent/scenarios/$SCEN.sh"
 # Without a profile the scenario must not pull rtagent.service in (its Wants=): a hold of the
 # built-in default beside the scenario's own apply would re-assert over it.
-if [ "$PROFILE" = none ]; then
-  sed -e "s/@SCENARIO@/$SCEN/" -e '/^Wants=rtagent.service/d' -e 's/^After=rtagent.service /After=/' \
-    "$HERE/guest/rtagent-scenario.service" > "$R/etc/systemd/system/rtagent-scenario.service"
-else
-  sed "s/@SCENARIO@/$SCEN/" "$HERE/guest/rtagent-scenario.service" > "$R/etc/systemd/system/rtagent-scenario.service"
-fi
+no_hold=()
+[ "$PROFILE" = none ] && no_hold=(-e '/^Wants=rtagent.service/d' -e 's/^After=rtagent.service /After=/')
+sed -e "s/@SCENARIO@/$SCEN/" "${no_hold[@]}" "$HERE/guest/rtagent-scenario.service" \
+  > "$R/etc/systemd/system/rtagent-scenario.service"
 
 echo rtagent-qemu > "$R/etc/hostname"
 : > "$R/etc/machine-id"
