@@ -1,11 +1,15 @@
-// The floor for `rtagent inspect`: open, read and close each file of a list once, nothing
-// else. bench/run.sh gives it the exact list of files inspect read (from `rtagent capture`),
-// so the difference between the two is inspect's own parsing and formatting.
+// The floor for `rtagent inspect` and `verify`: open, read and close each file of a list once,
+// nothing else. A directory in the list is listed once (inspect lists /proc, each process's
+// task directory, the IRQ and cgroup directories). bench/run.sh gives it the files `rtagent
+// capture` records; bench/inspect_verify.sh gives it every path a traced inspect or verify run
+// opened, each once. The difference between the two is rtagent's own parsing and formatting.
 //
 // usage: rtagent_bench_readfiles ROOT < list-of-root-relative-paths
+#include <dirent.h>
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <cstdio>
 #include <iostream>
 #include <string>
@@ -17,7 +21,7 @@ int main(int argc, char** argv) {
   }
   std::string root = argv[1];
   std::string rel;
-  long files = 0, bytes = 0;
+  long files = 0, dirs = 0, entries = 0, bytes = 0;
   static char buf[1 << 16];
   while (std::getline(std::cin, rel)) {
     std::string path = root + "/" + rel;
@@ -25,9 +29,18 @@ int main(int argc, char** argv) {
     if (fd < 0) continue;
     ssize_t n;
     while ((n = ::read(fd, buf, sizeof buf)) > 0) bytes += n;
+    if (n < 0 && errno == EISDIR) {
+      // The directory's names, as readdir(3) gives them to inspect.
+      if (DIR* d = ::fdopendir(fd)) {
+        while (::readdir(d) != nullptr) ++entries;
+        ::closedir(d);
+        ++dirs;
+        continue;
+      }
+    }
     ::close(fd);
     ++files;
   }
-  std::printf("%ld files, %ld bytes\n", files, bytes);
+  std::printf("%ld files, %ld bytes, %ld directories, %ld entries\n", files, bytes, dirs, entries);
   return 0;
 }

@@ -3,14 +3,17 @@
 #
 #   inspect: `rtagent inspect --json` on a generated 256-CPU / 4,096-IRQ / 20,000-thread tree,
 #            against the floor: reading the very same files once (the list comes from
-#            `rtagent capture`, which records every file inspect reads).
+#            `rtagent capture`, which records every file inspect reads); then inspect --json
+#            and verify against the floor of every path each opens (bench/inspect_verify.sh).
 #   sampler: `rtagent accept`'s sampler against cyclictest -m (bench/sampler_vs_cyclictest.sh).
 #   tune:    `rtagent plan`, `apply` and `revert` with bench/tune-large.yaml on a copy of the
 #            same tree: wall time, peak RSS, journal entries (bench/tune.sh).
 #   startup: `rtagent --version` and `validate` against their floors (bench/startup.sh).
+#   histogram: a long acceptance run's memory: the sampler's histogram fed 1e6, 1e7 and 1e8
+#            wake-ups, peak RSS and CPU time per sample at each (bench/histogram_samples.cc).
 #
 # usage: bash bench/run.sh [--cpus N --irqs N --threads N] [--runs N]
-# Needs build/rtagent and build/rtagent_bench_readfiles (bash tools/setup.sh), python3, and
+# Needs build/rtagent, build/rtagent_bench_readfiles and build/rtagent_bench_histogram (bash tools/setup.sh), python3, and
 # hyperfine (installed with apt-get when missing). Prints a Markdown table for docs/performance.md.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -24,7 +27,7 @@ while (($#)); do
     *) echo "unknown argument $1" >&2; exit 2 ;;
   esac
 done
-for bin in build/rtagent build/rtagent_bench_readfiles; do
+for bin in build/rtagent build/rtagent_bench_readfiles build/rtagent_bench_histogram; do
   [ -x "$bin" ] || { echo "bench: $bin missing; run bash tools/setup.sh first" >&2; exit 3; }
 done
 if ! command -v hyperfine >/dev/null; then
@@ -67,11 +70,19 @@ print(f"| {cpus} CPUs, {irqs} IRQs, {threads} threads | {nfiles} | {ins['mean']*
       f"| {floor['mean']*1000:.0f} ± {floor['stddev']*1000:.0f} ms | {ins['mean']/floor['mean']:.2f}x | {int(rss)/1024:.1f} MiB |")
 PY
 
+# inspect --json and verify against the read-once floor of the very paths each opens (strace),
+# interleaved with it round by round, with peak RSS against the JSON's size (issue 19).
+bash bench/inspect_verify.sh --rtagent build/rtagent --tree "$tree" --runs 5
+
 # plan, apply and revert on a copy of the same tree (issue 3).
 bash bench/tune.sh --rtagent build/rtagent --tree "$tree" --runs 3
 
 # Start-up of --version and validate against true, cyclictest --help and the library floor.
 bash bench/startup.sh --rtagent build/rtagent
+
+# A long acceptance run's memory from 1e6 to 1e8 samples, without the hours such a run takes:
+# the sampler's own histogram fed that many wake-ups, with rare overflows (issue 19).
+build/rtagent_bench_histogram
 
 # The hold daemon over a few minutes on this machine (issue 6; root only, it tunes the live
 # system and reverts): RSS, CPU time, wake-ups per second and the CPUs it ran on.

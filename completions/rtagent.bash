@@ -89,7 +89,7 @@ _rtagent() {
       _rtagent_files "$cur" '*.yaml'
       return 0 ;;
     --section)
-      _rtagent_words "$cur" kernel cmdline cpus irqs threads memory power cgroups clock
+      _rtagent_words "$cur" kernel cmdline cpus irqs threads memory power cgroups clock network
       return 0 ;;
     --only)
       _rtagent_words "$cur" kernel switch message notify sync timer signal thread

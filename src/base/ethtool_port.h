@@ -21,6 +21,8 @@ namespace rtagent {
 namespace kpath {
 /// A network interface's directory: its existence is the interface's.
 inline std::string NetDevice(const std::string& iface) { return kNetClassDir + "/" + iface; }
+/// An interface's operational state (RFC 2863: up, down, dormant, unknown, ...).
+inline std::string NetOperstate(const std::string& iface) { return NetDevice(iface) + "/operstate"; }
 /// The fixture twin of the kernel's channel counts (ETHTOOL_MSG_CHANNELS_GET has no file):
 /// "name value" lines (combined_max 8, combined 4, ...) a fixture tree may hold beside an
 /// interface's sysfs files. Never read on a live system, where the counts come over netlink.

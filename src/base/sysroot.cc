@@ -8,6 +8,9 @@
 #include <algorithm>
 #include <cerrno>
 #include <charconv>
+#include <typeinfo>
+
+#include "base/sysroot_pieces.h"
 
 namespace rtagent {
 namespace {
@@ -63,10 +66,19 @@ Result<std::string> FsRoot::Read(const std::string& path) const {
   std::string host = HostPath(path);
   int fd = ::open(host.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) return MakeError("cannot open " + host, errno);
+  // A small file (nearly all of them: one line of sysfs or a stat line) is read into the
+  // stack buffer and copied once. A large one (/proc/interrupts of a big server: megabytes)
+  // is read straight into the string, which grows by doubling, or to the file's size when
+  // fstat knows it (a regular file; procfs says 0): no copy through the buffer, and the few
+  // reallocations of an append-per-64-KiB are gone.
   std::string out;
   char buf[65536];
+  size_t len = 0;
   for (;;) {
-    ssize_t n = ::read(fd, buf, sizeof buf);
+    const bool direct = len >= sizeof buf;
+    char* at = direct ? out.data() + len : buf;
+    const size_t room = direct ? out.size() - len : sizeof buf;
+    ssize_t n = ::read(fd, at, room);
     if (n < 0) {
       if (errno == EINTR) continue;
       int e = errno;
@@ -74,9 +86,21 @@ Result<std::string> FsRoot::Read(const std::string& path) const {
       return MakeError("cannot read " + host, e);
     }
     if (n == 0) break;
-    out.append(buf, static_cast<size_t>(n));
+    if (!direct) out.append(buf, static_cast<size_t>(n));
+    len += static_cast<size_t>(n);
+    if (len >= sizeof buf && out.size() == len) {
+      // Full (or just past the buffer): make room to read into the string itself, one byte
+      // past the size fstat gives so that the read which sees the end needs no more room.
+      size_t want = len * 2;
+      struct stat st;
+      if (::fstat(fd, &st) == 0 && static_cast<size_t>(st.st_size) >= len) {
+        want = std::max(len + sizeof buf, static_cast<size_t>(st.st_size) + 1);
+      }
+      out.resize(want);
+    }
   }
   ::close(fd);
+  out.resize(len);
   return out;
 }
 
@@ -203,6 +227,10 @@ Result<void> MakeDirs(const std::string& dir) {
 }  // namespace
 
 Result<void> WriteFileAtomic(const std::string& path, const std::string& contents) {
+  return WriteFileAtomicFrom(path, [&](const PutPiece& put) { put(contents); });
+}
+
+Result<void> WriteFileAtomicFrom(const std::string& path, const Pieces& pieces) {
   const std::string tmp = path + ".tmp." + std::to_string(::getpid());
   int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (fd < 0) return MakeError("cannot create " + tmp, errno);
@@ -213,17 +241,21 @@ Result<void> WriteFileAtomic(const std::string& path, const std::string& content
     ::unlink(tmp.c_str());
     return MakeError("cannot set the mode of " + tmp, e);
   }
-  size_t done = 0;
-  while (done < contents.size()) {
-    ssize_t n = ::write(fd, contents.data() + done, contents.size() - done);
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      int e = errno;
-      ::close(fd);
-      ::unlink(tmp.c_str());
-      return MakeError("cannot write " + tmp, e);
+  // Each piece is written as it is made; after a failed write the rest are skipped, and the
+  // temporary file is removed, never renamed.
+  int err = 0;
+  pieces([&](std::string_view piece) {
+    size_t done = 0;
+    while (err == 0 && done < piece.size()) {
+      ssize_t n = ::write(fd, piece.data() + done, piece.size() - done);
+      if (n < 0 && errno != EINTR) err = errno;
+      if (n > 0) done += static_cast<size_t>(n);
     }
-    done += static_cast<size_t>(n);
+  });
+  if (err != 0) {
+    ::close(fd);
+    ::unlink(tmp.c_str());
+    return MakeError("cannot write " + tmp, err);
   }
   if (::fsync(fd) != 0) {
     int e = errno;
@@ -252,6 +284,19 @@ Result<void> FsRoot::WriteDurable(const std::string& path, const std::string& co
   std::string host = HostPath(path);
   if (auto r = MakeDirs(host.substr(0, host.find_last_of('/'))); !r) return r;
   return WriteFileAtomic(host, contents);
+}
+
+Result<void> WriteDurableFrom(SysRoot& root, const std::string& path, const Pieces& pieces) {
+  // Only an FsRoot itself streams: a subclass overrides WriteDurable to have its say (count,
+  // fail, refuse), and must keep having it.
+  if (typeid(root) == typeid(FsRoot)) {
+    const std::string host = static_cast<FsRoot&>(root).HostPath(path);
+    if (auto r = MakeDirs(host.substr(0, host.find_last_of('/'))); !r) return r;
+    return WriteFileAtomicFrom(host, pieces);
+  }
+  std::string contents;
+  pieces([&](std::string_view piece) { contents.append(piece); });
+  return root.WriteDurable(path, contents);
 }
 
 Result<void> FsRoot::Remove(const std::string& path) {

@@ -1,9 +1,14 @@
 #include "base/sysroot.h"
 
+#include <signal.h>
+#include <sys/resource.h>
+
 #include <catch2/catch.hpp>
 #include <cerrno>
+#include <filesystem>
 
 #include "base/fault_root.h"
+#include "base/sysroot_pieces.h"
 
 using namespace rtagent;
 
@@ -33,6 +38,24 @@ TEST_CASE("FsRoot reads, lists and writes under its directory", "[base]") {
   t.Put("sys/kernel/mm/transparent_hugepage/enabled", "always [madvise] never\n");
   REQUIRE(root.Write("sys/kernel/mm/transparent_hugepage/enabled", "never").ok());
   CHECK(t.Get("sys/kernel/mm/transparent_hugepage/enabled") == "always madvise [never]\n");
+}
+
+TEST_CASE("FsRoot reads a file whole at every size around its 64 KiB buffer", "[base]") {
+  // Small files go through the buffer; past it the text is read straight into the string
+  // (a big server's interrupts file is megabytes).
+  TempTree t;
+  FsRoot root(t.dir());
+  for (size_t size : {size_t{0}, size_t{1}, size_t{65535}, size_t{65536}, size_t{65537}, size_t{131072},
+                      size_t{131073}, size_t{3000001}}) {
+    std::string text(size, 'x');
+    for (size_t k = 0; k < size; ++k) text[k] = static_cast<char>('a' + (k * 7 + k / 4096) % 26);
+    t.Put("proc/interrupts", text);
+    auto r = root.Read("proc/interrupts");
+    INFO(size);
+    REQUIRE(r.ok());
+    CHECK(r->size() == size);
+    CHECK(*r == text);
+  }
 }
 
 TEST_CASE("FsRoot errors name the path and keep the errno", "[base]") {
@@ -67,6 +90,61 @@ TEST_CASE("WriteDurable replaces a file whole and creates its directories", "[ba
   auto r = root.WriteDurable("run/blocked/state.json", "{}");
   REQUIRE_FALSE(r.ok());
   CHECK(r.error().err == ENOTDIR);
+}
+
+// Issue 19: the journal of the large tree (10.6 MB) is made while it is written, never whole.
+TEST_CASE("WriteDurableFrom writes the pieces in order as they are made, one file", "[base]") {
+  TempTree t;
+  FsRoot root(t.dir());
+  REQUIRE(WriteDurableFrom(root, "run/rtagent/journal.json", [](const PutPiece& put) {
+    put("{\n");
+    put("");
+    for (int i = 0; i < 3; ++i) put("  " + std::to_string(i) + "\n");
+    put("}\n");
+  }).ok());
+  CHECK(t.Get("run/rtagent/journal.json") == "{\n  0\n  1\n  2\n}\n");
+  REQUIRE(WriteDurableFrom(root, "run/rtagent/journal.json", [](const PutPiece&) {}).ok());
+  CHECK(root.Exists("run/rtagent/journal.json"));
+  CHECK(t.Get("run/rtagent/journal.json").empty());
+  // A root that watches its writes (a test double) is given the whole contents, as before.
+  FaultRoot watched(t.dir());
+  watched.FailNthWrite(1, ENOSPC);
+  auto r = WriteDurableFrom(watched, "run/rtagent/journal.json", [](const PutPiece& put) { put("{}\n"); });
+  REQUIRE_FALSE(r.ok());
+  CHECK(r.error().err == ENOSPC);
+  REQUIRE(watched.calls().size() == 1);
+  CHECK(watched.calls()[0].kind == FaultRoot::Call::kDurable);
+  REQUIRE(WriteDurableFrom(watched, "run/rtagent/journal.json", [](const PutPiece& put) { put("{}\n"); }).ok());
+  CHECK(t.Get("run/rtagent/journal.json") == "{}\n");
+}
+
+TEST_CASE("WriteDurableFrom: a piece that cannot be written leaves the old file and no temporary one", "[base]") {
+  TempTree t;
+  FsRoot root(t.dir());
+  REQUIRE(root.WriteDurable("run/rtagent/journal.json", "old journal\n").ok());
+  // A full disk, as the kernel reports a file size limit: write(2) fails with EFBIG past 4 KiB
+  // (SIGXFSZ ignored, as rtagent's callers would see it: an errno, not a signal).
+  struct rlimit was;
+  REQUIRE(::getrlimit(RLIMIT_FSIZE, &was) == 0);
+  struct sigaction ignore {}, old_action {};
+  ignore.sa_handler = SIG_IGN;
+  REQUIRE(::sigaction(SIGXFSZ, &ignore, &old_action) == 0);
+  struct rlimit small = was;
+  small.rlim_cur = 4096;
+  REQUIRE(::setrlimit(RLIMIT_FSIZE, &small) == 0);
+  int pieces_made = 0;
+  auto r = WriteDurableFrom(root, "run/rtagent/journal.json", [&](const PutPiece& put) {
+    for (int i = 0; i < 8; ++i, ++pieces_made) put(std::string(1024, 'x'));
+  });
+  ::setrlimit(RLIMIT_FSIZE, &was);
+  ::sigaction(SIGXFSZ, &old_action, nullptr);
+  REQUIRE_FALSE(r.ok());
+  CHECK(r.error().err == EFBIG);
+  CHECK_THAT(r.error().message, Catch::Contains("cannot write " + t.dir() + "/run/rtagent/journal.json.tmp."));
+  CHECK(pieces_made == 8);  // the maker runs to its end; the door skips what it cannot write
+  CHECK(t.Get("run/rtagent/journal.json") == "old journal\n");
+  CHECK(std::distance(std::filesystem::directory_iterator(t.dir() + "/run/rtagent"),
+                      std::filesystem::directory_iterator{}) == 1);
 }
 
 TEST_CASE("OpenRoot refuses what is not a directory", "[base]") {

@@ -372,7 +372,8 @@ class RanksCheck : public Check {
   const CheckInfo& Info() const override { return RanksInfo(); }
 
   std::vector<CheckResult> Run(CheckEnv& env) const override {
-    const std::vector<TaskView> tasks = ListTasksForRules(env.root, env.profile.ranks.rules);
+    const auto walked = TasksForRules(env.root, env.state, env.profile.ranks.rules);
+    const std::vector<TaskView>& tasks = *walked;
     if (tasks.empty()) {
       return {Make(Status::kSkip, "ranks", "no thread can be read under " + env.root.Dir() + " " + kpath::kProc, kChapterOrder)};
     }

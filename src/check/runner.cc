@@ -202,7 +202,9 @@ SuiteReport RunSuite(const profile::Profile& profile, SysRoot& root, const Suite
   report.root = root.Dir();
   if (auto h = root.ReadTrimmed(kpath::kHostname); h && !h->empty()) report.hostname = *h;
   if (auto r = root.ReadTrimmed(kpath::kOsRelease); r && !r->empty()) report.kernel_release = *r;
-  SystemState state = CollectSystemState(root);
+  // The task list is kept: the conformance plan (ranks, partitions) and the ranks check read
+  // the same threads, and walk proc/ once between them.
+  SystemState state = CollectSystemState(root, {}, nullptr, /*keep_tasks=*/true);
   CheckEnv env{profile, root, state, suite, options.wait, options.stop, root.IsLive()};
   if (!env.wait) {
     const std::atomic<bool>* stop = options.stop;

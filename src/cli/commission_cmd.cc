@@ -124,6 +124,9 @@ class OutDirGuard {
 /// Says where Ctrl-C (SIGINT, SIGTERM) stopped the loop and what becomes of the changes.
 /// Interrupted is exit 1, as a FAIL: no verdict was reached (docs/latency.md).
 int Stopped(const std::string& where, const std::string& changes) {
+  // What the loop printed before the stop goes out first: in a log that takes both streams
+  // (`2>&1`, a CI job) the stop line would otherwise land inside the buffered step output.
+  std::cout.flush();
   std::cerr << "rtagent commission: interrupted " << where << "; the loop stops here; " << changes << "\n";
   return kExitFail;
 }

@@ -27,7 +27,7 @@ int CmdInspect(const GlobalOptions& g, const InspectOptions& o) {
   }
   SystemState state = CollectSystemState(**root, sections);
   if (o.json) {
-    std::cout << InspectJson(state).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
+    WriteInspectJson(state, std::cout);
   } else {
     TextOptions t;
     t.color = g.color;

@@ -3,6 +3,7 @@
 #include <dirent.h>
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <fstream>
 
@@ -45,9 +46,36 @@ Result<void> MakeDirs(const std::string& dir) {
   return Ok();
 }
 
+// The channel counts a NIC's port answered that no file read recorded (netlink on the running
+// system), written as the fixture file the ethtool port reads under --root. Returns the paths.
+std::vector<std::string> WriteChannels(const NetworkState& net, const std::vector<std::string>& recorded,
+                                       const std::string& out_dir, std::vector<std::string>* errors) {
+  std::vector<std::string> written;
+  for (const NicInfo& nic : net.nics) {
+    if (!nic.channels) continue;
+    const std::string rel = kpath::NetChannelsFixture(nic.name);
+    if (std::find(recorded.begin(), recorded.end(), rel) != recorded.end()) continue;
+    const std::string host = out_dir + "/" + rel;
+    if (auto made = MakeDirs(host.substr(0, host.rfind('/'))); !made) {
+      errors->push_back(made.error().message);
+      continue;
+    }
+    std::ofstream f(host);
+    f << FormatChannelsFixture(*nic.channels);
+    f.close();
+    if (!f) {
+      errors->push_back("cannot write " + host);
+      continue;
+    }
+    written.push_back(rel);
+  }
+  return written;
+}
+
 }  // namespace
 
-Result<CaptureResult> Capture(const SysRoot& source, const std::string& out_dir, bool force, const std::string& command) {
+Result<CaptureResult> Capture(const SysRoot& source, const std::string& out_dir, bool force, const std::string& command,
+                              const EthtoolPort* channels) {
   struct stat st;
   if (::stat(out_dir.c_str(), &st) == 0) {
     if (!S_ISDIR(st.st_mode)) return MakeError(out_dir + " exists and is not a directory", ENOTDIR);
@@ -61,13 +89,17 @@ Result<CaptureResult> Capture(const SysRoot& source, const std::string& out_dir,
   }
 
   RecordingRoot rec(source, out_dir);
-  SystemState state = CollectSystemState(rec);
+  SystemState state = CollectSystemState(rec, {}, channels);
   // The boot loader's files too: --root on the copy then plans the board's boot configuration.
   const std::vector<std::string> boot_files = ReadBootFiles(rec);
 
   CaptureResult result;
-  result.files = rec.Files().size();
   result.copy_errors = rec.CopyErrors();
+  std::vector<std::string> files = rec.Files();
+  if (state.network) {
+    for (auto& f : WriteChannels(*state.network, rec.Files(), out_dir, &result.copy_errors)) files.push_back(std::move(f));
+  }
+  result.files = files.size();
   if (state.power) result.cpu_dma_latency_us = state.power->cpu_dma_latency_us;
 
   std::ofstream m(out_dir + "/MANIFEST");
@@ -85,7 +117,7 @@ Result<CaptureResult> Capture(const SysRoot& source, const std::string& out_dir,
     << "  # dev/cpu_dma_latency holds the kernel's binary 32-bit value\n";
   m << "boot_files: " << boot_files.size() << "  # the boot loader's files (etc/default/grub, extlinux.conf, ...)\n";
   m << "files: " << result.files << "\n";
-  for (const auto& f : rec.Files()) m << "  " << f << "\n";
+  for (const auto& f : files) m << "  " << f << "\n";
   m.close();
   if (!m) return MakeError("cannot write " + out_dir + "/MANIFEST", errno ? errno : EIO);
   return result;

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "base/ethtool_port.h"
 #include "base/result.h"
 #include "base/sysroot.h"
 
@@ -23,7 +24,12 @@ struct CaptureResult {
 /// list of files). Never writes to `source`. `out_dir` is created when missing; an existing
 /// non-empty one is refused (error ENOTEMPTY) unless `force` (files are then overwritten,
 /// others left alone).
+///
+/// Channel counts have no file: on the running system they come over netlink (`channels`, null
+/// for MakeEthtoolPort(source)), and each NIC's counts are written as the fixture file the
+/// ethtool port reads under --root (kpath::NetChannelsFixture), so the copy replays them. A NIC
+/// without channel settings gets no file, which the copy answers the same way.
 Result<CaptureResult> Capture(const SysRoot& source, const std::string& out_dir, bool force,
-                              const std::string& command);
+                              const std::string& command, const EthtoolPort* channels = nullptr);
 
 }  // namespace rtagent

@@ -1,9 +1,80 @@
 #include "inspect/inspect_json.h"
 
+#include <functional>
+#include <ostream>
+#include <utility>
+#include <variant>
+
 namespace rtagent {
 namespace {
 
 using json = nlohmann::ordered_json;
+
+// A section's member: its value built whole, or written in place at the given indent (a long
+// array, an element at a time, so that the whole array is never held as JSON values).
+using Writer = std::function<void(std::ostream&, int)>;
+using Member = std::variant<json, Writer>;
+using Members = std::vector<std::pair<std::string, Member>>;
+
+json ObjectOf(Members members) {
+  json out = json::object();
+  for (auto& [key, value] : members) out[key] = std::move(std::get<json>(value));
+  return out;
+}
+
+// What nlohmann's dump(2) writes for `v` nested `indent` spaces deep: its own dump, every line
+// after the first indented by `indent` (a string never holds a raw newline: dump escapes it).
+void WriteValue(std::ostream& os, const json& v, int indent) {
+  const std::string text = v.dump(2, ' ', false, json::error_handler_t::replace);
+  const std::string pad(static_cast<size_t>(indent), ' ');
+  size_t from = 0;
+  for (size_t nl = text.find('\n'); nl != std::string::npos; nl = text.find('\n', from)) {
+    os.write(text.data() + from, static_cast<std::streamsize>(nl + 1 - from));
+    os << pad;
+    from = nl + 1;
+  }
+  os.write(text.data() + from, static_cast<std::streamsize>(text.size() - from));
+}
+
+// An object as dump(2) writes it, member by member.
+void WriteObject(std::ostream& os, const Members& members, int indent) {
+  if (members.empty()) {
+    os << "{}";
+    return;
+  }
+  const std::string pad(static_cast<size_t>(indent) + 2, ' ');
+  os << "{\n";
+  for (size_t k = 0; k < members.size(); ++k) {
+    os << pad << json(members[k].first).dump(-1, ' ', false, json::error_handler_t::replace) << ": ";
+    if (const json* v = std::get_if<json>(&members[k].second)) {
+      WriteValue(os, *v, indent + 2);
+    } else {
+      std::get<Writer>(members[k].second)(os, indent + 2);
+    }
+    os << (k + 1 < members.size() ? ",\n" : "\n");
+  }
+  os << std::string(static_cast<size_t>(indent), ' ') << "}";
+}
+
+// An array of `n` elements as dump(2) writes it, element `k` built by `element(k)` and dropped
+// once written.
+template <typename F>
+Writer ArrayWriter(size_t n, F element) {
+  return [n, element](std::ostream& os, int indent) {
+    if (n == 0) {
+      os << "[]";
+      return;
+    }
+    const std::string pad(static_cast<size_t>(indent) + 2, ' ');
+    os << "[\n";
+    for (size_t k = 0; k < n; ++k) {
+      os << pad;
+      WriteValue(os, element(k), indent + 2);
+      os << (k + 1 < n ? ",\n" : "\n");
+    }
+    os << std::string(static_cast<size_t>(indent), ' ') << "]";
+  };
+}
 
 template <typename T>
 json Opt(const std::optional<T>& v) {
@@ -97,26 +168,26 @@ json CountsJson(const std::vector<unsigned long long>& counts, const std::vector
   return out;
 }
 
-json IrqsJson(const IrqState& s) {
-  json irqs = json::array();
-  for (const auto& i : s.irqs) {
-    irqs.push_back({
-        {"irq", i.irq},
-        {"name", i.Name()},
-        {"actions", i.actions},
-        {"chip", i.chip},
-        {"hwirq", i.hwirq.empty() ? json(nullptr) : json(i.hwirq)},
-        {"type", i.type.empty() ? json(nullptr) : json(i.type)},
-        {"handler", i.handler.empty() ? json(nullptr) : json(i.handler)},
-        {"counts", CountsJson(i.counts, s.cpu_columns)},
-        {"total", i.total},
-        {"on_isolated", i.on_isolated},
-        {"affinity", Cpus(i.affinity)},
-        {"effective_affinity", Cpus(i.effective_affinity)},
-        {"per_cpu", i.per_cpu},
-        {"managed_hint", i.managed_hint},
-    });
-  }
+json IrqJson(const IrqInfo& i, const std::vector<int>& cpu_columns) {
+  return {
+      {"irq", i.irq},
+      {"name", i.Name()},
+      {"actions", i.actions},
+      {"chip", i.chip},
+      {"hwirq", i.hwirq.empty() ? json(nullptr) : json(i.hwirq)},
+      {"type", i.type.empty() ? json(nullptr) : json(i.type)},
+      {"handler", i.handler.empty() ? json(nullptr) : json(i.handler)},
+      {"counts", CountsJson(i.counts, cpu_columns)},
+      {"total", i.total},
+      {"on_isolated", i.on_isolated},
+      {"affinity", Cpus(i.affinity)},
+      {"effective_affinity", Cpus(i.effective_affinity)},
+      {"per_cpu", i.per_cpu},
+      {"managed_hint", i.managed_hint},
+  };
+}
+
+json IrqRowsJson(const IrqState& s) {
   json rows = json::array();
   for (const auto& r : s.per_cpu_rows) {
     rows.push_back({{"id", r.id},
@@ -125,48 +196,65 @@ json IrqsJson(const IrqState& s) {
                     {"total", r.total},
                     {"on_isolated", r.on_isolated}});
   }
-  return {
-      {"readable", s.readable},
-      {"cpu_columns", s.cpu_columns},
-      {"default_affinity", Cpus(s.default_affinity)},
-      {"count", s.irqs.size()},
-      {"irqs", irqs},
-      {"per_cpu_rows", rows},
+  return rows;
+}
+
+// The irqs section, its "irqs" array given (built whole, or written an IRQ at a time).
+Members IrqsMembers(const IrqState& s, Member irqs) {
+  Members m;
+  m.emplace_back("readable", json(s.readable));
+  m.emplace_back("cpu_columns", json(s.cpu_columns));
+  m.emplace_back("default_affinity", Cpus(s.default_affinity));
+  m.emplace_back("count", json(s.irqs.size()));
+  m.emplace_back("irqs", std::move(irqs));
+  m.emplace_back("per_cpu_rows", IrqRowsJson(s));
+  return m;
+}
+
+json IrqsJson(const IrqState& s) {
+  json irqs = json::array();
+  for (const auto& i : s.irqs) irqs.push_back(IrqJson(i, s.cpu_columns));
+  return ObjectOf(IrqsMembers(s, std::move(irqs)));
+}
+
+json ThreadJson(const ThreadInfo& th) {
+  json j = {
+      {"pid", th.pid},
+      {"tid", th.tid},
+      {"comm", th.comm},
+      {"process", th.process_comm},
+      {"policy", PolicyName(th.policy)},
+      {"priority", th.priority},
+      {"affinity", Cpus(th.affinity)},
+      {"last_cpu", th.last_cpu},
+      {"kthread", th.kthread},
+      {"per_cpu_kthread", th.per_cpu_kthread},
+      {"deadline", nullptr},
   };
+  if (th.deadline) {
+    j["deadline"] = {{"runtime_ns", Opt(th.deadline->runtime_ns)}, {"deadline_ns", Opt(th.deadline->deadline_ns)}};
+  }
+  return j;
+}
+
+Members ThreadsMembers(const ThreadState& t, Member realtime) {
+  json groups = json::array();
+  for (const auto& g : t.per_cpu_kthreads) groups.push_back({{"pattern", g.pattern}, {"count", g.count}, {"by_policy", g.by_policy}});
+  Members m;
+  m.emplace_back("processes", json(t.processes));
+  m.emplace_back("threads", json(t.threads));
+  m.emplace_back("kthreads", json(t.kthreads));
+  m.emplace_back("by_policy", json(t.by_policy));
+  m.emplace_back("realtime_count", json(t.realtime.size()));
+  m.emplace_back("realtime", std::move(realtime));
+  m.emplace_back("per_cpu_kthreads", std::move(groups));
+  return m;
 }
 
 json ThreadsJson(const ThreadState& t) {
   json rt = json::array();
-  for (const auto& th : t.realtime) {
-    json j = {
-        {"pid", th.pid},
-        {"tid", th.tid},
-        {"comm", th.comm},
-        {"process", th.process_comm},
-        {"policy", PolicyName(th.policy)},
-        {"priority", th.priority},
-        {"affinity", Cpus(th.affinity)},
-        {"last_cpu", th.last_cpu},
-        {"kthread", th.kthread},
-        {"per_cpu_kthread", th.per_cpu_kthread},
-        {"deadline", nullptr},
-    };
-    if (th.deadline) {
-      j["deadline"] = {{"runtime_ns", Opt(th.deadline->runtime_ns)}, {"deadline_ns", Opt(th.deadline->deadline_ns)}};
-    }
-    rt.push_back(std::move(j));
-  }
-  json groups = json::array();
-  for (const auto& g : t.per_cpu_kthreads) groups.push_back({{"pattern", g.pattern}, {"count", g.count}, {"by_policy", g.by_policy}});
-  return {
-      {"processes", t.processes},
-      {"threads", t.threads},
-      {"kthreads", t.kthreads},
-      {"by_policy", t.by_policy},
-      {"realtime_count", t.realtime.size()},
-      {"realtime", rt},
-      {"per_cpu_kthreads", groups},
-  };
+  for (const auto& th : t.realtime) rt.push_back(ThreadJson(th));
+  return ObjectOf(ThreadsMembers(t, std::move(rt)));
 }
 
 json ChoiceJson(const ChoiceFile& c) {
@@ -180,32 +268,40 @@ json MemoryJson(const MemoryState& m) {
   return {{"thp", {{"enabled", ChoiceJson(m.thp_enabled)}, {"defrag", ChoiceJson(m.thp_defrag)}}}, {"sysctls", sysctls}};
 }
 
+json PowerCpuJson(const CpuPower& c) {
+  json states = json::array();
+  for (const auto& s : c.idle_states) {
+    states.push_back({{"index", s.index},
+                      {"name", s.name},
+                      {"desc", s.desc},
+                      {"latency_us", Opt(s.latency_us)},
+                      {"residency_us", Opt(s.residency_us)},
+                      {"disabled", Opt(s.disabled)}});
+  }
+  json freq = nullptr;
+  if (c.cpufreq) {
+    const CpuFreq& f = *c.cpufreq;
+    freq = {{"governor", Opt(f.governor)}, {"driver", Opt(f.driver)}, {"available_governors", f.available_governors},
+            {"cur_khz", Opt(f.cur_khz)},   {"min_khz", Opt(f.min_khz)}, {"max_khz", Opt(f.max_khz)}};
+  }
+  return {{"cpu", c.cpu}, {"idle_states", std::move(states)}, {"cpufreq", std::move(freq)},
+          {"pm_qos_resume_latency_us", Opt(c.resume_latency_us)}};
+}
+
+Members PowerMembers(const PowerState& p, Member cpus) {
+  Members m;
+  m.emplace_back("cpu_dma_latency_us", Opt(p.cpu_dma_latency_us));
+  m.emplace_back("cpu_dma_latency_state", json(p.cpu_dma_latency_state));
+  m.emplace_back("cpuidle", json{{"driver", Opt(p.idle_driver)}, {"governor", Opt(p.idle_governor)},
+                                 {"available_governors", p.idle_governors}});
+  m.emplace_back("cpus", std::move(cpus));
+  return m;
+}
+
 json PowerJson(const PowerState& p) {
   json cpus = json::array();
-  for (const auto& c : p.cpus) {
-    json states = json::array();
-    for (const auto& s : c.idle_states) {
-      states.push_back({{"index", s.index},
-                        {"name", s.name},
-                        {"desc", s.desc},
-                        {"latency_us", Opt(s.latency_us)},
-                        {"residency_us", Opt(s.residency_us)},
-                        {"disabled", Opt(s.disabled)}});
-    }
-    json freq = nullptr;
-    if (c.cpufreq) {
-      const CpuFreq& f = *c.cpufreq;
-      freq = {{"governor", Opt(f.governor)}, {"driver", Opt(f.driver)}, {"available_governors", f.available_governors},
-              {"cur_khz", Opt(f.cur_khz)},   {"min_khz", Opt(f.min_khz)}, {"max_khz", Opt(f.max_khz)}};
-    }
-    cpus.push_back({{"cpu", c.cpu}, {"idle_states", states}, {"cpufreq", freq}, {"pm_qos_resume_latency_us", Opt(c.resume_latency_us)}});
-  }
-  return {
-      {"cpu_dma_latency_us", Opt(p.cpu_dma_latency_us)},
-      {"cpu_dma_latency_state", p.cpu_dma_latency_state},
-      {"cpuidle", {{"driver", Opt(p.idle_driver)}, {"governor", Opt(p.idle_governor)}, {"available_governors", p.idle_governors}}},
-      {"cpus", cpus},
-  };
+  for (const auto& c : p.cpus) cpus.push_back(PowerCpuJson(c));
+  return ObjectOf(PowerMembers(p, std::move(cpus)));
 }
 
 json CgroupsJson(const CgroupState& c, const CpuState& cpus) {
@@ -260,7 +356,60 @@ json ClockJson(const ClockState& c) {
   };
 }
 
+json NetworkJson(const NetworkState& n) {
+  json nics = json::array();
+  for (const NicInfo& nic : n.nics) {
+    json ch = nullptr;
+    if (nic.channels) {
+      const Channels& c = *nic.channels;
+      ch = {{"combined", c.combined}, {"combined_max", c.combined_max}, {"rx", c.rx},       {"rx_max", c.rx_max},
+            {"tx", c.tx},             {"tx_max", c.tx_max},             {"other", c.other}, {"other_max", c.other_max}};
+    }
+    nics.push_back({{"name", nic.name},
+                    {"operstate", Opt(nic.operstate)},
+                    {"channels_state", ChannelsStateName(nic.channels_state)},
+                    {"channels", ch},
+                    {"channels_error", nic.error.empty() ? json(nullptr) : json(nic.error)}});
+  }
+  return {{"listed", n.listed}, {"interfaces", nics}};
+}
+
 }  // namespace
+
+void WriteInspectJson(const SystemState& s, std::ostream& os) {
+  Members m;
+  m.emplace_back("schema", json(kInspectSchema));
+  if (s.kernel) m.emplace_back("kernel", KernelJson(*s.kernel));
+  if (s.cmdline) m.emplace_back("cmdline", CmdlineJson(*s.cmdline));
+  if (s.show_cpus) m.emplace_back("cpus", CpusJson(s.cpu_sets));
+  if (s.irqs) {
+    const IrqState& irqs = *s.irqs;
+    Writer each = ArrayWriter(irqs.irqs.size(), [&irqs](size_t k) { return IrqJson(irqs.irqs[k], irqs.cpu_columns); });
+    m.emplace_back("irqs", Writer([&irqs, each](std::ostream& o, int indent) {
+                     WriteObject(o, IrqsMembers(irqs, each), indent);
+                   }));
+  }
+  if (s.threads) {
+    const ThreadState& t = *s.threads;
+    Writer each = ArrayWriter(t.realtime.size(), [&t](size_t k) { return ThreadJson(t.realtime[k]); });
+    m.emplace_back("threads", Writer([&t, each](std::ostream& o, int indent) {
+                     WriteObject(o, ThreadsMembers(t, each), indent);
+                   }));
+  }
+  if (s.memory) m.emplace_back("memory", MemoryJson(*s.memory));
+  if (s.power) {
+    const PowerState& p = *s.power;
+    Writer each = ArrayWriter(p.cpus.size(), [&p](size_t k) { return PowerCpuJson(p.cpus[k]); });
+    m.emplace_back("power", Writer([&p, each](std::ostream& o, int indent) {
+                     WriteObject(o, PowerMembers(p, each), indent);
+                   }));
+  }
+  if (s.cgroups) m.emplace_back("cgroups", CgroupsJson(*s.cgroups, s.cpu_sets));
+  if (s.clock) m.emplace_back("clock", ClockJson(*s.clock));
+  if (s.network) m.emplace_back("network", NetworkJson(*s.network));
+  WriteObject(os, m, 0);
+  os << "\n";
+}
 
 nlohmann::ordered_json InspectJson(const SystemState& s) {
   json j = {{"schema", kInspectSchema}};
@@ -273,6 +422,7 @@ nlohmann::ordered_json InspectJson(const SystemState& s) {
   if (s.power) j["power"] = PowerJson(*s.power);
   if (s.cgroups) j["cgroups"] = CgroupsJson(*s.cgroups, s.cpu_sets);
   if (s.clock) j["clock"] = ClockJson(*s.clock);
+  if (s.network) j["network"] = NetworkJson(*s.network);
   return j;
 }
 

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <nlohmann/json.hpp>
+#include <ostream>
 
 #include "inspect/system_state.h"
 
@@ -15,5 +16,10 @@ inline constexpr const char* kInspectSchema = "rtagent.inspect/1";
 /// state (no time, host name or root path), so two trees with the same files give the same
 /// document.
 nlohmann::ordered_json InspectJson(const SystemState& state);
+
+/// Writes InspectJson(state).dump(2) and a newline to `out`, byte for byte, without holding
+/// the document: each section is built and written in turn, and the long arrays (the IRQs,
+/// the real-time threads, the CPUs' power states) an element at a time. `inspect --json`.
+void WriteInspectJson(const SystemState& state, std::ostream& out);
 
 }  // namespace rtagent

@@ -467,6 +467,28 @@ void Clock(Out& o, const ClockState& c) {
   o.Pairs(kv);
 }
 
+// "combined 4 of 8, other 1 of 1": each kind the driver has, its current count of its maximum.
+std::string ChannelsText(const NicInfo& nic) {
+  if (nic.channels_state == ChannelsState::kNotSupported) return "no channels (driver)";
+  if (nic.channels_state == ChannelsState::kNotReadable) return "cannot be read: " + nic.error;
+  const Channels& c = *nic.channels;
+  std::vector<std::string> kinds;
+  for (auto [kind, now, max] : {std::tuple{"combined", c.combined, c.combined_max}, std::tuple{"rx", c.rx, c.rx_max},
+                                std::tuple{"tx", c.tx, c.tx_max}, std::tuple{"other", c.other, c.other_max}}) {
+    if (max != 0 || now != 0) kinds.push_back(std::string(kind) + " " + std::to_string(now) + " of " + std::to_string(max));
+  }
+  return kinds.empty() ? "none (every maximum is 0)" : Join(kinds, ", ");
+}
+
+void Network(Out& o, const NetworkState& n) {
+  o.Title("network");
+  if (!n.listed) return o.Pairs({{"interfaces", "absent (no class/net directory)"}});
+  if (n.nics.empty()) return o.Pairs({{"interfaces", "none but lo"}});
+  TextTable t({"INTERFACE", "STATE", "CHANNELS (current of the driver's maximum; network.channels sets them)"});
+  for (const NicInfo& nic : n.nics) t.Row({nic.name, Or(nic.operstate), ChannelsText(nic)});
+  o.Table(t);
+}
+
 }  // namespace
 
 std::string InspectText(const SystemState& s, const TextOptions& opt) {
@@ -480,6 +502,7 @@ std::string InspectText(const SystemState& s, const TextOptions& opt) {
   if (s.power) Power(o, *s.power);
   if (s.cgroups) Cgroups(o, *s.cgroups, s.cpu_sets, opt);
   if (s.clock) Clock(o, *s.clock);
+  if (s.network) Network(o, *s.network);
   return o.str();
 }
 

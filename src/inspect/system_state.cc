@@ -1,6 +1,7 @@
 #include "inspect/system_state.h"
 
 #include <algorithm>
+#include <memory>
 
 #include "base/kernel_paths.h"
 
@@ -9,7 +10,8 @@ namespace rtagent {
 const std::vector<Section>& AllSections() {
   static const std::vector<Section> kAll = {Section::kKernel, Section::kCmdline, Section::kCpus,
                                             Section::kIrqs,   Section::kThreads, Section::kMemory,
-                                            Section::kPower,  Section::kCgroups, Section::kClock};
+                                            Section::kPower,  Section::kCgroups, Section::kClock,
+                                            Section::kNetwork};
   return kAll;
 }
 
@@ -24,6 +26,7 @@ std::string SectionName(Section s) {
     case Section::kPower: return "power";
     case Section::kCgroups: return "cgroups";
     case Section::kClock: return "clock";
+    case Section::kNetwork: return "network";
   }
   return "?";
 }
@@ -41,7 +44,8 @@ Result<Section> ParseSection(std::string_view name) {
   return MakeError("unknown section \"" + std::string(name) + "\"; the sections are " + SectionNames());
 }
 
-SystemState CollectSystemState(const SysRoot& root, const std::vector<Section>& sections) {
+SystemState CollectSystemState(const SysRoot& root, const std::vector<Section>& sections, const EthtoolPort* channels,
+                               bool keep_tasks) {
   auto want = [&](Section s) {
     return sections.empty() || std::find(sections.begin(), sections.end(), s) != sections.end();
   };
@@ -61,11 +65,23 @@ SystemState CollectSystemState(const SysRoot& root, const std::vector<Section>& 
   if (want(Section::kKernel)) st.kernel = CollectKernelInfo(root, online, cpuinfo);
   if (want(Section::kCmdline)) st.cmdline = CollectCmdline(root, st.cpu_sets.nr_cpus);
   if (want(Section::kIrqs)) st.irqs = CollectIrqs(root, st.cpu_sets.isolated_all);
-  if (want(Section::kThreads)) st.threads = CollectThreads(root);
+  if (want(Section::kThreads)) {
+    if (keep_tasks) {
+      st.tasks = std::make_shared<const std::vector<TaskView>>(ListTasks(root, false));
+      st.threads = ThreadsFromTasks(root, *st.tasks);
+    } else {
+      st.threads = CollectThreads(root);
+    }
+  }
   if (want(Section::kMemory)) st.memory = CollectMemory(root);
   if (want(Section::kPower)) st.power = CollectPower(root, online);
   if (want(Section::kCgroups)) st.cgroups = CollectCgroups(root, mounts);
   if (want(Section::kClock)) st.clock = CollectClock(root, cpuinfo);
+  if (want(Section::kNetwork)) {
+    std::unique_ptr<EthtoolPort> own;
+    if (channels == nullptr) channels = (own = MakeEthtoolPort(root, nullptr)).get();
+    st.network = CollectNetwork(root, *channels);
+  }
   return st;
 }
 

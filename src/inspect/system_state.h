@@ -2,6 +2,7 @@
 // that reads every file at most once. Later commands (plan, verify) reuse the collectors.
 #pragma once
 
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -16,6 +17,7 @@
 #include "inspect/irqs.h"
 #include "inspect/kernel_info.h"
 #include "inspect/memory.h"
+#include "inspect/network.h"
 #include "inspect/power.h"
 #include "inspect/threads.h"
 
@@ -23,7 +25,7 @@ namespace rtagent {
 
 /// The sections of inspect, in display order. Their names are the JSON keys and the values
 /// of `--section`.
-enum class Section { kKernel, kCmdline, kCpus, kIrqs, kThreads, kMemory, kPower, kCgroups, kClock };
+enum class Section { kKernel, kCmdline, kCpus, kIrqs, kThreads, kMemory, kPower, kCgroups, kClock, kNetwork };
 
 /// Every section, in display order.
 const std::vector<Section>& AllSections();
@@ -48,10 +50,19 @@ struct SystemState {
   std::optional<PowerState> power;
   std::optional<CgroupState> cgroups;
   std::optional<ClockState> clock;
+  std::optional<NetworkState> network;
+  /// The task list (ListTasks, no command lines) the threads section was built from, kept
+  /// when CollectSystemState was asked to keep it: verify's tuners and checks read the same
+  /// threads again, and share this one walk instead of walking proc/ four times. Null otherwise.
+  std::shared_ptr<const std::vector<TaskView>> tasks;
 };
 
 /// Collects `sections` (all when empty) from `root`. Missing files are normal (an older or
-/// stock kernel): they show as absent, and collection never fails.
-SystemState CollectSystemState(const SysRoot& root, const std::vector<Section>& sections = {});
+/// stock kernel): they show as absent, and collection never fails. `channels` reads the NICs'
+/// channel counts for the network section; null takes MakeEthtoolPort(root) (netlink only on
+/// the running system). `keep_tasks` keeps the threads section's task list in `tasks` (when
+/// that section is collected).
+SystemState CollectSystemState(const SysRoot& root, const std::vector<Section>& sections = {},
+                               const EthtoolPort* channels = nullptr, bool keep_tasks = false);
 
 }  // namespace rtagent

@@ -198,11 +198,13 @@ std::vector<TaskView> ListProcessThreads(const SysRoot& root, int pid) {
   return out;
 }
 
-ThreadState CollectThreads(const SysRoot& root) {
+ThreadState CollectThreads(const SysRoot& root) { return ThreadsFromTasks(root, ListTasks(root, false)); }
+
+ThreadState ThreadsFromTasks(const SysRoot& root, const std::vector<TaskView>& tasks) {
   ThreadState st;
   std::map<std::string, KthreadGroup> groups;
   int last_pid = 0;
-  for (TaskView& t : ListTasks(root, false)) {
+  for (const TaskView& t : tasks) {
     if (t.pid != last_pid) ++st.processes;
     last_pid = t.pid;
     ++st.threads;
@@ -219,8 +221,8 @@ ThreadState CollectThreads(const SysRoot& root) {
     ThreadInfo info;
     info.pid = t.pid;
     info.tid = t.tid;
-    info.comm = std::move(t.comm);
-    info.process_comm = std::move(t.process_comm);
+    info.comm = t.comm;
+    info.process_comm = t.process_comm;
     info.policy = t.policy;
     info.priority = t.rt_priority;
     info.last_cpu = t.processor;

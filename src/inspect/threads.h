@@ -128,5 +128,8 @@ std::string ThreadPattern(std::string_view comm);
 /// Lists every thread once (ListTasks), then reads status (affinity) and sched (deadline)
 /// only for the real-time threads. Threads that exit meanwhile are skipped.
 ThreadState CollectThreads(const SysRoot& root);
+/// The same, from a list ListTasks(root, ...) already gave (the status and sched files of the
+/// real-time threads are still read from `root`).
+ThreadState ThreadsFromTasks(const SysRoot& root, const std::vector<TaskView>& tasks);
 
 }  // namespace rtagent

@@ -146,6 +146,7 @@ Result<Profile> Finish(Profile p, const std::optional<YamlNode>& tree, Diagnosti
     top.Read(ctx, p, &*tree, "");
     top.CheckAll(CrossCheck(p, diags), p);
   }
+  p.system.sysctls.Release();
   diags->Sort();
   int errors = diags->ErrorCount();
   std::string formatted = caller_diags == nullptr ? diags->FormatText() : "";
@@ -177,6 +178,35 @@ void ListSysctls(const SysRoot& root, const std::string& dir, const std::string&
 
 }  // namespace
 
+SysctlNames::SysctlNames(std::vector<std::string> names)
+    : listed_(std::make_shared<const std::vector<std::string>>(std::move(names))) {}
+
+SysctlNames::SysctlNames(const SysRoot* root) : root_(root) {}
+
+bool SysctlNames::Has(const std::string& dotted) const {
+  if (listed_ != nullptr) return std::find(listed_->begin(), listed_->end(), dotted) != listed_->end();
+  if (root_ == nullptr) return true;
+  const std::string path = kpath::Sysctl(dotted);
+  // A part spelt "//" is ".." on disk: only a plain name below proc/sys is a sysctl, never a
+  // file the path climbs out to (a listing never holds such a name either).
+  for (size_t at = kpath::kProcSys.size(); at < path.size();) {
+    const size_t end = std::min(path.find('/', at + 1), path.size());
+    const std::string_view part = std::string_view(path).substr(at + 1, end - at - 1);
+    if (part.empty() || part == "." || part == "..") return false;
+    at = end;
+  }
+  return root_->Exists(path) && !root_->IsDir(path);
+}
+
+const std::vector<std::string>& SysctlNames::All() const {
+  if (listed_ == nullptr) {
+    auto names = std::make_shared<std::vector<std::string>>();
+    if (root_ != nullptr) ListSysctls(*root_, kpath::kProcSys, "", 0, names.get());
+    listed_ = std::move(names);
+  }
+  return *listed_;
+}
+
 std::vector<long long> ListHugepageSizes(const SysRoot& root, const std::string& dir) {
   std::vector<long long> sizes;
   auto names = root.List(dir);
@@ -207,10 +237,7 @@ Result<SystemCpus> ReadSystemCpus(const SysRoot& root) {
   s.online = online ? *online : *possible;
   s.possible = possible ? possible->Union(s.online) : s.online;
   if (s.online.Empty()) return MakeError("the system under " + root.Dir() + " reports no online CPU");
-  if (root.IsDir(kpath::kProcSys)) {
-    s.sysctls.emplace();
-    ListSysctls(root, kpath::kProcSys, "", 0, &*s.sysctls);
-  }
+  if (root.IsDir(kpath::kProcSys)) s.sysctls = SysctlNames(&root);
   if (root.IsDir(kpath::kHugepagesDir)) {
     s.hugepage_sizes_kb = ListHugepageSizes(root, kpath::kHugepagesDir);
     s.numa_nodes.emplace();

@@ -16,6 +16,10 @@
 #include "base/cpuset.h"
 #include "profile/diagnostics.h"
 
+namespace rtagent {
+class SysRoot;
+}
+
 namespace rtagent::profile {
 
 using Duration = std::chrono::nanoseconds;
@@ -58,15 +62,42 @@ struct CpuSpec {
   CpuSet cpus;       ///< resolved; empty for kKeep
 };
 
+/// The sysctl names a target has, dotted as sysctl(8) spells them ("vm.stat_interval").
+/// A name is asked for one at a time (one stat of its file under the root); the whole list is
+/// walked only when a suggestion for a name the target lacks is wanted. proc/sys holds about
+/// 1,400 entries in some 120 directories, and walking it up front was most of the system time
+/// of every command that loads a profile (docs/performance.md, "Start-up").
+class SysctlNames {
+ public:
+  /// Unknown: every name is taken (no root to ask).
+  SysctlNames() = default;
+  /// A fixed list (a test's target).
+  explicit SysctlNames(std::vector<std::string> names);
+  /// The names under `root`'s proc/sys. `root` must outlive every question asked; a loaded
+  /// profile's copy is let go of (Release) once its load is over.
+  explicit SysctlNames(const SysRoot* root);
+
+  bool Known() const { return root_ != nullptr || listed_ != nullptr; }
+  /// True when the target has the sysctl `dotted` (always true when unknown).
+  bool Has(const std::string& dotted) const;
+  /// Every name, sorted by path; empty when unknown. Walked once and shared by copies.
+  const std::vector<std::string>& All() const;
+  /// Forgets the root (the names listed so far stay): what a profile keeps after loading.
+  void Release() { root_ = nullptr; }
+
+ private:
+  const SysRoot* root_ = nullptr;
+  mutable std::shared_ptr<const std::vector<std::string>> listed_;
+};
+
 /// The CPUs of the system the profile is loaded against (read through SysRoot).
 struct SystemCpus {
   CpuSet possible;  ///< sys/devices/system/cpu/possible
   CpuSet online;    ///< sys/devices/system/cpu/online
-  /// The sysctls the target has, dotted as sysctl(8) spells them ("vm.stat_interval"), read
-  /// from proc/sys under the root the profile is loaded against: the `sysctls` section takes
-  /// only these. nullopt when loaded without a root to ask (text in tests) or when proc/sys
-  /// is absent; the plan then reports a key the kernel lacks.
-  std::optional<std::vector<std::string>> sysctls;
+  /// The sysctls the target has (proc/sys under the root the profile is loaded against): the
+  /// `sysctls` section takes only these. Unknown when loaded without a root to ask (text in
+  /// tests) or when proc/sys is absent; the plan then reports a key the kernel lacks.
+  SysctlNames sysctls;
   /// The persistent huge page sizes the target offers, in kB, ascending (the directories of
   /// sys/kernel/mm/hugepages): `memory.hugepages` takes only these. nullopt as for `sysctls`.
   std::optional<std::vector<long long>> hugepage_sizes_kb;

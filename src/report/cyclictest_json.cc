@@ -1,5 +1,6 @@
 #include "report/cyclictest_json.h"
 
+#include <algorithm>
 #include <ctime>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -52,8 +53,9 @@ int LineOf(std::string_view text, size_t offset) {
   return line;
 }
 
-// The run's settings from the command line it recorded (-i, -p, --policy, -m).
-Result<void> ReadCmdline(const json& root, ImportedRun& run) {
+// The run's settings from the command line it recorded (-i, -p, --policy, -m), and -h N,
+// the histogram's size in µs, into `histogram_us`.
+Result<void> ReadCmdline(const json& root, ImportedRun& run, std::optional<uint32_t>& histogram_us) {
   // rt-tests 2.x writes the key with a colon inside it ("cmdline:"); a fixed one would not.
   for (const char* key : {"cmdline:", "cmdline"}) {
     if (!root.contains(key) || !root[key].is_string()) continue;
@@ -75,14 +77,19 @@ Result<void> ReadCmdline(const json& root, ImportedRun& run) {
       run.policy = "SCHED_FIFO";  // cyclictest's documented default once a priority is given
     }
     if (HasFlag(argv, "-m", "--mlockall")) run.memory_locked = true;
+    if (auto h = OptionValue(argv, "-h", "--histogram")) {
+      auto n = ParseInt(*h);
+      if (!n || *n <= 0 || *n > Histogram::kMaxLimitUs) return MakeError(std::string(key) + ": -h " + *h + " is not a histogram size in µs");
+      histogram_us = static_cast<uint32_t>(*n);
+    }
     break;
   }
   return Ok();
 }
 
 // One thread's histogram from its object at `where` ("thread.0"): cycles, min, max, avg and
-// the 1 µs buckets -h N wrote.
-Result<Histogram> ThreadHistogram(const std::string& where, const json& t) {
+// the 1 µs buckets -h N wrote (`histogram_us`: N from the command line, when it says).
+Result<Histogram> ThreadHistogram(const std::string& where, const json& t, std::optional<uint32_t> histogram_us) {
   if (!t.is_object()) return MakeError(where + ": not an object");
   for (const char* key : {"cycles", "min", "max", "avg"}) {
     if (!t.contains(key) || !t[key].is_number()) return MakeError(where + "." + key + ": missing or not a number");
@@ -100,13 +107,21 @@ Result<Histogram> ThreadHistogram(const std::string& where, const json& t) {
     buckets[*b] = count.get<uint64_t>();
     in_bins += count.get<uint64_t>();
   }
+  // cyclictest writes "histogram": {} without -h too: empty, with no -h on its command line,
+  // it is no histogram at all, not a run whose every wake-up overflowed.
+  if (buckets.empty() && !histogram_us) {
+    return MakeError(where + ".histogram: empty, and the command line has no -h (cyclictest fills it with -h N only: run it with -h)");
+  }
   const int64_t cycles = t["cycles"].get<int64_t>();
   if (cycles < 0 || static_cast<uint64_t>(cycles) < in_bins) {
     return MakeError(where + ".cycles: " + std::to_string(cycles) + " is fewer than the histogram's " + std::to_string(in_bins));
   }
   HistogramParts p;
-  // cyclictest's histogram covers 0 .. -h N - 1; the file names only the buckets it has.
-  p.limit_us = buckets.empty() ? 1 : static_cast<uint32_t>(buckets.rbegin()->first + 1);
+  // cyclictest's histogram covers 0 .. -h N - 1 and the file names only the buckets that
+  // counted something: N comes from the command line. Without it, the last bucket named is
+  // all the file says of the range.
+  p.limit_us = buckets.empty() ? 0 : static_cast<uint32_t>(buckets.rbegin()->first + 1);
+  if (histogram_us) p.limit_us = std::max(p.limit_us, *histogram_us);
   p.bins.assign(p.limit_us, 0);
   for (const auto& [b, n] : buckets) p.bins[b] = n;
   p.samples = static_cast<uint64_t>(cycles);
@@ -134,15 +149,17 @@ Result<ImportedRun> ParseParsed(const json& root) {
     if (si.contains("release") && si["release"].is_string()) run.kernel_release = si["release"].get<std::string>();
     if (si.contains("version") && si["version"].is_string()) run.kernel_version = si["version"].get<std::string>();
   }
-  if (auto ok = ReadCmdline(root, run); !ok) return ok.error();
+  std::optional<uint32_t> histogram_us;
+  if (auto ok = ReadCmdline(root, run, histogram_us); !ok) return ok.error();
   if (root.contains("start_time") && root.contains("end_time") && root["start_time"].is_string() &&
       root["end_time"].is_string()) {
     auto a = ParseTime(root["start_time"].get<std::string>());
     auto b = ParseTime(root["end_time"].get<std::string>());
-    if (a && b && *b >= *a) run.duration_ns = (*b - *a) * 1000000000;
+    // Whole seconds: a run that began and ended in the same second says "under a second", not 0.
+    if (a && b && *b > *a) run.duration_ns = (*b - *a) * 1000000000;
   }
   for (const auto& [name, t] : root["thread"].items()) {
-    auto h = ThreadHistogram("thread." + name, t);
+    auto h = ThreadHistogram("thread." + name, t, histogram_us);
     if (!h) return h.error();
     run.threads.push_back(std::move(*h));
     if (t.contains("cpu") && t["cpu"].is_number_integer() && t["cpu"].get<int>() >= 0) run.cpus.push_back(t["cpu"].get<int>());

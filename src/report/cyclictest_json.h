@@ -11,12 +11,14 @@ namespace rtagent {
 
 /// Reads a cyclictest --json file: "sysinfo" (nodename, release, version, realtime), the
 /// command line (rt-tests spells its key "cmdline:"; its -i/--interval, -p/--priority,
-/// --policy and -m/--mlockall as given), "start_time"/"end_time" (whole seconds: the duration
-/// to a second), and per "thread": "cpu",
-/// "cycles", "min", "avg", "max" and, with -h, "histogram" (bucket in µs -> count). The
-/// wake-ups missing from the histogram (cycles minus its sum) are its overflows; the file has
-/// no sample numbers for them. Without a histogram the run cannot be read (its
-/// percentiles are unknown): the error says to run with -h. Errors name the key.
+/// --policy, -m/--mlockall and -h/--histogram as given), "start_time"/"end_time" (whole
+/// seconds: the duration to a second, unknown when both name the same second), and per
+/// "thread": "cpu", "cycles", "min", "avg", "max" and "histogram" (bucket in µs -> count, the
+/// buckets that counted something). The histogram's range is -h N from the command line (the
+/// last bucket named when the line does not say). The wake-ups missing from the histogram
+/// (cycles minus its sum) are its overflows; the file has no sample numbers for them.
+/// Without a histogram (no -h: cyclictest still writes an empty one) the run cannot be read
+/// (its percentiles are unknown): the error says to run with -h. Errors name the key.
 Result<ImportedRun> ParseCyclictestJson(std::string_view text);
 
 }  // namespace rtagent

@@ -200,6 +200,139 @@ TEST_CASE("a real rtla 6.1 file with wide buckets: the highest printed bucket bo
   CHECK_FALSE(v->Knows("interval"));  // -p 10000 is not in the output
 }
 
+// Real files of rt-tests 2.4's cyclictest (Debian 12's, copied into the initramfs), recorded on
+// Debian's 6.1 PREEMPT_RT kernel in the QEMU guest by tests/qemu/scenarios/rt-cyclictest.sh:
+// under TCG the wake-ups run to 100 ms, so most of a 400 µs histogram's overflow.
+TEST_CASE("a real cyclictest --json from the RT guest: what the file says is shown", "[report]") {
+  // cyclictest -m -p 80 -i 1000 -l 3000 -t 2 -a 2-3 -h 400 -q --json=FILE
+  auto run = ParseCyclictestJson(Fixture("cyclictest-rt-qemu-h400.json"));
+  REQUIRE(run);
+  CHECK(run->cpus == std::vector<int>{2, 3});
+  REQUIRE(run->threads.size() == 2);
+  const Histogram& h = run->threads[0];
+  CHECK(h.samples() == 3000);
+  CHECK(h.overflows() == 698);  // 3000 cycles, 2302 in the buckets
+  CHECK(h.limit_us() == 400);
+  CHECK(h.min_ns() == 40000);
+  CHECK(h.max_ns() == 104819000);
+  CHECK(h.first_overflows().empty());  // the JSON has no cycle numbers
+  CHECK(run->threads[1].overflows() == 651);
+  CHECK(run->interval_us == std::optional<int64_t>(1000));
+  CHECK(run->priority == std::optional<int>(80));
+  CHECK(run->memory_locked == std::optional<bool>(true));
+  CHECK(run->duration_ns == std::optional<int64_t>(7000000000));  // 06:52:50 to 06:52:57: TCG's late wake-ups
+  CHECK(run->hostname == std::optional<std::string>("rtagent-qemu"));
+  CHECK(run->kernel_release == std::optional<std::string>("6.1.0-57-rt-amd64"));
+
+  auto v = ImportFile("cyclictest", "ct.json", Fixture("cyclictest-rt-qemu-h400.json"));
+  REQUIRE(v);
+  CHECK(v->host.preempt_rt);  // uname -v in the file says PREEMPT_RT
+  CHECK_FALSE(v->pass);       // overflows on both CPUs
+  const std::string md = RenderMarkdown(*v);
+  CHECK_THAT(md, Catch::Contains("Measured CPUs 2-3 every 1000 µs for 7.0 s, SCHED_FIFO priority 80, on rtagent-qemu "
+                                 "(6.1.0-57-rt-amd64, PREEMPT_RT)"));
+  CHECK_THAT(md, Catch::Contains("| CPU 2 | overflows | ≤ 0 | 698 | **FAIL** | 698 wake-ups at or past 400 µs, the latest 104819.0 µs |"));
+  // p50 is in the buckets, p90 among the overflows: said, not made up.
+  CHECK_THAT(md, Catch::Contains("| 2 | 3,000 | 40.0 | 1850.3 | 240 | > 400 (beyond limit) |"));
+  CHECK_THAT(md, Catch::Contains("CPU 2: 698 at or past 400 µs, the latest 104819.0 µs. At which samples: unknown."));
+  CHECK_THAT(md, Catch::Contains("| Memory locked | yes |") && Catch::Contains("| PREEMPT_RT | yes |"));
+  CHECK_THAT(md, Catch::Contains("| Duration | 7.0 s (what was asked: unknown) |"));
+}
+
+TEST_CASE("a real cyclictest --json from the RT guest: what the file does not say is unknown, never 0, no or true", "[report]") {
+  auto v = ImportFile("cyclictest", "ct.json", Fixture("cyclictest-rt-qemu-h400.json"));
+  REQUIRE(v);
+  for (const char* fact : {"pm_qos", "clock", "virtual_machine", "skipped_periods"}) {
+    INFO(fact);
+    CHECK_FALSE(v->Knows(fact));
+  }
+  const std::string md = RenderMarkdown(*v);
+  CHECK_THAT(md, Catch::Contains("| PM QoS note in force | unknown |") && Catch::Contains("| Virtual machine | unknown |") &&
+                     Catch::Contains("| Clocksource | unknown |"));
+  const std::string text = RenderJson(*v);
+  auto j = nlohmann::json::parse(text);
+  CHECK(j["host"]["preempt_rt"] == true);
+  CHECK(j["host"]["virtual_machine"].is_null());
+  CHECK(j["host"]["clocksource"].is_null());
+  CHECK(j["config"]["pm_qos"].is_null());
+  CHECK(j["config"]["duration_actual_ns"] == 7000000000);
+  CHECK(j["config"]["duration_asked_ns"].is_null());  // -l 3000 loops, not a duration asked
+  CHECK(j["cpus"][0]["stats"]["skipped_periods"].is_null());
+  CHECK(j["cpus"][0]["histogram"]["first_overflows"].empty());
+  auto back = ParseVerdictJson(text);
+  REQUIRE(back);
+  CHECK(RenderJson(*back) == text);
+  const std::string junit = RenderJUnit(*v);
+  CHECK_THAT(junit, !Catch::Contains("name=\"virtual_machine\"") && !Catch::Contains("name=\"pm_qos"));
+}
+
+TEST_CASE("cyclictest --json: the histogram's range is -h N from the command line, not the last bucket that counted", "[report]") {
+  // cyclictest -m -p 80 -i 10000 -l 300 -t 1 -a 2 -h 40000 -q --json=FILE: the last bucket
+  // with a count is 38509 µs; the file names only buckets that counted something.
+  const std::string file = Fixture("cyclictest-rt-qemu-h40000.json");
+  auto v = ImportFile("cyclictest", "ct.json", file);
+  REQUIRE(v);
+  REQUIRE(v->cpus.size() == 1);
+  const Histogram& h = v->cpus[0].histogram;
+  CHECK(h.limit_us() == 40000);
+  CHECK(h.overflows() == 3);
+  CHECK(h.bins()[38509] == 1);
+  CHECK(v->config.histogram_limit_us == 40000);
+  const std::string md = RenderMarkdown(*v);
+  CHECK_THAT(md, Catch::Contains("3 wake-ups at or past 40000 µs, the latest 50238.0 µs"));
+  CHECK_THAT(md, Catch::Contains("| 1492 | 15502 | 38509 | > 40000 (beyond limit) |"));
+  // A command line without -h: the last bucket named is all the file says of the range.
+  std::string no_h = file;
+  no_h.replace(no_h.find(" -h 40000"), 9, "");
+  auto w = ImportFile("cyclictest", "ct.json", no_h);
+  REQUIRE(w);
+  CHECK(w->cpus[0].histogram.limit_us() == 38510);
+}
+
+TEST_CASE("cyclictest --json without -h: its empty histogram is refused, not read as every wake-up an overflow", "[report]") {
+  // cyclictest without -h still writes "histogram": {} (the RT guest, rt-tests 2.4).
+  auto v = ImportFile("cyclictest", "ct.json", Fixture("cyclictest-rt-qemu-noh.json"));
+  REQUIRE_FALSE(v);
+  CHECK_THAT(v.error().message, Catch::Contains("thread.0.histogram: empty, and the command line has no -h") &&
+                                    Catch::Contains("run it with -h"));
+  // With -h N on the command line an empty histogram is a run whose every wake-up overflowed.
+  std::string text = Fixture("cyclictest-rt-qemu-noh.json");
+  text.replace(text.find(" -q "), 4, " -h 20 -q ");
+  auto all_over = ImportFile("cyclictest", "ct.json", text);
+  REQUIRE(all_over);
+  CHECK(all_over->cpus[0].histogram.limit_us() == 20);
+  CHECK(all_over->cpus[0].histogram.overflows() == all_over->cpus[0].histogram.samples());
+}
+
+TEST_CASE("cyclictest --json: a bad -h and a run within one second are said, not guessed", "[report]") {
+  const std::string good = Fixture("cyclictest-rt-qemu-h400.json");
+  std::string bad = good;
+  bad.replace(bad.find("-h 400"), 6, "-h many");
+  auto r = ImportFile("cyclictest", "ct.json", bad);
+  REQUIRE_FALSE(r);
+  CHECK_THAT(r.error().message, Catch::Contains("cmdline:: -h many is not a histogram size in µs"));
+  // Start and end in the same second: under a second, not 0 s.
+  std::string same = good;
+  same.replace(same.find("06:52:57"), 8, "06:52:50");
+  auto v = ImportFile("cyclictest", "ct.json", same);
+  REQUIRE(v);
+  CHECK_FALSE(v->Knows("duration"));
+  CHECK_THAT(RenderMarkdown(*v), !Catch::Contains("for 0 ms") && !Catch::Contains("0.0 s"));
+}
+
+TEST_CASE("a real cyclictest -h report from the RT guest keeps the 400 cycle numbers it lists", "[report]") {
+  // The -h 400 run's text on stdout: 400 overflow cycle numbers per thread, then "# 00298 others".
+  auto v = ImportFile("cyclictest", "ct.txt", Fixture("cyclictest-rt-qemu-h400.txt"));
+  REQUIRE(v);
+  REQUIRE(v->cpus.size() == 2);
+  const Histogram& h = v->cpus[0].histogram;
+  CHECK(h.overflows() == 698);
+  CHECK(h.max_ns() == 104819000);
+  REQUIRE(h.first_overflows().size() == 400);
+  CHECK(h.first_overflows()[3].sample_index == 7);
+  CHECK_THAT(RenderMarkdown(*v), Catch::Contains("and 298 more."));
+}
+
 TEST_CASE("cyclictest --json errors name the line or the key and what was expected", "[report]") {
   const std::string good = Fixture("cyclictest-h20.json");
   auto replace = [&](const std::string& from, const std::string& to) {

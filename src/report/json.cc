@@ -35,6 +35,9 @@ void NullUnknown(const Verdict& v, json& host, json& config) {
     if (v.Knows(fact)) continue;
     for (const auto& [obj, key] : keys) (*obj)[key] = nullptr;
   }
+  // An import states how long the tool ran (when it does), never what was asked of it: the
+  // text and HTML say "what was asked: unknown", and so does the JSON.
+  if (v.imported) config["duration_asked_ns"] = nullptr;
 }
 
 template <typename T>

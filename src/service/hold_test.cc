@@ -234,6 +234,41 @@ TEST_CASE("a new IRQ appearing after start is moved on the next tick", "[service
   CHECK_THAT(r.Log(), Catch::Contains("drift: IRQ 140"));
 }
 
+TEST_CASE("an IRQ that goes away while held (its card unplugged) is no error, and revert skips it", "[service]") {
+  // rt-hold-chaos's step 5 on a fixture: a card hot-plugged, its IRQ moved, the card unplugged.
+  Rig r(ProfileText("  on_stop: revert\n"));
+  HoldDaemon& d = r.Make();
+  REQUIRE(d.Start() == StartResult::kHolding);
+  const std::string before = r.tree.Get(kpath::kInterrupts);
+  r.tree.Put(kpath::kInterrupts, before + "140:          0          0          0          0  IR-PCI-MSI 2097152-edge      virtio0-input.0\n");
+  r.tree.Put(kpath::ProcIrqFile(140, kpath::kIrqSmpAffinityList), "0-3\n");
+  r.tree.Put(kpath::ProcIrqFile(140, kpath::kIrqEffectiveAffinityList), "2\n");
+  r.tree.Put(kpath::SysIrqFile(140, kpath::kSysIrqActions), "virtio0-input.0\n");
+  r.tree.Put(kpath::SysIrqFile(140, kpath::kSysIrqChipName), "IR-PCI-MSI\n");
+  REQUIRE(d.Tick() == 1);  // moved to the housekeeping CPU, journaled
+  REQUIRE(r.tree.Get(kpath::ProcIrqFile(140, kpath::kIrqSmpAffinityList)) == "0\n");
+  const size_t log_before = r.Log().size();
+
+  // device_del: the kernel frees the IRQ; its line and both of its directories go.
+  r.tree.Put(kpath::kInterrupts, before);
+  std::filesystem::remove_all(r.tree.dir() + "/" + kpath::ProcIrq(140));
+  std::filesystem::remove_all(r.tree.dir() + "/" + kpath::SysIrq(140));
+  CHECK(d.Tick() == 0);
+  CHECK(d.state().last_replan == "the list of interrupts in /" + kpath::kInterrupts + " changed");
+  CHECK(d.Tick() == 0);  // no error loop: the next tick finds nothing to plan
+  CHECK(d.state().state == "holding");
+  const std::string after = r.Log().substr(log_before);
+  CHECK_THAT(after, !Catch::Contains("error") && !Catch::Contains("failed") && !Catch::Contains("drift"));
+  r.tree.Put(kIrq, "0-3\n");  // drift is still put back
+  CHECK(d.Tick() == 1);
+  CHECK(r.tree.Get(kIrq) == "0\n");
+
+  CHECK(d.Stop("SIGTERM"));  // complete: the gone IRQ's entry has nothing to put back
+  CHECK_FALSE(r.root.Exists(kpath::ProcIrq(140)));
+  CHECK_FALSE(r.root.Exists(Journal::Path()));
+  CHECK_THAT(r.Log(), !Catch::Contains("revert: "));
+}
+
 TEST_CASE("a drift the kernel refuses is logged once, not on every tick", "[service]") {
   Rig r(ProfileText());
   HoldDaemon& d = r.Make();

@@ -199,6 +199,11 @@ bool Executor::JournalBatch(ApplyRun& run, Batch& batch) {
 
 bool Executor::WriteBatch(ApplyRun& run, Batch& batch) {
   std::vector<size_t> unneeded;  // journal positions of items the kernel refused
+  // The undo list grows by what this batch can add, once: grown by doubling, it held its old and
+  // its new array at once, 14 MB at the partition batch of the large tree (issue 19).
+  size_t can_add = batch.writes.size();
+  for (const ToWrite& w : batch.writes) can_add += w.sides.size();
+  run.undo.reserve(run.undo.size() + can_add);
   for (ToWrite& w : batch.writes) {
     ChangeResult& res = run.report.results[w.index];
     const Change& c = res.change;
@@ -282,47 +287,63 @@ void Executor::Rollback(ApplyRun& run) {
   }
 }
 
+namespace {
+
+// Puts one journaled value back through its actuator `a` (null when none has that name).
+void RevertOne(const JournalEntry& entry, Actuator* a, RevertReport& report) {
+  Change c;
+  c.section = entry.section;
+  c.what = entry.what;
+  c.actuator = entry.actuator;
+  c.key = entry.key;
+  c.before = entry.after;
+  c.after = entry.before;
+  c.compare = entry.compare;
+  c.side_effect_of = entry.side_effect_of;
+  ChangeResult res{c, Outcome::kFailed, "", {}};
+  if (!a) {
+    res.detail = "no actuator \"" + c.actuator + "\"";
+    report.complete = false;
+  } else if (auto now = a->Read(c.key); !now) {
+    // A thread that exited or an IRQ that went away has nothing left to put back.
+    if (now.error().err == ENOENT || now.error().err == ESRCH) {
+      res.outcome = Outcome::kAlreadySet;
+      res.detail = "gone";
+    } else {
+      res.detail = now.error().message;
+      report.complete = false;
+    }
+  } else if (SameValue(c.compare, *now, c.after)) {
+    res.outcome = Outcome::kAlreadySet;
+  } else {
+    auto w = a->Write(c.key, c.after);
+    res.runs = a->TakeRuns();
+    if (w) {
+      res.outcome = Outcome::kApplied;
+    } else {
+      res.detail = w.error().message;
+      report.complete = false;
+    }
+  }
+  report.results.push_back(std::move(res));
+}
+
+}  // namespace
+
 RevertReport Executor::Revert() {
   RevertReport report;
   const auto& entries = journal_.entries();  // not copied: nothing changes it before Clear()
   report.results.reserve(entries.size());
-  for (auto it = entries.rbegin(); it != entries.rend(); ++it) {
-    Change c;
-    c.section = it->section;
-    c.what = it->what;
-    c.actuator = it->actuator;
-    c.key = it->key;
-    c.before = it->after;
-    c.after = it->before;
-    c.compare = it->compare;
-    c.side_effect_of = it->side_effect_of;
-    ChangeResult res{c, Outcome::kFailed, "", {}};
-    Actuator* a = Find(c.actuator);
-    if (!a) {
-      res.detail = "no actuator \"" + c.actuator + "\"";
-      report.complete = false;
-    } else if (auto now = a->Read(c.key); !now) {
-      // A thread that exited or an IRQ that went away has nothing left to put back.
-      if (now.error().err == ENOENT || now.error().err == ESRCH) {
-        res.outcome = Outcome::kAlreadySet;
-        res.detail = "gone";
-      } else {
-        res.detail = now.error().message;
-        report.complete = false;
-      }
-    } else if (SameValue(c.compare, *now, c.after)) {
-      res.outcome = Outcome::kAlreadySet;
-    } else {
-      auto w = a->Write(c.key, c.after);
-      res.runs = a->TakeRuns();
-      if (w) {
-        res.outcome = Outcome::kApplied;
-      } else {
-        res.detail = w.error().message;
-        report.complete = false;
-      }
+  // Newest first, except the entries of an actuator that reverts first (Actuator::RevertFirst):
+  // apply bans the isolated CPUs in irqbalance before it moves IRQs off them, so a plain
+  // reverse order would put the IRQs back while the banning irqbalance still runs, and its next
+  // pass (every 10 s) could move them again before its restart with the old configuration
+  // (seen in the rt-tuned guest).
+  for (int pass = 0; pass < 2; ++pass) {
+    for (auto it = entries.rbegin(); it != entries.rend(); ++it) {
+      Actuator* a = Find(it->actuator);
+      if ((a != nullptr && a->RevertFirst()) == (pass == 0)) RevertOne(*it, a, report);
     }
-    report.results.push_back(std::move(res));
   }
   if (report.complete) {
     auto r = journal_.Clear();

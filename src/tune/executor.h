@@ -43,6 +43,10 @@ class Actuator {
   /// False when an item only exists after an earlier write (a cgroup's files after its
   /// directory): each such item is then a batch of its own.
   virtual bool Batchable() const { return true; }
+  /// True for a daemon that places other values by itself (irqbalance moves IRQs): revert puts
+  /// its entries back before every other, so the daemon as apply left it cannot move again
+  /// what revert has just put back.
+  virtual bool RevertFirst() const { return false; }
   /// The commands the last Write ran (a boot loader's update step), handed over once; the
   /// executor reports them with the item and keeps them in its journal entry.
   virtual std::vector<CommandRun> TakeRuns() { return {}; }
@@ -111,7 +115,8 @@ class Executor {
   /// first, and dropped from the journal.
   /// `changes` are moved into the report's results, not copied.
   ApplyReport Apply(std::vector<Change> changes);
-  /// Puts back every journaled value, newest first, then removes the journal.
+  /// Puts back every journaled value, newest first (the entries of an actuator that reverts
+  /// first before all others), then removes the journal.
   RevertReport Revert();
 
  private:

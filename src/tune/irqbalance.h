@@ -31,6 +31,7 @@ class IrqbalanceConfigActuator : public Actuator {
   Result<std::string> Read(const std::string& key) override;
   Result<void> Write(const std::string& key, const std::string& value) override;
   std::vector<CommandRun> TakeRuns() override;
+  bool RevertFirst() const override { return true; }
 
  private:
   SysRoot& root_;
@@ -47,6 +48,7 @@ class IrqbalanceUnitActuator : public Actuator {
   Result<std::string> Read(const std::string& key) override;
   Result<void> Write(const std::string& key, const std::string& value) override;
   std::vector<CommandRun> TakeRuns() override;
+  bool RevertFirst() const override { return true; }
 
  private:
   Result<void> Run(std::vector<std::string> argv);

@@ -4,6 +4,7 @@
 // `leave` and a board without irqbalance planning nothing; the irqbalance check's answers.
 #include "tune/irqbalance.h"
 
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <filesystem>
 
@@ -132,6 +133,43 @@ TEST_CASE("irqbalance ban: planned, applied with a restart, verified, reverted b
 
   r.Revert();
   CHECK(r.runner->ran.size() == 2);  // restarted again with the old file
+  CHECK(test::SnapshotTree(r.tree.dir(), true, "run") == before);
+}
+
+TEST_CASE("irqbalance ban: revert restarts irqbalance unbanned before it puts the IRQs back", "[tune]") {
+  // Applied in plan order (the ban, then the IRQs off the isolated CPUs); put back newest
+  // first, the IRQs would return to CPUs 1-3 while the banning irqbalance still ran and could
+  // move them off again on its next pass (seen in the rt-tuned guest).
+  Rig r;
+  AddIrqbalance(r.tree);
+  r.tree.Put(kpath::kIrqbalanceDefault, kDebianFile);
+  const auto before = test::SnapshotTree(r.tree.dir(), true, "run");
+  auto cpus = profile::ReadSystemCpus(r.root);
+  REQUIRE(cpus);
+  profile::Diagnostics d;
+  auto p = profile::LoadProfileText("cores:\n  housekeeping: 0\n  isolated: 1-3\n  bootloader: print\n"
+                                    "  runtime: {workqueue_cpumask: keep, default_smp_affinity: keep}\n"
+                                    "irqs:\n  default: housekeeping\n  irqbalance: ban\n",
+                                    "board.yaml", ".", *cpus, &d);
+  INFO(d.FormatText());
+  REQUIRE(p);
+  SystemState state = CollectSystemState(r.root, PlanSections());
+  auto plan = IrqsTuner().Plan(PlanContext{*p, r.root, state});
+  REQUIRE(plan);
+  auto is_ban = [](const Change& c) { return c.actuator.rfind("irqbalance", 0) == 0; };
+  const auto ban = std::find_if(plan->items.begin(), plan->items.end(), is_ban);
+  REQUIRE(ban != plan->items.end());
+  REQUIRE(ban != plan->items.end() - 1);  // IRQ moves come after it
+  r.Apply(plan->items);
+
+  Journal j(r.root);
+  REQUIRE(j.Load());
+  RevertReport rev = r.Exec(j)->Revert();
+  CHECK(rev.complete);
+  REQUIRE(rev.results.size() > 1);
+  CHECK(is_ban(rev.results.front().change));
+  CHECK(std::none_of(rev.results.begin() + 1, rev.results.end(), [&](const ChangeResult& x) { return is_ban(x.change); }));
+  CHECK(r.runner->ran.size() == 2);  // restarted with the old file
   CHECK(test::SnapshotTree(r.tree.dir(), true, "run") == before);
 }
 

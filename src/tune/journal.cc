@@ -9,6 +9,7 @@
 #include "base/kernel_paths.h"
 #include "base/utf8.h"
 #include "base/stale_temps.h"
+#include "base/sysroot_pieces.h"
 
 namespace rtagent {
 
@@ -152,28 +153,27 @@ void AppendEntry(std::string& out, const JournalEntry& e) {
 }
 
 // The journal document, byte for byte what nlohmann's dump(2) prints for {"entries": [...],
-// "machine": ..., "version": 1} (its keys sorted), written an entry at a time: building the
-// whole document as one JSON value first took several times the size of the text (issue 19:
-// 33,000 entries on the large tree). `each(emit)` calls emit(entry) for every entry, in order.
+// "machine": ..., "version": 1} (its keys sorted), made an entry at a time and handed to `put`
+// in pieces of about kPiece bytes: building the whole document as one JSON value first took
+// several times the size of the text, and the text itself is 10.6 MB on the large tree (issue
+// 19: 33,000 entries), so it goes to the file as it is made and never exists whole.
+// `each(emit)` calls emit(entry) for every entry, in order.
+constexpr size_t kPiece = 64 * 1024;
+
 template <typename EachEntry>
-std::string Serialize(const EachEntry& each, const std::string& machine) {
-  // Measured first, then written into a string of that size: grown by doubling, it held up to
-  // three times the text while it moved.
-  size_t size = 128 + 2 * machine.size();
-  std::string scratch;
-  each([&](const JournalEntry& e) {
-    scratch.clear();
-    AppendEntry(scratch, e);
-    size += scratch.size() + 6;
-  });
+void Serialize(const EachEntry& each, const std::string& machine, const PutPiece& put) {
   std::string out;
-  out.reserve(size);
+  out.reserve(2 * kPiece);
   out += "{\n  \"entries\": [";
   bool first = true;
   each([&](const JournalEntry& e) {
     out += first ? "\n    " : ",\n    ";
     first = false;
     AppendEntry(out, e);
+    if (out.size() >= kPiece) {
+      put(out);
+      out.clear();
+    }
   });
   out += first ? "],\n" : "\n  ],\n";
   if (!machine.empty()) {
@@ -182,11 +182,21 @@ std::string Serialize(const EachEntry& each, const std::string& machine) {
     out += ",\n";
   }
   out += "  \"version\": " + std::to_string(kFormat) + "\n}\n";
-  return out;
+  put(out);
 }
 
-std::string Serialize(const std::vector<JournalEntry>& entries, const std::string& machine) {
-  return Serialize([&](const auto& emit) { for (const auto& e : entries) emit(e); }, machine);
+// The entries' journal as one text (the boot journal: a few entries, compared with the file).
+std::string SerializeText(const std::vector<JournalEntry>& entries, const std::string& machine) {
+  std::string text;
+  Serialize([&](const auto& emit) { for (const auto& e : entries) emit(e); }, machine,
+            [&](std::string_view piece) { text.append(piece); });
+  return text;
+}
+
+// The entries' journal stored durably at `path`, made while it is written.
+template <typename EachEntry>
+Result<void> StoreFile(SysRoot& root, const std::string& path, const EachEntry& each, const std::string& machine) {
+  return WriteDurableFrom(root, path, [&](const PutPiece& put) { Serialize(each, machine, put); });
 }
 
 // The string at `key` of entry `j`, or `fallback` when absent; false when it is not a string.
@@ -334,7 +344,7 @@ Result<void> Journal::Load() {
   Result<void> r = Ok();
   if (scope_ == Scope::kAll) {
     r = LoadFile(BootPath(), true);
-    if (r) stored_boot_ = entries_.empty() ? "" : Serialize(entries_, MachineId());
+    if (r) stored_boot_ = entries_.empty() ? "" : SerializeText(entries_, MachineId());
   }
   if (r) r = LoadFile(Path(), false);
   if (!r) reset();  // never half-used: a refused file leaves the journal empty, and the caller stops
@@ -355,7 +365,13 @@ Result<void> Journal::Record(const JournalEntry& e) { return RecordAll({e}); }
 Result<void> Journal::RecordAll(std::vector<JournalEntry> batch) {
   if (batch.empty()) return Ok();
   const size_t old = entries_.size();
+  // Room for exactly this batch: grown by doubling, the array of the large tree's 33,000 entries
+  // (256 bytes each) held up to twice that, next to its old copy while it moved (issue 19).
+  entries_.reserve(old + batch.size());
   entries_.insert(entries_.end(), std::make_move_iterator(batch.begin()), std::make_move_iterator(batch.end()));
+  // The emptied entries' array goes before the store, not after it (7.6 MB for the partition
+  // batch of the large tree, issue 19).
+  std::vector<JournalEntry>().swap(batch);
   auto r = Store();
   if (!r) {
     entries_.resize(old);
@@ -415,7 +431,9 @@ Result<void> Journal::Clear() {
     if (auto r = root_.Remove(BootPath()); !r) return r;
     stored_boot_.clear();
   }
-  if (!kept_boot_.empty()) return root_.WriteDurable(Path(), Serialize(kept_boot_, MachineId()));
+  if (!kept_boot_.empty()) {
+    return StoreFile(root_, Path(), [&](const auto& emit) { for (const auto& e : kept_boot_) emit(e); }, MachineId());
+  }
   return root_.Remove(Path());
 }
 
@@ -433,7 +451,8 @@ Result<void> Journal::Store() {
         if (in_boot_file(e)) emit(e);
       }
     };
-    const std::string text = boot_entries == 0 ? "" : Serialize(boot, MachineId());
+    std::string text;
+    if (boot_entries != 0) Serialize(boot, MachineId(), [&](std::string_view piece) { text.append(piece); });
     if (text != stored_boot_) {
       auto r = text.empty() ? root_.Remove(BootPath()) : root_.WriteDurable(BootPath(), text);
       if (!r) return r;
@@ -449,7 +468,7 @@ Result<void> Journal::Store() {
     }
   };
   const bool none = kept_boot_.empty() && boot_entries == entries_.size();
-  auto r = none ? root_.Remove(Path()) : root_.WriteDurable(Path(), Serialize(runtime, MachineId()));
+  auto r = none ? root_.Remove(Path()) : StoreFile(root_, Path(), runtime, MachineId());
   if (!r) return r;
   return RemoveStaleTemps(root_, Path());
 }

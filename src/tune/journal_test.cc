@@ -344,6 +344,32 @@ TEST_CASE("journal: written an entry at a time, the files are the JSON document 
   CHECK_THAT(t.Get(Journal::Path()), Catch::Contains("\"machine\": {"));
 }
 
+// Issue 19: the large tree's journal (10.6 MB) was built whole before each of apply's commits.
+// It now goes to the file in pieces of 64 KiB as it is made (through an FsRoot, what rtagent
+// opens); the file is the same document.
+TEST_CASE("journal: a journal larger than a piece is written in pieces, the same document", "[tune]") {
+  TempTree t;
+  t.Put("etc/machine-id", "0123456789abcdef0123456789abcdef\n");
+  FsRoot root(t.dir());
+  Journal j(root);
+  REQUIRE(j.Load().ok());
+  std::vector<JournalEntry> batch;
+  for (int i = 0; i < 3000; ++i) {
+    JournalEntry e = Entry("sched", "pid:" + std::to_string(i) + ":tid:" + std::to_string(i), "0-255");
+    e.what = "affinity of \"worker/" + std::to_string(i) + "\" (kept)";
+    e.side_effect_of = "cgroup:file:/rt.slice:cpuset.cpus.partition";
+    batch.push_back(std::move(e));
+  }
+  REQUIRE(j.RecordAll(std::move(batch)).ok());
+  const std::string text = t.Get(Journal::Path());
+  REQUIRE(text.size() > 3 * 64 * 1024);
+  CHECK(text == nlohmann::json::parse(text).dump(2) + "\n");
+  Journal again(root);
+  REQUIRE(again.Load().ok());
+  CHECK(again.entries().size() == 3000);
+  CHECK(again.entries().back().what == "affinity of \"worker/2999\" (kept)");
+}
+
 TEST_CASE("journal: read an entry at a time, a repeated entries key and entries after a bad one", "[tune]") {
   TempTree t;
   // The last "entries" counts, as for a document read whole.

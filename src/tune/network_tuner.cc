@@ -310,6 +310,13 @@ void PlanBusy(const PlanContext& ctx, const profile::Marked<std::optional<int>>&
   if (!want->has_value()) return;
   const std::string path = kpath::Sysctl(name);
   auto now = ctx.root.ReadTrimmed(path);
+  if (!now && now.error().err == ENOENT && ctx.root.ReadTrimmed(kpath::kRealtime).value_or("") == "1") {
+    // net/Kconfig: NET_RX_BUSY_POLL is `default y if !PREEMPT_RT`, with no prompt, so no RT
+    // kernel has these sysctls (TuneD's realtime profile asks for them and logs an error).
+    plan.findings.push_back({Finding::Level::kInfo, name + ": a PREEMPT_RT kernel has no busy polling (nothing to set)",
+                             want.mark, kBusyWhy});
+    return;
+  }
   if (!now) {
     plan.findings.push_back({Finding::Level::kError, name + " cannot be read: " + now.error().message, want.mark,
                              "the kernel is built without busy polling (CONFIG_NET_RX_BUSY_POLL)"});

@@ -111,6 +111,24 @@ TEST_CASE("network: a kernel without busy polling is an error finding", "[tune]"
   CHECK_THAT(plan.findings[0].why, Catch::Contains("CONFIG_NET_RX_BUSY_POLL"));
 }
 
+TEST_CASE("network: busy polling on a PREEMPT_RT kernel, which has none, is a note and no change", "[tune]") {
+  TempTree t(kX86);
+  t.Put(kpath::kRealtime, "1\n");
+  FaultRoot root(t.dir());
+  TempDir dir;
+  auto l = LoadOn(dir, root, kOnly + "network:\n  busy_poll: 50\n  busy_read: 50\n");
+  REQUIRE(l.result);
+  root.FailReads(kpath::Sysctl("net.core.busy_poll"), ENOENT);
+  root.FailReads(kpath::Sysctl("net.core.busy_read"), ENOENT);
+  SectionPlan plan = PlanOf(*l.result, root);
+  CHECK(plan.items.empty());
+  REQUIRE(plan.findings.size() == 2);
+  for (const Finding& f : plan.findings) {
+    CHECK(f.level == Finding::Level::kInfo);
+    CHECK_THAT(f.message, Catch::EndsWith("a PREEMPT_RT kernel has no busy polling (nothing to set)"));
+  }
+}
+
 TEST_CASE("network: apply then revert on a fixture tree leaves it byte-identical", "[tune]") {
   TempTree before(kX86);
   AddQueues(before);

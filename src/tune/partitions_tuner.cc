@@ -2,10 +2,12 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <optional>
 
 #include "base/kernel_paths.h"
 #include "base/kernel_text.h"
 #include "inspect/cgroups.h"
+#include "inspect/system_state.h"
 #include "inspect/threads.h"
 #include "tune/cgroup_actuator.h"
 #include "tune/sched_actuator.h"
@@ -292,8 +294,11 @@ Result<void> RefuseHeldCpus(const std::vector<profile::Partition>& parts, const 
 // dl_cpuset_cpumask_can_shrink). Refused here, before anything is written. A thread allowed on
 // other CPUs too is left to the kernel's own test: its bandwidth may still fit there.
 Result<void> RefuseDeadlineCpus(const std::vector<profile::Partition>& parts, const SysRoot& root,
-                                const CgroupBackend& be) {
-  const ThreadState threads = CollectThreads(root);
+                                const CgroupBackend& be, const SystemState& state) {
+  // The state's threads when it has them (verify collects every section), else a walk.
+  std::optional<ThreadState> walked;
+  if (!state.threads) walked = CollectThreads(root);
+  const ThreadState& threads = state.threads ? *state.threads : *walked;
   for (const ThreadInfo& t : threads.realtime) {
     if (t.policy != kSchedDeadline || !t.affinity) continue;
     for (const profile::Partition& p : parts) {
@@ -328,7 +333,7 @@ Result<SectionPlan> PartitionsTuner::Plan(const PlanContext& ctx) const {
   if (auto held = RefuseHeldCpus(parts, ctx.root, *h); !held) return held.error();
   auto made = factory_(ctx.root, nullptr, *h);
   if (!made) return made.error();
-  if (auto dl = RefuseDeadlineCpus(parts, ctx.root, **made); !dl) return dl.error();
+  if (auto dl = RefuseDeadlineCpus(parts, ctx.root, **made, ctx.state); !dl) return dl.error();
   PartitionPlanner planner(plan.section, **made, plan);
   const std::string top_mems = h->version == 2 ? std::string() : planner.TopMems(parts);
   planner.PlanTop(parts);

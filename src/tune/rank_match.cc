@@ -21,9 +21,22 @@ bool RankRuleMatches(const profile::RankRule& rule, const TaskView& task) {
   return any;
 }
 
+namespace {
+// Whether any rule matches on command lines, which the task list must then carry.
+bool NeedsCmdlines(const std::vector<profile::RankRule>& rules) {
+  return std::any_of(rules.begin(), rules.end(), [](const auto& r) { return r.cmdline->has_value(); });
+}
+}  // namespace
+
 std::vector<TaskView> ListTasksForRules(const SysRoot& root, const std::vector<profile::RankRule>& rules) {
-  bool cmdlines = std::any_of(rules.begin(), rules.end(), [](const auto& r) { return r.cmdline->has_value(); });
-  return ListTasks(root, cmdlines);
+  return ListTasks(root, NeedsCmdlines(rules));
+}
+
+std::shared_ptr<const std::vector<TaskView>> TasksForRules(const SysRoot& root, const SystemState& state,
+                                                           const std::vector<profile::RankRule>& rules) {
+  const bool cmdlines = NeedsCmdlines(rules);
+  if (state.tasks && !cmdlines) return state.tasks;
+  return std::make_shared<const std::vector<TaskView>>(ListTasks(root, cmdlines));
 }
 
 RankMembers MatchRanks(const std::vector<profile::RankRule>& rules, const std::vector<TaskView>& tasks) {

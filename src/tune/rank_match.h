@@ -6,9 +6,11 @@
 #pragma once
 
 #include <cstddef>
+#include <memory>
 #include <vector>
 
 #include "base/sysroot.h"
+#include "inspect/system_state.h"
 #include "inspect/threads.h"
 #include "profile/model.h"
 
@@ -20,6 +22,10 @@ bool RankRuleMatches(const profile::RankRule& rule, const TaskView& task);
 
 /// Every thread under the root, with command lines read only when a rule matches on them.
 std::vector<TaskView> ListTasksForRules(const SysRoot& root, const std::vector<profile::RankRule>& rules);
+/// The same threads, from the task list `state` kept (SystemState::tasks) when it has one and
+/// no rule matches on command lines (the kept list has none); else walked as above.
+std::shared_ptr<const std::vector<TaskView>> TasksForRules(const SysRoot& root, const SystemState& state,
+                                                           const std::vector<profile::RankRule>& rules);
 
 /// Which rule took each thread, and each rule's threads.
 struct RankMembers {

@@ -53,6 +53,18 @@ ranks:
   // Without a cmdline matcher no command line is read; a rule without any matcher takes nothing.
   std::vector<profile::RankRule> by_name(rules.begin(), rules.begin() + 1);
   for (const TaskView& t : ListTasksForRules(root, by_name)) CHECK(t.cmdline.empty());
+
+  // A state that kept its task list (verify's) serves rules without a cmdline matcher as it is;
+  // a cmdline rule still walks the threads and reads the command lines the kept list lacks.
+  FsRoot fs_root(tree.dir());
+  const SystemState kept = CollectSystemState(fs_root, {Section::kThreads}, nullptr, /*keep_tasks=*/true);
+  REQUIRE(kept.tasks);
+  CHECK(TasksForRules(fs_root, kept, by_name) == kept.tasks);
+  CHECK(TasksForRules(fs_root, CollectSystemState(fs_root, {Section::kThreads}), by_name)->size() == kept.tasks->size());
+  auto with_cmdlines = TasksForRules(fs_root, kept, rules);
+  CHECK(with_cmdlines != kept.tasks);
+  CHECK(MatchRanks(rules, *with_cmdlines).members[1].size() == 4);
+
   profile::RankRule bare = rules[0];
   bare.threads.value.reset();
   bare.process.value.reset();

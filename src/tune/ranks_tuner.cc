@@ -196,7 +196,8 @@ Result<SectionPlan> RanksTuner::Plan(const PlanContext& ctx) const {
   if (cfg.rules.empty()) return plan;
 
   // 1. The threads, each given to the first rule that matches it.
-  const std::vector<TaskView> tasks = ListTasksForRules(ctx.root, cfg.rules);
+  const auto walked = TasksForRules(ctx.root, ctx.state, cfg.rules);
+  const std::vector<TaskView>& tasks = *walked;
   if (tasks.empty()) {
     plan.findings.push_back({Finding::Level::kWarning, "no thread can be read under " + ctx.root.Dir() + "; ranks left alone",
                              {}, kWhyRanks});
@@ -206,6 +207,11 @@ Result<SectionPlan> RanksTuner::Plan(const PlanContext& ctx) const {
 
   // 2. Rule by rule: what the kernel will say, then each thread's items.
   auto sys = factory_(ctx.root, nullptr);
+  // At most two items per thread taken (affinity, scheduling): room made once, not by
+  // doubling through tens of thousands of items on a big server.
+  size_t taken = 0;
+  for (const auto& members : m.members) taken += members.size();
+  plan.items.reserve(2 * taken);
   for (size_t r = 0; r < cfg.rules.size(); ++r) {
     const profile::RankRule& rule = cfg.rules[r];
     if (m.members[r].empty()) {

@@ -1,6 +1,7 @@
 // PlanAll collects only PlanSections(): the plan must be exactly the one made from the whole
 // system state, item for item and finding for finding, on every fixture board with the board
-// profiles that load on it. A tuner that starts reading a section left out fails here.
+// profiles that load on it. A tuner that starts reading a section left out fails here. So must
+// the plan made from a state that kept its task list (verify's), which the tuners share.
 #include <catch2/catch.hpp>
 #include <sstream>
 
@@ -37,10 +38,14 @@ TEST_CASE("planning from PlanSections() gives the plan of the whole system state
       if (!p) continue;  // a profile for another board
       auto narrow = PlanAll(*p, root);
       auto full = PlanAll(*p, root, CollectSystemState(root));
+      // verify's state keeps its task list, which the ranks and partitions tuners then share.
+      auto shared = PlanAll(*p, root, CollectSystemState(root, {}, nullptr, /*keep_tasks=*/true));
       INFO(board << " / " << name);
       REQUIRE(narrow.ok() == full.ok());
+      REQUIRE(shared.ok() == full.ok());
       if (!narrow) continue;
       CHECK(Render(*narrow) == Render(*full));
+      CHECK(Render(*shared) == Render(*full));
       ++compared;
     }
   }

@@ -68,7 +68,10 @@ class SysctlsBlock : public profile::BlockBase {
                    const std::string& what, SysctlsConfig& cfg) {
     const std::string name = DottedSysctl(key);
     const std::string where = what + "." + key;
-    if (name.empty() || name.front() == '.' || name.back() == '.' || name.find("..") != std::string::npos) {
+    // A part spelt "/" or "//" is "." or ".." on disk: a path out of proc/sys, never a sysctl.
+    const std::string padded = "." + name + ".";
+    if (name.empty() || name.front() == '.' || name.back() == '.' || name.find("..") != std::string::npos ||
+        padded.find("./.") != std::string::npos || padded.find(".//.") != std::string::npos) {
       c.diags().Error(mark, "'" + where + "' is not a sysctl name", "write it as sysctl(8) does: vm.stat_interval");
       return;
     }
@@ -79,9 +82,9 @@ class SysctlsBlock : public profile::BlockBase {
         return;
       }
     }
-    const auto& have = c.profile().system.sysctls;
-    if (have && std::find(have->begin(), have->end(), name) == have->end()) {
-      const std::string near = NearestSysctl(name, *have);
+    const profile::SysctlNames& have = c.profile().system.sysctls;
+    if (!have.Has(name)) {
+      const std::string near = NearestSysctl(name, have.All());
       c.diags().Error(mark, "'" + where + "': the target has no sysctl " + name + " (no " + kpath::Sysctl(name) + ")",
                       near.empty() ? "this kernel has no sysctls at all under the root"
                                    : "the nearest it has is " + near + "; `sysctl -a` lists them");

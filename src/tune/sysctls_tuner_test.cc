@@ -47,9 +47,20 @@ TEST_CASE("sysctls: the target's sysctls are read with its CPUs", "[tune]") {
   FsRoot root(kX86);
   auto cpus = profile::ReadSystemCpus(root);
   REQUIRE(cpus);
-  REQUIRE(cpus->sysctls);
-  CHECK(std::count(cpus->sysctls->begin(), cpus->sysctls->end(), "vm.stat_interval") == 1);
-  CHECK(std::count(cpus->sysctls->begin(), cpus->sysctls->end(), "kernel.osrelease") == 1);
+  REQUIRE(cpus->sysctls.Known());
+  CHECK(cpus->sysctls.Has("vm.stat_interval"));
+  CHECK(cpus->sysctls.Has("kernel.osrelease"));
+  // A directory is no sysctl, and neither is a name the tree lacks.
+  CHECK_FALSE(cpus->sysctls.Has("vm"));
+  CHECK_FALSE(cpus->sysctls.Has("vm.stat_intervall"));
+  // "//" is ".." on disk: a name climbing out of proc/sys (here to proc/cmdline) is none.
+  CHECK_FALSE(cpus->sysctls.Has("kernel.//.//cmdline"));
+  CHECK_FALSE(cpus->sysctls.Has("kernel./.osrelease"));
+  // Walked only when the whole list is asked for: each name once, the ones asked among them.
+  const std::vector<std::string>& all = cpus->sysctls.All();
+  CHECK(std::count(all.begin(), all.end(), "vm.stat_interval") == 1);
+  CHECK(std::count(all.begin(), all.end(), "kernel.osrelease") == 1);
+  CHECK(std::count(all.begin(), all.end(), "vm") == 0);
 }
 
 TEST_CASE("sysctls: any key the target has is planned in file order, compared by meaning", "[tune]") {
@@ -90,6 +101,14 @@ TEST_CASE("sysctls: a key the target lacks is an error naming the line and the n
 
   auto bad = LoadOn(dir, root, "sysctls:\n  vm..x: 1\n");
   Only(bad, "'sysctls.vm..x' is not a sysctl name");
+
+  // A part that is ".." on disk (dotted "//", slashed "..") names a file outside proc/sys.
+  auto up = LoadOn(dir, root, "sysctls:\n  kernel.//.//cmdline: 1\n");
+  CheckAt(Only(up, "'sysctls.kernel.//.//cmdline' is not a sysctl name"), up.path, 2, 3);
+  auto up2 = LoadOn(dir, root, "sysctls:\n  kernel/../../cmdline: 1\n");
+  Only(up2, "'sysctls.kernel/../../cmdline' is not a sysctl name");
+  auto here = LoadOn(dir, root, "sysctls:\n  kernel./.osrelease: 1\n");
+  Only(here, "'sysctls.kernel./.osrelease' is not a sysctl name");
 }
 
 TEST_CASE("sysctls: a key another section sets is refused naming both places", "[tune]") {

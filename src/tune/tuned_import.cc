@@ -84,8 +84,10 @@ const std::vector<TunedMappingRow>& TunedMappingTable() {
       {"scheduler", "default_irq_smp_affinity", "cores.runtime.default_smp_affinity", "`calc` is `housekeeping`, `ignore` is `keep`"},
       {"scheduler", "ps_blacklist, ps_whitelist, runtime", "(nothing to do)", "rtagent only touches the threads rules name"},
       {"scheduler", "*", "", "no key (sched_* and numa_balancing_* tunables, cgroup_*)"},
-      {"net", "channels", "network.channels.combined",
-       "`combined N`; without a number TuneD takes one per housekeeping CPU, and so does `housekeeping`"},
+      {"net", "channels", "network.channels",
+       "`combined N` is `combined: N`; N the housekeeping count, or TuneD's `netdev_queue_count` left unset, is `channels: {}`: "
+       "rtagent's default of one combined channel per housekeeping CPU, which passes over a NIC without combined channels "
+       "(veth, a one-queue virtio-net) as TuneD does, where `combined: housekeeping` would be an error on it"},
       {"net", "*", "", "no key (coalesce, features, ring, wake_on_lan, ...)"},
       {"systemd", "cpu_affinity", "systemd.cpu_affinity", ""},
       {"systemd", "*", "", "no key"},
@@ -542,13 +544,21 @@ class Importer {
     }
   }
 
+  // `combined N`. N the housekeeping count (TuneD's netdev_queue_count, or its nproc fallback
+  // that the variables evaluate to `housekeeping`) is rtagent's default, `channels: {}`: one
+  // combined channel per housekeeping CPU on every NIC that has combined channels. Written out
+  // as `combined: housekeeping` it would be an error on a NIC without them (veth, a one-queue
+  // virtio-net), which TuneD passes over. Any other N is said as `combined: N`.
   void MapChannels(const Setting& s) {
     std::smatch m;
     std::string v = Trim(s.value);
     if (std::regex_match(v, m, std::regex(R"(combined\s+(\S+))"))) {
       std::string n = m[1];
-      if (n == "housekeeping" || (IsInt(n) && isolated_ && std::stoi(n) == housekeeping_.Count())) {
-        return Set({"network", "channels", "combined"}, "housekeeping", s);
+      const int hk = isolated_ ? housekeeping_.Count() : system_.online.Count();
+      if (n == "housekeeping" || n == std::to_string(hk)) {
+        return Set({"network", "channels"}, "{}", s,
+                   s.Text() + " (" + Where(s.mark) + "): TuneD's netdev_queue_count, one combined channel per housekeeping "
+                   "CPU: the default, which passes over a NIC without combined channels as TuneD does");
       }
       if (IsInt(n)) return Set({"network", "channels", "combined"}, n, s);
     }

@@ -7,6 +7,8 @@
 #include <fstream>
 #include <sstream>
 
+#include "base/ethtool_port.h"
+#include "base/fault_root.h"
 #include "base/shell_test_support.h"
 #include "profile/loader.h"
 #include "profile/test_support.h"
@@ -61,7 +63,10 @@ TEST_CASE("a TuneD realtime-style chain imports as one rtagent profile", "[tune]
         std::string::npos);
   CHECK(imp.yaml.find("    workqueue_cpumask: housekeeping") != std::string::npos);
   CHECK(imp.yaml.find("  irqbalance: ban") != std::string::npos);
-  CHECK(imp.yaml.find("    combined: housekeeping") != std::string::npos);
+  // netdev_queue_count unset: rtagent's default, which passes over a NIC without combined channels
+  CHECK(imp.yaml.find("  channels: {}  # [net] channels = combined housekeeping (rt-board:16): TuneD's netdev_queue_count") !=
+        std::string::npos);
+  CHECK(imp.yaml.find("combined: housekeeping") == std::string::npos);
   // and what rtagent does not do, each with its reason
   std::vector<std::string> unmapped;
   for (const auto& u : imp.unmapped) unmapped.push_back(u.setting);
@@ -144,4 +149,63 @@ TEST_CASE("rtagent import tuned: a bad TuneD profile exits 2 with file, line and
   CHECK(u.code == 2);
   CHECK(u.out.find(kTuned + "errors/unknown-var/tuned.conf:5:1: error: unknown variable 'swapiness' in [sysctl] vm.swappiness") !=
         std::string::npos);
+}
+
+namespace {
+
+// A one-unit TuneD profile isolating CPUs 2-3 of four, its [net] channels as given.
+TunedImport ImportChannels(const std::string& channels) {
+  profile::testing::TempDir dir;
+  dir.Write("net/tuned.conf", "[bootloader]\ncmdline=isolcpus=2-3\n\n[net]\nchannels=" + channels + "\n");
+  profile::Diagnostics d;
+  auto p = profile::ReadTunedProfile(dir.path() + "/net", profile::TunedSearch{{}, ""}, FourCpus(), &d);
+  INFO(d.FormatText());
+  REQUIRE(p.ok());
+  return ImportTuned(*p, FourCpus());
+}
+
+std::string NetworkLines(const std::string& yaml) {
+  size_t b = yaml.find("\nnetwork:\n");
+  REQUIRE(b != std::string::npos);
+  size_t e = yaml.find("\n", yaml.find("\n", b + 1) + 1);
+  return yaml.substr(b + 1, e - b);
+}
+
+}  // namespace
+
+TEST_CASE("import tuned: channels of one per housekeeping CPU are rtagent's default, another count is said", "[tune]") {
+  const std::string kDefault =
+      "network:\n  channels: {}  # [net] channels = combined 2 (net:5): TuneD's netdev_queue_count, one combined channel "
+      "per housekeeping CPU: the default, which passes over a NIC without combined channels as TuneD does\n";
+  CHECK(NetworkLines(ImportChannels("combined 2").yaml) == kDefault);  // 2 housekeeping CPUs of 4
+  CHECK(NetworkLines(ImportChannels("combined ${f:check_net_queue_count:}").yaml).find("  channels: {}  # ") !=
+        std::string::npos);  // netdev_queue_count unset
+  TunedImport three = ImportChannels("combined 3");
+  CHECK(three.yaml.find("network:\n  channels:\n    combined: 3  # [net] channels = combined 3 (net:5)\n") != std::string::npos);
+  TunedImport rx = ImportChannels("rx 2");
+  REQUIRE(rx.unmapped.size() == 1);
+  CHECK(rx.unmapped[0].setting == "[net] channels = rx 2");
+}
+
+TEST_CASE("import tuned: the imported channels plan on a board with a veth, set only the NIC that has combined channels",
+          "[tune][cli]") {
+  TempTree t(kIpc);
+  Channels igb;  // enp2s0: four combined channels, at most eight
+  igb.combined = 4;
+  igb.combined_max = 8;
+  t.Put(kpath::NetChannelsFixture("enp2s0"), FormatChannelsFixture(igb));
+  Channels veth;  // veth0: one rx and one tx queue, no combined ones
+  veth.rx = veth.tx = veth.rx_max = veth.tx_max = 1;
+  t.Put(kpath::NetChannelsFixture("veth0"), FormatChannelsFixture(veth));
+  profile::testing::TempDir dir;
+  const std::string out = dir.path() + "/board.yaml";
+  auto r = RtAgent("import tuned --root " + t.dir() + " " + kTuned + "profiles/rt-board -o " + out);
+  INFO(r.out);
+  REQUIRE(r.code == 0);
+  auto p = RtAgent("plan --root " + t.dir() + " " + out);
+  INFO(p.out);
+  CHECK(p.code == 0);
+  CHECK(p.out.find("enp2s0 combined channels") != std::string::npos);
+  CHECK(p.out.find("veth0") == std::string::npos);  // passed over quietly, as TuneD does
+  CHECK(p.out.find("error") == std::string::npos);
 }

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The chroot the arm64 package is cross-built in (issue 16; docs/packaging.md says why a chroot).
 #
-#   tests/package/cross-chroot.sh SOURCE_DIR      # prints the chroot's path
+#   tests/package/cross-chroot.sh SOURCE_DIR            # prints the chroot's path
+#   tests/package/cross-chroot.sh --cached SOURCE_DIR   # the same, exit 1 when not made yet
 #
 # A Debian bookworm amd64 tree made by mmdebstrap (--variant=buildd, --mode=unshare: nothing is
 # mounted on this host) with arm64 as a foreign architecture, crossbuild-essential-arm64, ccache,
@@ -14,7 +15,10 @@
 # older ones are deleted). The first run takes minutes (downloads), later runs print the path.
 # Exit 0, 77 when mmdebstrap or the archive cannot be had (reason on stderr).
 set -euo pipefail
-src=$(cd "${1:?usage: $0 SOURCE_DIR}" && pwd)
+# --cached (first): only say whether the chroot is made already: its path and exit 0, or exit 1.
+cached_only=0
+[ "${1:-}" = --cached ] && { cached_only=1; shift; }
+src=$(cd "${1:?usage: $0 [--cached] SOURCE_DIR}" && pwd)
 cache=${RTAGENT_ARM64_CACHE:-/var/cache/rtagent-arm64}
 say() { echo "cross-chroot: $*" >&2; }
 
@@ -24,6 +28,7 @@ mirror=${RTAGENT_DEBIAN_MIRROR:-$(sed -n 's/^URIs: *//p; s/^deb \(http[^ ]*\) .*
 mirror=${mirror:-http://deb.debian.org/debian}
 key=$(cat "$src/debian/control" "$0" | sha256sum | cut -c1-12)
 root=$cache/chroot-$release-arm64-$key
+if [ $cached_only = 1 ]; then [ -f "$root/.complete" ] && echo "$root"; exit $?; fi
 
 mkdir -p "$cache"
 exec 8>"$cache/.lock"

@@ -2,8 +2,8 @@
 # Boot one kernel + initramfs under QEMU (software emulation) and print the scenario's output.
 #
 #   tests/qemu/boot.sh -k KERNEL_DIR -i INITRAMFS -s SCENARIO -l CONSOLE_LOG
-#                      [-a "extra kernel args"] [-q "extra qemu args"] [-t TIMEOUT_S] [-N]
-#   tests/qemu/boot.sh -D -s SCENARIO -l CONSOLE_LOG -q "the disks" [-t TIMEOUT_S]
+#                      [-a "extra kernel args"] [-q "extra qemu args"] [-t TIMEOUT_S] [-N] [-M]
+#   tests/qemu/boot.sh -D -s SCENARIO -l CONSOLE_LOG -q "the disks" [-t TIMEOUT_S] [-M]
 #   tests/qemu/boot.sh -A arm64 -k KERNEL_DIR -i INITRAMFS -s SCENARIO -l CONSOLE_LOG ...
 #
 # -A arm64 boots an arm64 kernel under qemu-system-aarch64: the `virt` machine with a GICv3 and
@@ -18,6 +18,13 @@
 # -N boots without the isolation arguments (isolcpus, nohz_full, rcu_nocbs, irqaffinity): for
 # the irqbalance and TuneD scenarios, where irqbalance would ban the booted isolated CPUs on its
 # own and the profile's isolation is what is tested.
+# -M gives QEMU a QMP monitor on a unix socket (a fresh folder under $TMPDIR, removed at the end)
+# and carries out what the guest asks of it while it runs: a console line
+#   RTAGENT-HOST-MONITOR device_add virtio-net-pci,id=hp0,bus=hp      (or device_del hp0)
+# (lib.sh's host_monitor) is sent to the monitor by qmp.py, which takes only those two commands,
+# and answered in the console log with "HOST-MONITOR <request>: ok" or, counted as a failed
+# check, "FAIL host monitor: <request>: <QEMU's answer>". The guest sees the effect itself (a
+# device appears or goes); nothing is sent back to it.
 # The whole console goes to CONSOLE_LOG; the text between
 #   === RTAGENT-SCENARIO-BEGIN SCENARIO === / === RTAGENT-SCENARIO-END SCENARIO rc=N ===
 # is printed on stdout. Exit: the scenario's rc, or 124 when the end marker never came
@@ -27,13 +34,13 @@
 # RTAGENT_QEMU_ACCEL (default tcg) and RTAGENT_QEMU_BZIMAGE=1 (skip the vmlinux) override.
 set -uo pipefail
 
-KDIR= INITRD= SCEN= LOG= EXTRA_APPEND= EXTRA_QEMU= TMO=${RTAGENT_QEMU_TIMEOUT:-240} DISKBOOT=0 ARCH=amd64
+KDIR= INITRD= SCEN= LOG= EXTRA_APPEND= EXTRA_QEMU= TMO=${RTAGENT_QEMU_TIMEOUT:-240} DISKBOOT=0 ARCH=amd64 MONITOR=0
 ISOLATION="isolcpus=nohz,domain,managed_irq,2-3 nohz_full=2-3 rcu_nocbs=2-3 irqaffinity=0-1"
-while getopts "k:i:s:l:a:q:t:A:DN" opt; do
+while getopts "k:i:s:l:a:q:t:A:DNM" opt; do
   case $opt in
     A) ARCH=$OPTARG ;;
     k) KDIR=$OPTARG ;; i) INITRD=$OPTARG ;; s) SCEN=$OPTARG ;; l) LOG=$OPTARG ;;
-    a) EXTRA_APPEND=$OPTARG ;; q) EXTRA_QEMU=$OPTARG ;; t) TMO=$OPTARG ;; D) DISKBOOT=1 ;; N) ISOLATION= ;;
+    a) EXTRA_APPEND=$OPTARG ;; q) EXTRA_QEMU=$OPTARG ;; t) TMO=$OPTARG ;; D) DISKBOOT=1 ;; N) ISOLATION= ;; M) MONITOR=1 ;;
     *) echo "usage: see the head of $0" >&2; exit 2 ;;
   esac
 done
@@ -78,18 +85,79 @@ else
 fi
 # shellcheck disable=SC2206
 CMD+=($EXTRA_QEMU)
-{ echo "# boot.sh: ${CMD[*]}"; echo "# timeout ${TMO}s"; } > "$LOG"
-START=$(date +%s.%N)
-# Note the wall time at which the guest's /init printed its begin marker.
-INIT_AT=
-timeout --kill-after=10 "$TMO" "${CMD[@]}" < /dev/null 2>&1 | {
-  while IFS= read -r line; do
-    printf '%s\n' "$line"
-    case $line in *"=== RTAGENT-SCENARIO-BEGIN"*) echo "${EPOCHREALTIME/,/.}" > "$LOG.init-at" ;; esac
+QMP_SOCK=
+if [ $MONITOR = 1 ]; then
+  # A short path: a unix socket's name has at most 107 bytes, and --out folders can be long.
+  QMP_DIR=$(mktemp -d "${TMPDIR:-/tmp}/rtagent-qmp.XXXXXX")
+  QMP_SOCK=$QMP_DIR/qmp.sock
+  trap 'rm -rf "$QMP_DIR"' EXIT
+  CMD+=(-qmp "unix:$QMP_SOCK,server=on,wait=off")
+fi
+# host_monitor REQUEST: a guest's RTAGENT-HOST-MONITOR request, carried out (-M) and answered
+# in the console log.
+host_monitor() {
+  local req=$1 answer
+  if [ -z "$QMP_SOCK" ]; then
+    echo "FAIL host monitor: $req: no monitor (boot.sh without -M; a scenario asks for it with # monitor: qmp)"
+  elif answer=$(python3 "$(dirname "$0")/qmp.py" "$QMP_SOCK" ${req%% *} "${req#* }" < /dev/null 2>&1); then
+    echo "HOST-MONITOR $req: $answer"
+  else
+    echo "FAIL host monitor: $req: $answer"
+  fi
+}
+# boot_once: one run of QEMU, its console into $LOG; sets QRC, START and END.
+boot_once() {
+  { echo "# boot.sh: ${CMD[*]}"; echo "# timeout ${TMO}s"; } > "$LOG"
+  START=$(date +%s.%N)
+  timeout --kill-after=10 "$TMO" "${CMD[@]}" < /dev/null 2>&1 | {
+    while IFS= read -r line; do
+      printf '%s\n' "$line"
+      case $line in
+        *"=== RTAGENT-SCENARIO-BEGIN"*) echo "${EPOCHREALTIME/,/.}" > "$LOG.init-at" ;;
+        "RTAGENT-HOST-MONITOR "*) req=${line#RTAGENT-HOST-MONITOR }; host_monitor "${req%$'\r'}" ;;
+      esac
+    done
+  } >> "$LOG"
+  QRC=${PIPESTATUS[0]}
+  END=$(date +%s.%N)
+}
+# QEMU itself killed by a signal (timeout passes on 128 + the signal: SIGSEGV 139, SIGABRT 134,
+# SIGBUS 135, SIGFPE 136, SIGILL 132) is a fault of the emulator on the host, not a result of the
+# guest: QEMU 7.2's TCG has been seen to segfault in a guest's early boot on one run in many. Such
+# a run is booted again from the start, at most RTAGENT_QEMU_CRASH_RETRIES times (default 1), when
+# that start is the same as the first: QEMU is given no disk the guest can write for good (every
+# -drive is snapshot=on or readonly=on; the initramfs lives in memory), or the guest's /init had
+# not printed its begin marker yet, before which it has changed nothing on its disks. The crashed
+# console is kept beside the log ($LOG.crash-N) and the retry is said on stdout and in the log. A
+# timeout (124, or 137 after --kill-after) is never retried: a hang is the guest's.
+writable_drives() {
+  local a n=0
+  for a in "${CMD[@]}"; do
+    case $a in file=*) case ,$a, in *,snapshot=on,*|*,readonly=on,*) ;; *) n=$((n + 1)) ;; esac ;; esac
   done
-} >> "$LOG"
-QRC=${PIPESTATUS[0]}
-END=$(date +%s.%N)
+  echo $n
+}
+emulator_crash() {
+  case $1 in 132|134|135|136|139) ;; *) return 1 ;; esac
+  [ "$(writable_drives)" = 0 ] || ! grep -q "=== RTAGENT-SCENARIO-BEGIN" "$LOG"
+}
+INIT_AT=
+ATTEMPT=1
+while :; do
+  rm -f "$LOG.init-at"
+  boot_once
+  if [ "$ATTEMPT" -le "${RTAGENT_QEMU_CRASH_RETRIES:-1}" ] && emulator_crash "$QRC"; then
+    mv "$LOG" "$LOG.crash-$ATTEMPT"
+    echo "boot.sh: QEMU died by signal $((QRC - 128)) (exit $QRC) ($SCEN); booting again from the start (attempt $((ATTEMPT + 1)); the crashed console is $LOG.crash-$ATTEMPT)"
+    tail -3 "$LOG.crash-$ATTEMPT" | sed 's/^/  > /'
+    [ -n "$QMP_SOCK" ] && rm -f "$QMP_SOCK"
+    ATTEMPT=$((ATTEMPT + 1))
+    continue
+  fi
+  break
+done
+[ "$ATTEMPT" = 1 ] || echo "# boot.sh: attempt $ATTEMPT; attempt $((ATTEMPT - 1)) ended with QEMU killed by signal (see $LOG.crash-$((ATTEMPT - 1)))" >> "$LOG"
+# Note the wall time at which the guest's /init printed its begin marker.
 [ -f "$LOG.init-at" ] && INIT_AT=$(awk -v a="$START" -v b="$(cat "$LOG.init-at")" 'BEGIN{printf "%.1f", b-a}') && rm -f "$LOG.init-at"
 # The console uses CRLF line ends.
 sed -i 's/\r$//' "$LOG"

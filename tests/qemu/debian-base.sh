@@ -5,6 +5,7 @@
 #   tests/qemu/debian-base.sh --arch arm64
 #   tests/qemu/debian-base.sh --ssh    # the same plus openssh-server, python3 and sudo
 #   tests/qemu/debian-base.sh --variant irqbalance|tuned   # the same plus those (below)
+#   tests/qemu/debian-base.sh --cached [ARGS]   # the path when already made (exit 0), else exit 1
 #
 # `debootstrap --variant=minbase` of this machine's Debian release (Debian's own tool, from the
 # archive apt uses) with systemd and what a boot-loader disk needs (mkbootdisk.sh): udev and
@@ -17,13 +18,18 @@
 # --ssh: a second tarball, for the Ansible fleet run (tests/qemu/fleet-ansible.sh) only: the
 # amd64 list plus what Ansible needs on a managed host (an SSH server, Python, sudo for
 # `become`). Its own name (debian-RELEASE-ssh-HASH.tar) and hash, so the tarball every other
-# scenario uses keeps its name and is never rebuilt or deleted because of this one.
+# scenario uses keeps its name and is never rebuilt or deleted because of this one. It also
+# holds what installing rtagent's .deb with the role's ansible.builtin.apt `deb:` needs on a
+# guest that reaches no Debian mirror (fleet-ansible.sh --deb): python3-apt (the apt module's
+# library; without it the module tries to apt-get it) and the package's runtime libraries
+# (RUNTIME, as the arm64 base), so apt resolves every Depends from what is installed.
 #
 # --variant irqbalance: the list plus Debian's irqbalance, for rt-irqbalance only; --variant tuned:
-# plus irqbalance, TuneD (which pulls in python3, dbus, polkitd, ethtool) and iproute2, for
-# rt-tuned only. Each is a variant like --ssh (its own name and hash), so the plain tarball is
-# not rebuilt for them, its boot-loader disk (mkbootdisk.sh) stays cached, and no other
-# scenario boots with an irqbalance or a TuneD that would move its IRQs.
+# plus irqbalance and iproute2, then TuneD (which pulls in python3, dbus, polkitd, ethtool)
+# installed by apt-get in a second stage (stage2 below), for rt-tuned only. Each is a variant
+# like --ssh (its own name and hash), so the plain tarball is not rebuilt for them, its
+# boot-loader disk (mkbootdisk.sh) stays cached, and no other scenario boots with an
+# irqbalance or a TuneD that would move its IRQs.
 #
 # --arch arm64: the arm64 guest's root (the aarch64 scenarios put it whole in the initramfs).
 # `debootstrap --foreign --arch arm64` unpacks it here; its second stage, which runs arm64
@@ -37,28 +43,35 @@ set -euo pipefail
 
 HERE=$(cd "$(dirname "$0")" && pwd)
 CACHE=${RTAGENT_QEMU_CACHE:-/var/cache/rtagent-qemu}
-ARCH=amd64 VARIANT=
+ARCH=amd64 VARIANT='' STAGE2=''
+# --cached (first): only say whether the tarball is made already: its path and exit 0, or exit 1.
+CACHED_ONLY=0
+[ "${1:-}" = --cached ] && { CACHED_ONLY=1; shift; }
 [ "${1:-}" = --arch ] && ARCH=${2:?--arch amd64|arm64}
 [ "${1:-}" = --ssh ] && VARIANT=ssh-
 [ "${1:-}" = --variant ] && VARIANT=${2:?--variant ssh|irqbalance|tuned}-
 INCLUDE=systemd,systemd-sysv,kmod,udev,initramfs-tools,zstd,linux-base,grub-pc
+# The package's runtime libraries (its Depends, libc and libgcc aside): the arm64 guest installs
+# the package with dpkg -i, the SSH base's with apt, and neither reaches a mirror.
+RUNTIME=libcgroup2,libfmt9,libspdlog1.10,libutf8proc2,libyaml-cpp0.7,libsystemd0,libnettle8,libstdc++6,libmnl0
 case $VARIANT in
   '') ;;
-  ssh-) INCLUDE=$INCLUDE,openssh-server,python3,sudo ;;
+  ssh-) INCLUDE=$INCLUDE,openssh-server,python3,sudo,python3-apt,$RUNTIME ;;
   irqbalance-) INCLUDE=$INCLUDE,irqbalance ;;
-  tuned-) INCLUDE=$INCLUDE,irqbalance,tuned,iproute2 ;;
+  tuned-) INCLUDE=$INCLUDE,irqbalance,iproute2 STAGE2=tuned ;;
   *) echo "debian-base.sh: --variant ${VARIANT%-}: ssh, irqbalance or tuned" >&2; exit 2 ;;
 esac
-RUNTIME=libcgroup2,libfmt9,libspdlog1.10,libutf8proc2,libyaml-cpp0.7,libsystemd0,libnettle8,libstdc++6
 [ "$ARCH" = arm64 ] && INCLUDE=kmod,procps,$RUNTIME
 
 . /etc/os-release
 RELEASE=${VERSION_CODENAME:-bookworm}
 MIRROR=${RTAGENT_DEBIAN_MIRROR:-$(sed -n 's/^URIs: *//p; s/^deb \(http[^ ]*\) .*/\1/p' /etc/apt/sources.list.d/debian.sources /etc/apt/sources.list 2>/dev/null | grep -v security | head -1 || true)}
 MIRROR=${MIRROR:-http://deb.debian.org/debian}
-KEY=$(echo "$INCLUDE" | sha256sum | cut -c1-8)
+KEY=$( (echo "$INCLUDE"; [ -z "$STAGE2" ] || echo "apt-get install $STAGE2") | sha256sum | cut -c1-8)
 BASE=$CACHE/debian-$RELEASE-$VARIANT$KEY.tar
 [ "$ARCH" = amd64 ] || BASE=$CACHE/debian-$RELEASE-$ARCH-$( (echo "$INCLUDE"; cat "$HERE/guest/arm64-second-stage.sh") | sha256sum | cut -c1-8).tar
+
+if [ $CACHED_ONLY = 1 ]; then [ -s "$BASE" ] && echo "$BASE"; exit $?; fi
 
 # arm64: the first stage here, the second in the guest; prints the tarball's path.
 arm64_base() {
@@ -97,6 +110,23 @@ arm64_base() {
   echo "debian-base: $BASE ($((size / 1048576)) MB) in $((SECONDS - t0)) s" >&2
 }
 
+# stage2 ROOT: apt-get install $STAGE2 in the debootstrapped tree, from the archive debootstrap
+# wrote to its sources.list; the apt lists and .debs are cleaned after. Not through --include:
+# debootstrap configures what it includes in its own order, not by dependency, and with TuneD
+# included it failed configuring polkitd five times on 2026-12-02; apt-get configures each
+# package after what it depends on. policy-rc.d keeps every service from starting in the chroot
+# (no dbus, polkitd or tuned runs on this machine); it is removed after.
+stage2() {
+  local root=$1
+  printf '#!/bin/sh\nexit 101\n' > "$root/usr/sbin/policy-rc.d"
+  chmod 755 "$root/usr/sbin/policy-rc.d"
+  echo "debian-base: apt-get install $STAGE2 in the chroot"
+  chroot "$root" apt-get update -qq &&
+    DEBIAN_FRONTEND=noninteractive chroot "$root" apt-get install -y -q --no-install-recommends $STAGE2 &&
+    chroot "$root" apt-get clean &&
+    rm -rf "$root"/var/lib/apt/lists/* "$root/usr/sbin/policy-rc.d"
+}
+
 mkdir -p "$CACHE"
 if [ "$ARCH" = arm64 ]; then
   [ -s "$BASE" ] || arm64_base
@@ -109,6 +139,10 @@ elif [ ! -s "$BASE" ]; then
   if ! DEBIAN_FRONTEND=noninteractive debootstrap --variant=minbase --include="$INCLUDE" "$RELEASE" "$TMPB/root" "$MIRROR" > "$TMPB.log" 2>&1; then
     tail -5 "$TMPB.log" >&2; rm -rf "$TMPB" "$TMPB.log"
     echo "UNAVAILABLE: debootstrap of $RELEASE from $MIRROR failed" >&2; exit 77
+  fi
+  if [ -n "$STAGE2" ] && ! stage2 "$TMPB/root" >> "$TMPB.log" 2>&1; then
+    tail -15 "$TMPB.log" >&2; rm -rf "$TMPB" "$TMPB.log"
+    echo "debian-base: apt-get install $STAGE2 in the debootstrapped tree failed" >&2; exit 1
   fi
   tar -C "$TMPB/root" -cf "$BASE.tmp" . && mv "$BASE.tmp" "$BASE"
   rm -rf "$TMPB" "$TMPB.log"

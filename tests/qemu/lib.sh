@@ -230,6 +230,13 @@ stat_sched() {
   echo "$1/$2"
 }
 
+# host_monitor device_add|device_del ARGUMENT: asks the host to run that command on QEMU's
+# monitor (a scenario with "# monitor: qmp"; boot.sh -M), e.g.
+#   host_monitor device_add virtio-net-pci,id=hp0,bus=hp     host_monitor device_del hp0
+# Returns at once: the host acts when it reads the line, and answers only in its console log
+# (a refused command is a FAIL there). Wait for the effect: the device appearing or going.
+host_monitor() { echo "RTAGENT-HOST-MONITOR $1 $2"; }
+
 # reboot_to_phase N: ends this boot of a scenario that reboots (guest/run-phases.sh): the guest
 # reboots by itself and the scenario runs again with RTAGENT_PHASE=N.
 reboot_to_phase() {

@@ -4,6 +4,7 @@
 # unit that runs the scenario once the system is up.
 #
 #   tests/qemu/mkrootfs.sh -r RTAGENT_BINARY -s SCENARIO -o DISK.img [-p PROFILE.yaml|none] [-S | -V VARIANT] [-x HOOK]
+#   tests/qemu/mkrootfs.sh -N -s SCENARIO -o DISK.img [-S | -V VARIANT] [-x HOOK]
 #
 # SCENARIO is a name in tests/qemu/scenarios/ or the path of a script elsewhere (the Ansible
 # fleet's guests run tests/qemu/fleet/fleet-node.sh, which run.sh must not pick up).
@@ -12,6 +13,9 @@
 #    is disabled: it would apply its recommended profile at boot, before the scenario's "before".
 # -p none: no /etc/rtagent/profile.yaml and rtagent.service not enabled (the scenario writes its
 #    own profile and starts rtagent itself, after it has seen the system untouched).
+# -N: no rtagent on the disk at all (no binary, units, /etc/rtagent or profile; implies -p none):
+#    something in the guest installs it, as the Ansible fleet's role does from the .deb
+#    (fleet-ansible.sh --deb).
 # -x HOOK runs `HOOK ROOT` on the staged tree just before the image is made (the fleet's
 #    hostname, keys and network); a failing hook fails the build.
 #
@@ -33,15 +37,16 @@ set -euo pipefail
 
 HERE=$(cd "$(dirname "$0")" && pwd)
 REPO=$(cd "$HERE/../.." && pwd)
-RTAGENT= SCEN= OUT= PROFILE=$HERE/profiles/hold.yaml BASE_ARGS=() HOOK=
-while getopts "r:s:o:p:SV:x:" opt; do
+RTAGENT= SCEN= OUT= PROFILE=$HERE/profiles/hold.yaml BASE_ARGS=() HOOK= NONE=0
+while getopts "r:s:o:p:SV:x:N" opt; do
   case $opt in
     r) RTAGENT=$OPTARG ;; s) SCEN=$OPTARG ;; o) OUT=$OPTARG ;; p) PROFILE=$OPTARG ;;
-    S) BASE_ARGS=(--ssh) ;; V) BASE_ARGS=(--variant "$OPTARG") ;; x) HOOK=$OPTARG ;;
-    *) echo "usage: $0 -r RTAGENT -s SCENARIO -o DISK.img [-p PROFILE]" >&2; exit 2 ;;
+    S) BASE_ARGS=(--ssh) ;; V) BASE_ARGS=(--variant "$OPTARG") ;; x) HOOK=$OPTARG ;; N) NONE=1 ;;
+    *) echo "usage: $0 (-r RTAGENT | -N) -s SCENARIO -o DISK.img [-p PROFILE]" >&2; exit 2 ;;
   esac
 done
-[ -x "$RTAGENT" ] && [ -n "$SCEN" ] && [ -n "$OUT" ] || { echo "usage: $0 -r RTAGENT -s SCENARIO -o DISK.img [-p PROFILE]" >&2; exit 2; }
+[ $NONE = 1 ] && PROFILE=none
+{ [ $NONE = 1 ] || [ -x "$RTAGENT" ]; } && [ -n "$SCEN" ] && [ -n "$OUT" ] || { echo "usage: $0 (-r RTAGENT | -N) -s SCENARIO -o DISK.img [-p PROFILE]" >&2; exit 2; }
 SCEN_FILE=$HERE/scenarios/$SCEN.sh
 case $SCEN in */*) SCEN_FILE=$SCEN; SCEN=$(basename "$SCEN" .sh) ;; esac
 [ -f "$SCEN_FILE" ] || { echo "mkrootfs: no scenario $SCEN ($SCEN_FILE)" >&2; exit 2; }
@@ -57,9 +62,11 @@ mkdir -p "$R"
 tar -C "$R" -xf "$BASE"
 
 # rtagent as `cmake --install` lays it out, then the libraries the base system lacks.
-"$HERE/install-rtagent.sh" "$RTAGENT" "$R"
-UNIT=$(find "$R" -name rtagent.service -path '*systemd/system/*' | head -1)
-mkdir -p "$R/etc/rtagent"
+if [ $NONE = 0 ]; then
+  "$HERE/install-rtagent.sh" "$RTAGENT" "$R"
+  UNIT=$(find "$R" -name rtagent.service -path '*systemd/system/*' | head -1)
+  mkdir -p "$R/etc/rtagent"
+fi
 UNITS="rtagent.service rtagent-scenario.service"
 if [ "$PROFILE" = none ]; then UNITS=rtagent-scenario.service; else cp "$PROFILE" "$R/etc/rtagent/profile.yaml"; fi
 
@@ -90,4 +97,8 @@ systemctl --root="$R" mask serial-getty@ttyS0.service getty@tty1.service systemd
 SIZE_MB=$(( $(du -sm "$R" | cut -f1) + 200 ))
 rm -f "$OUT"
 mkfs.ext4 -q -F -L rtagent-root -d "$R" "$OUT" "${SIZE_MB}M"
-echo "mkrootfs: $OUT (${SIZE_MB} MB, Debian + systemd, rtagent from $(dirname "$RTAGENT"), unit $(basename "$UNIT"))" >&2
+if [ $NONE = 1 ]; then
+  echo "mkrootfs: $OUT (${SIZE_MB} MB, Debian + systemd, no rtagent)" >&2
+else
+  echo "mkrootfs: $OUT (${SIZE_MB} MB, Debian + systemd, rtagent from $(dirname "$RTAGENT"), unit $(basename "$UNIT"))" >&2
+fi

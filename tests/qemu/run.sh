@@ -25,6 +25,8 @@
 #   # timeout: S                 a direct boot's own limit in seconds, for a scenario that runs long
 #                                by design (RTAGENT_QEMU_TIMEOUT still wins)
 #   # host-after: SCRIPT         run tests/qemu/host/SCRIPT OUTDIR RTAGENT on the host afterwards
+#   # monitor: qmp               QEMU's monitor on a unix socket (boot.sh -M): the guest's
+#                                host_monitor (lib.sh) hot-plugs and unplugs devices while it runs
 # A scenario hands files to the host with "ARTIFACT NAME TEXT" lines (TEXT appended to NAME in
 # its folder under OUTDIR).
 # rtagent: --rtagent, else $RTAGENT_BIN, else build/rtagent. --strict (or RTAGENT_QEMU_STRICT=1)
@@ -47,7 +49,7 @@ while [ $# -gt 0 ]; do
     --out) OUTDIR=$2; shift 2 ;;
     --deb) DEB=$2; shift 2 ;;
     --strict) STRICT=1; shift ;;
-    -h|--help) sed -n '2,34p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,36p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     -*) echo "run.sh: unknown option $1" >&2; exit 2 ;;
     *) SCENARIOS+=("${1%.sh}"); shift ;;
   esac
@@ -134,6 +136,7 @@ for s in "${SCENARIOS[@]}"; do
   fi
   [ "$STRICT" = 1 ] && append="$append rtagent.strict=1"
   boots=$(header "$s" boots); boots=${boots:-1}
+  mon=; [ "$(header "$s" monitor)" = qmp ] && mon=-M
   loader=$(header "$s" bootdisk)
   t=$(date +%s.%N)
   if [ -n "$loader" ]; then
@@ -147,7 +150,7 @@ for s in "${SCENARIOS[@]}"; do
     echo "--- $s (kernel $flavour through $loader: $(basename "$base"))"
     # A boot from the disk runs SeaBIOS, GRUB, Debian's initramfs and a whole systemd: twice
     # the per-boot time of a direct boot by default.
-    "$HERE/boot.sh" -D -s "$s" -l "$work/console.log" -t $(( boots * ${RTAGENT_QEMU_TIMEOUT:-480} )) \
+    "$HERE/boot.sh" -D $mon -s "$s" -l "$work/console.log" -t $(( boots * ${RTAGENT_QEMU_TIMEOUT:-480} )) \
         -q "-drive file=$base,if=none,format=raw,snapshot=on,id=root -device virtio-blk-pci,drive=root,bootindex=0
             -drive file=$work/harness.img,if=none,format=raw,readonly=on,id=harness -device virtio-blk-pci,drive=harness" \
         > "$work/result.txt"
@@ -156,12 +159,16 @@ for s in "${SCENARIOS[@]}"; do
     tmo=$(header "$s" timeout)
     noiso=; [ "$(header "$s" isolation)" = none ] && noiso=-N
     "$HERE/boot.sh" -A $arch -k "${KDIR[$flavour]}" -i "${INITRD[$flavour]}" -s "$s" -l "$work/console.log" \
-        -a "$append" -q "$qargs" -t "${RTAGENT_QEMU_TIMEOUT:-${tmo:-240}}" $noiso > "$work/result.txt"
+        -a "$append" -q "$qargs" -t "${RTAGENT_QEMU_TIMEOUT:-${tmo:-240}}" $noiso $mon > "$work/result.txt"
   fi
   rc=$?
   secs=$(awk -v a="$t" -v b="$(date +%s.%N)" 'BEGIN{printf "%.1f", b-a}')
-  # Files a scenario hands to the host: each "ARTIFACT NAME TEXT" line appends TEXT to $work/NAME.
-  grep '^ARTIFACT ' "$work/result.txt" | while read -r _ name text; do printf '%s\n' "$text" >> "$work/$name"; done
+  # Files a scenario hands to the host: each "ARTIFACT NAME TEXT" line appends TEXT to $work/NAME,
+  # as it was (its leading and trailing blanks kept: a JSON file's indentation is part of it).
+  grep '^ARTIFACT ' "$work/result.txt" | while IFS= read -r line; do
+    rest=${line#ARTIFACT }; name=${rest%% *}; text=${rest#"$name"}; text=${text# }
+    printf '%s\n' "$text" >> "$work/$name"
+  done
   # A step on the host after the boot (# host-after: SCRIPT, in tests/qemu/host/): its
   # PASS/FAIL/SKIP/FACT lines count as the scenario's.
   after=$(header "$s" host-after)

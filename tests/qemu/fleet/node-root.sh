@@ -2,8 +2,11 @@
 # mkrootfs.sh's hook (-x) for one guest of the Ansible fleet run (tests/qemu/fleet-ansible.sh):
 # makes the staged tree ROOT a host Ansible can manage over SSH.
 #
-#   FLEET_HOSTNAME=NAME FLEET_HOSTKEY=KEY FLEET_AUTHKEY=KEY.pub FLEET_KDIR=KERNEL_DIR node-root.sh ROOT
+#   FLEET_HOSTNAME=NAME FLEET_HOSTKEY=KEY FLEET_AUTHKEY=KEY.pub FLEET_KDIR=KERNEL_DIR [FLEET_INSTALL=deb] node-root.sh ROOT
 #
+# - /rtagent/fleet-install says how rtagent gets onto this guest, for fleet-node.sh: `cmake`
+#   (on the disk already, cmake --install) or `deb` (FLEET_INSTALL=deb: the disk has none, the
+#   role installs the package);
 # - /etc/hostname and /etc/hosts say NAME (sudo resolves it; the verify JSON names it);
 # - the only SSH host key is KEY (made per run by the driver, which writes known_hosts from its
 #   .pub): the keys openssh-server's postinst made in the base tarball are removed, so no two
@@ -19,6 +22,7 @@ R=${1:?usage: node-root.sh ROOT}
 : "${FLEET_HOSTNAME:?}" "${FLEET_HOSTKEY:?}" "${FLEET_AUTHKEY:?}" "${FLEET_KDIR:?}"
 
 echo "$FLEET_HOSTNAME" > "$R/etc/hostname"
+echo "${FLEET_INSTALL:-cmake}" > "$R/rtagent/fleet-install"
 printf '127.0.0.1\tlocalhost\n127.0.1.1\t%s\n' "$FLEET_HOSTNAME" > "$R/etc/hosts"
 
 rm -f "$R"/etc/ssh/ssh_host_*

@@ -1,5 +1,8 @@
 #!/bin/sh
 # kernel: rt
+# monitor: qmp
+# qemu: -device pcie-root-port,id=hp,bus=pcie.0,chassis=1
+# modules: virtio_net
 # `rtagent hold` under chaos (issue 17), on rt-hold's base (docs/service.md, "Under chaos"):
 #  1. a managed thread (`sleep 1000`, FIFO 55 by its command line) killed and started again:
 #     the new thread gets FIFO 55 within seconds, with a drift line;
@@ -13,7 +16,14 @@
 #     (IRQ 8) is still put back; the state file cannot be rewritten (logged with ENOSPC; status
 #     shows the last one written); a new thread's rank needs a journal entry, so it waits,
 #     logged, and is set on the first tick after space comes back.
-# Then SIGTERM: exit 0, on_stop revert puts IRQ 8 and the note back.
+#  5. a network card hot-plugged through QEMU's monitor (host_monitor: a virtio-net-pci into the
+#     PCIe root port `hp` given at boot; virtio_net loaded before hold starts): its MSI-X IRQs
+#     appear in /proc/interrupts, the driver spreading its queue IRQs over all four CPUs
+#     (affinity hint 0-3); hold puts every one on the housekeeping CPUs (`irqs.default`), with a
+#     drift line per IRQ it moves. Then the card unplugged (device_del): its IRQs vanish, hold
+#     keeps holding with no failure logged, and drift is still put back.
+# Then SIGTERM: exit 0, on_stop revert puts IRQ 8 and the note back, and skips the journaled
+# IRQs of the card that went (nothing left to put back), with no error.
 . /rtagent/lib.sh
 
 P=/tmp/hold.yaml
@@ -27,7 +37,7 @@ cores:
     workqueue_cpumask: keep
     default_smp_affinity: keep
 irqs:
-  default: keep
+  default: housekeeping
   rules:
     rtc:
       irq: [8]
@@ -63,6 +73,9 @@ drift_irq8() {
   if wait_for 30 irq8_back; then pass "$1: IRQ 8 widened behind hold's back comes back to 0-1"
   else fail "$1: IRQ 8 comes back to 0-1" "reads $(cat /proc/irq/8/smp_affinity_list)"; fi
 }
+
+# 5 needs the driver before the card comes (no udev here to load it).
+load_modules virtio_pci virtio_net
 
 # 4 needs /run/rtagent small before hold starts (its journal and state file live there).
 mkdir -p /run/rtagent
@@ -197,9 +210,52 @@ wait_for 30 sh -c '[ "$(md5sum < /run/rtagent/state.json)" != "$0" ]' "$state_be
   && pass "4: space back, the state file is written again" || fail "4: the state file is rewritten" "unchanged"
 expect_eq "4: still holding" "$(holding && echo yes)" yes
 
+# 5. A network card hot-plugged, then unplugged.
+card_irqs() { sed -n 's/^ *\([0-9]*\):.* virtio[0-9]*-[a-z]*[.0-9]*$/\1/p' /proc/interrupts; }
+card_up() { grep -Eq ' virtio[0-9]+-input' /proc/interrupts && grep -Eq ' virtio[0-9]+-output' /proc/interrupts; }
+card_gone() { [ -z "$(card_irqs)" ]; }
+card_on_housekeeping() {
+  for n in $(card_irqs); do [ "$(cat /proc/irq/$n/smp_affinity_list 2>/dev/null)" = 0-1 ] || return 1; done
+}
+drifts=$(count "drift: IRQ [0-9]* (virtio")
+t0=$(cut -d' ' -f1 /proc/uptime) t5=$(cut -d' ' -f1 /proc/uptime)
+host_monitor device_add virtio-net-pci,id=hp0,bus=hp
+if wait_for 60 card_up; then
+  irqs=$(card_irqs | tr '\n' ' ')
+  pass "5: the hot-plugged card's IRQs appear (${irqs% })"
+  fact hotplug_irqs_seen_after_s "$(awk -v a="$t0" -v b="$(cut -d' ' -f1 /proc/uptime)" 'BEGIN { printf "%.2f", b - a }')"
+  fact hotplug_irq_affinity_first_read_by_the_scenario "$(for n in $irqs; do printf '%s:%s ' $n "$(cat /proc/irq/$n/smp_affinity_list)"; done)"
+  t0=$(cut -d' ' -f1 /proc/uptime)
+  if wait_for 30 card_on_housekeeping; then pass "5: hold puts every IRQ of the new card on 0-1"
+  else fail "5: every IRQ of the new card on 0-1" "$(for n in $(card_irqs); do printf '%s:%s ' $n "$(cat /proc/irq/$n/smp_affinity_list)"; done)"; fi
+  fact hotplug_irqs_placed_after_s "$(awk -v a="$t0" -v b="$(cut -d' ' -f1 /proc/uptime)" 'BEGIN { printf "%.2f", b - a }')"
+  wait_for 10 more_than "drift: IRQ [0-9]* (virtio" "$drifts"
+  expect_grep "5: a drift line names a new IRQ of the card, moved to 0-1" "drift: IRQ [0-9]+ \(virtio[0-9]+-[a-z]+.*-> 0-1 \(re-asserted\)" "$OUT/hold.err"
+  info "$(grep 'drift: IRQ [0-9]* (virtio' "$OUT/hold.err" | tr '\n' '|')"
+  expect_eq "5: still holding with the new card" "$(holding && echo yes)" yes
+
+  lines_before=$(grep -c . "$OUT/hold.err")
+  host_monitor device_del hp0
+  if wait_for 60 card_gone; then pass "5: the card unplugged, its IRQs are gone from /proc/interrupts"
+  else fail "5: the unplugged card's IRQs go" "still $(card_irqs | tr '\n' ' ')"; fi
+  drift_irq8 "5 (after the unplug: the watch goes on)"
+  expect_eq "5: still holding after the unplug" "$(holding && echo yes)" yes
+  after=$(sed -n "$((lines_before + 1)),\$p" "$OUT/hold.err")
+  fact hold_log_lines_after_unplug "$(printf '%s' "$after" | grep -c .)"
+  if printf '%s\n' "$after" | grep -Eq 'failed|error|cannot'; then
+    fail "5: nothing fails after the unplug" "$(printf '%s\n' "$after" | grep -E 'failed|error|cannot' | head -3 | tr '\n' '|')"
+  else pass "5: nothing fails after the unplug (no error, no failed drift)"; fi
+else
+  fail "5: the hot-plugged card's IRQs appear" "no virtio line in /proc/interrupts within 60 s (the host's HOST-MONITOR answer is above)"
+fi
+fact hotplug_step_s "$(awk -v a="$t5" -v b="$(cut -d' ' -f1 /proc/uptime)" 'BEGIN { printf "%.1f", b - a }')"
+
 kill -TERM $pid
 wait $pid
 expect_eq "hold exits 0 on SIGTERM" "$?" 0
+expect_grep "on_stop revert: hold says the state is reverted" "stopped: .*state reverted" "$OUT/hold.err"
+if grep -q ' error: revert: ' "$OUT/hold.err"; then fail "on_stop revert: no value left behind" "$(grep ' error: revert: ' "$OUT/hold.err" | head -3 | tr '\n' '|')"
+else pass "on_stop revert: no value left behind (the gone card's IRQs skipped)"; fi
 expect_file "on_stop revert: IRQ 8 back" /proc/irq/8/smp_affinity_list "$irq_before"
 expect_eq "PM QoS note given back" "$(note)" "$note_before"
 kill $s3 2>/dev/null

@@ -33,6 +33,37 @@ fact daemon_cpus "$(sed -n 's/^Cpus_allowed_list:[[:space:]]*//p' /proc/$pid/sta
 fact daemon_rss "$(sed -n 's/^VmRSS:[[:space:]]*//p' /proc/$pid/status)"
 expect_eq "the daemon runs on the housekeeping CPUs" "$(sed -n 's/^Cpus_allowed_list:[[:space:]]*//p' /proc/$pid/status)" "0-1"
 
+# The daemon at rest under systemd with the watchdog on (issue 19): 32 s, a little more than one
+# watchdog ping (every half of WatchdogSec), sampled every half second. Its memory (VmRSS, and
+# VmHWM: the peak since it started, the start-up included), the CPUs its threads last ran on (field
+# 39 of each task's stat: never an isolated one) and its wake-ups (voluntary context switches).
+cs0=$(awk '/^voluntary_ctxt_switches/ {print $2}' /proc/$pid/status)
+wd0=$(systemctl show -p WatchdogTimestampMonotonic --value rtagent.service)
+rss_min= rss_max=0 on_isolated= n=0
+while [ $n -lt 64 ]; do
+  r=$(awk '/^VmRSS/ {print $2}' /proc/$pid/status)
+  [ -z "$rss_min" ] || [ "$r" -lt "$rss_min" ] && rss_min=$r
+  [ "$r" -gt "$rss_max" ] && rss_max=$r
+  for t in /proc/$pid/task/*/stat; do
+    c=$(sed 's/.*) //' "$t" | cut -d' ' -f37)
+    case $c in 2|3) on_isolated="$on_isolated $(basename "$(dirname "$t")"):$c" ;; esac
+  done
+  sleep 0.5; n=$((n + 1))
+done
+cs1=$(awk '/^voluntary_ctxt_switches/ {print $2}' /proc/$pid/status)
+fact daemon_rss_at_rest_kib "$rss_min-$rss_max over 32 s"
+fact daemon_hwm_kib "$(awk '/^VmHWM/ {print $2}' /proc/$pid/status)"
+fact daemon_wakeups_32s "$((cs1 - cs0))"
+expect_eq "the daemon's threads ran only on housekeeping CPUs in 32 s at rest" "${on_isolated:-none}" none
+wd1=$(systemctl show -p WatchdogTimestampMonotonic --value rtagent.service)
+fact watchdog_last_ping_us "$wd0 -> $wd1"
+# A ping is due every half of WatchdogSec (30 s): one must have landed in the 32 s.
+if [ -n "$wd1" ] && [ "$wd1" != 0 ] && [ "$wd1" != "$wd0" ]; then pass "systemd saw a watchdog ping in the 32 s (WatchdogTimestamp moved)"
+else fail "systemd saw a watchdog ping in the 32 s" "WatchdogTimestampMonotonic $wd0 -> $wd1"; fi
+expect_eq "still active after the window" "$(systemctl show -p ActiveState --value rtagent.service)" active
+if journalctl -u rtagent.service --no-pager -o cat | grep -qi "watchdog timeout"; then fail "no watchdog timeout" "the journal has one"
+else pass "no watchdog timeout in the journal"; fi
+
 # 3. rtagent status reports it. Its exit code says whether the daemon's last verify (the boot
 # suite) failed: 0 no, 1 yes (docs/service.md); the same suite run by hand must agree.
 rtagent verify /etc/rtagent/profile.yaml --suite boot > "$OUT/verify-boot.out" 2>&1

@@ -12,13 +12,16 @@
 # and Debian's irqbalance, on the RT kernel with 4 CPUs booted without isolation, isolated 2-3:
 #  1. snapshot "before" twice, 3 s apart (what differs between the two is noise, left out);
 #  2. `tuned-adm profile realtime` with isolated_cores=2-3: snapshot "tuned";
-#  3. `tuned-adm off`: snapshot "off" (what TuneD did not restore is named, a FACT);
+#  3. `tuned-adm off`: snapshot "off" (what TuneD did not restore is named, a FACT); what it left
+#     is then written back to its "before" value (sysctls, workqueue masks, ignore_ce), so that
+#     rtagent starts where TuneD did and each of its changes is measured: snapshot "start";
 #  4. `rtagent apply` of a profile that includes profiles/base/tuned-realtime.yaml with the same
-#     CPUs: snapshot "rtagent"; every key TuneD changed must read what TuneD made it, unless the
-#     key is in DELIBERATE below (each with its reason in docs/migrating-from-tuned.md); the
-#     boot arguments TuneD wrote to /etc/tuned/bootcmdline must be on rtagent's planned command
-#     line, unless deliberate;
-#  5. `rtagent revert`: snapshot "reverted" equals "off" (and "before", where TuneD restored it).
+#     CPUs (its plan without an error finding): snapshot "rtagent"; every key TuneD changed must
+#     read what TuneD made it, unless the key is in DELIBERATE below (each with its reason in
+#     docs/migrating-from-tuned.md); the boot arguments TuneD wrote to /etc/tuned/bootcmdline
+#     must be on rtagent's planned command line, unless deliberate;
+#  5. `rtagent revert`: snapshot "reverted" equals "start" (and "before", less what could not be
+#     written back).
 # A snapshot is one `key=value` line per tunable: every sysctl, workqueue masks, IRQ placement
 # (housekeeping-only or not: irqbalance re-places IRQs every 10 s), NIC channels and RPS/XPS
 # masks (a veth pair with 4 rx and 4 tx queues: user networking gives virtio-net one queue
@@ -71,7 +74,9 @@ snap() {
     for f in /sys/kernel/mm/hugepages/*/nr_hugepages /sys/devices/system/node/node*/hugepages/*/nr_hugepages; do
       [ -r "$f" ] && echo "hugepages:$(echo "$f" | cut -d/ -f4-)=$(cat "$f")"
     done
-    for f in enabled defrag; do echo "thp:$f=$(sed 's/.*\[\(.*\)\].*/\1/' /sys/kernel/mm/transparent_hugepage/$f)"; done
+    for f in enabled defrag; do  # the Debian RT kernel has no THP
+      [ -r /sys/kernel/mm/transparent_hugepage/$f ] && echo "thp:$f=$(sed 's/.*\[\(.*\)\].*/\1/' /sys/kernel/mm/transparent_hugepage/$f)"
+    done
     for f in /sys/devices/system/machinecheck/machinecheck*/ignore_ce; do [ -r "$f" ] && echo "machinecheck:$(echo "$f" | cut -d/ -f6)=$(cat "$f")"; done
     [ -r /sys/kernel/mm/ksm/run ] && echo "ksm:run=$(cat /sys/kernel/mm/ksm/run)"
     for f in /sys/devices/system/cpu/cpu[0-9]*/cpufreq/scaling_governor /sys/devices/system/cpu/cpu[0-9]*/power/energy_perf_bias; do
@@ -174,6 +179,21 @@ if [ -s "$S/off.diff" ]; then
   fact tuned_off_left "$(cut -d: -f1-2 "$S/off.diff" | tr '\n' ' ')"
 else pass "tuned-adm off restored every key"; fi
 systemctl stop tuned.service
+# what TuneD left, written back to its value before TuneD (a key with no file to write stays)
+while IFS= read -r line; do
+  k=${line%%: *} v=$(value before "${line%%: *}")
+  case $k in
+    sysctl:*) sysctl -q -w "${k#sysctl:}=$v" ;;
+    wq:*) echo "$v" > "/sys/devices/virtual/workqueue/${k#wq:}" ;;
+    machinecheck:*) echo "$v" > "/sys/devices/system/machinecheck/${k#machinecheck:}/ignore_ce" ;;
+    *) false ;;
+  esac 2>/dev/null && echo "  RESET| $k back to $v" || echo "  RESET| $k: not written back"
+done < "$S/off.diff"
+sleep 1
+snap start
+changed before start > "$S/start.diff"
+if [ -s "$S/start.diff" ]; then sed 's/^/  START| /' "$S/start.diff"; info "rtagent starts with $(wc -l < "$S/start.diff") keys TuneD left"
+else pass "rtagent starts where TuneD did: what tuned-adm off left is written back"; fi
 
 # 4. rtagent apply of the TuneD-equivalent base profile with the same CPUs
 P=/rtagent/profiles/qemu-tuned-board.yaml
@@ -189,11 +209,12 @@ EOF
 rt_expect validate 0 validate $P
 rt_expect plan 0 plan $P
 sed 's/^/  PL| /' "$OUT/plan.out" | head -80
+expect_eq "the plan of TuneD's realtime as rtagent settings has no error finding" "$(grep -c '^ *error \[' "$OUT/plan.out")" 0
 rt_expect apply 0 apply $P --json
 sed 's/^/  A| /' "$OUT/apply.err" | tail -8
 sleep 3
 snap rtagent
-changed off rtagent > "$S/rtagent.diff"
+changed start rtagent > "$S/rtagent.diff"
 fact rtagent_changed_count "$(wc -l < "$S/rtagent.diff")"
 sed 's/^/  RTAGENT| /' "$S/rtagent.diff"
 
@@ -205,8 +226,8 @@ while IFS= read -r line; do
   got=$(value rtagent "$k")
   if echo "$k=" | grep -Eq "$DELIBERATE"; then
     deliberate=$((deliberate + 1)); echo "  CMP| deliberate $k: TuneD $want, rtagent $got"
-  elif [ "$got" = "$want" ] && [ "$(value off "$k")" = "$want" ]; then
-    unmeasured=$((unmeasured + 1)); echo "  CMP| unmeasured $k: tuned-adm off left it at $want"
+  elif [ "$got" = "$want" ] && [ "$(value start "$k")" = "$want" ]; then
+    unmeasured=$((unmeasured + 1)); echo "  CMP| unmeasured $k: it read $want before rtagent's apply"
   elif [ "$got" = "$want" ]; then
     same=$((same + 1)); echo "  CMP| same $k: $want"
   else
@@ -215,7 +236,7 @@ while IFS= read -r line; do
   fi
 done < "$S/tuned.diff"
 fact compare "same $same, deliberate $deliberate, unmeasured $unmeasured, missing $missing"
-[ $missing = 0 ] && pass "every change TuneD made, rtagent made too ($same keys; $deliberate deliberate, $unmeasured left by tuned-adm off)"
+[ $missing = 0 ] && pass "every change TuneD made, rtagent made too ($same keys; $deliberate deliberate, $unmeasured already so before apply)"
 
 # The boot arguments: TuneD's /etc/tuned/bootcmdline against rtagent's planned line.
 for arg in $(cat "$S/tuned.cmdline"); do
@@ -233,23 +254,29 @@ for arg in $(cat "$S/tuned.cmdline"); do
   esac
 done
 
-# 5. revert: every key back to "off" (rtagent's own start), and so to "before" where TuneD restored it
+# 5. revert: every key back to "start" (rtagent's own start), and so to "before" where it was written back
 rt_expect revert 0 revert
+# where the IRQs are right after revert and 3 s later (irqbalance, restarted by revert, re-places
+# IRQs on its own), with what revert said about them
+irqs_now() { for d in /proc/irq/[0-9]*; do [ -r $d/smp_affinity_list ] && printf ' %s:%s' "${d##*/}" "$(cat $d/smp_affinity_list)"; done; echo; }
+echo "  IRQS| right after revert (irqbalance $(pgrep -x irqbalance)):$(irqs_now)"
+grep -iE 'irq' "$OUT/revert.out" "$OUT/revert.err" | head -20 | sed 's/^/  RV| /'
 sleep 3
+echo "  IRQS| 3 s after revert (irqbalance $(pgrep -x irqbalance)):$(irqs_now)"
 snap reverted
-changed off reverted > "$S/revert.diff"
+changed start reverted > "$S/revert.diff"
 if [ -s "$S/revert.diff" ]; then
   sed 's/^/  REVERT| /' "$S/revert.diff"
   fail "rtagent revert puts every key back" "$(cut -d: -f1 "$S/revert.diff" | tr '\n' ' ')"
 else pass "rtagent revert: the snapshot equals the one before apply"; fi
 changed before reverted | while IFS= read -r line; do
   k=${line%%: *}
-  gawk -v k="$k: " 'index($0, k) == 1 { f = 1 } END { exit !f }' "$S/off.diff" || echo "$line"
+  gawk -v k="$k: " 'index($0, k) == 1 { f = 1 } END { exit !f }' "$S/start.diff" || echo "$line"
 done > "$S/revert-before.diff"
 if [ -s "$S/revert-before.diff" ]; then
   sed 's/^/  BEFORE| /' "$S/revert-before.diff"
-  fail "after revert the snapshot equals before (less what tuned-adm off left)" "$(cut -d: -f1 "$S/revert-before.diff" | tr '\n' ' ')"
-else pass "after revert the snapshot equals before (less what tuned-adm off left)"; fi
+  fail "after revert the snapshot equals before (less what TuneD left that could not be written back)" "$(cut -d: -f1 "$S/revert-before.diff" | tr '\n' ' ')"
+else pass "after revert the snapshot equals before (less what TuneD left that could not be written back)"; fi
 # the snapshots, for docs/migrating-from-tuned.md
 for f in tuned.diff off.diff rtagent.diff; do sed "s/^/ARTIFACT $f /" "$S/$f"; done
 finish

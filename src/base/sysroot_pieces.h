@@ -1,0 +1,31 @@
+// The durable-write door (SysRoot::WriteDurable) for a file made while it is written: the
+// journal of a large system (10.6 MB on bench/'s large tree) never exists whole in memory.
+#pragma once
+
+#include <functional>
+#include <string>
+#include <string_view>
+
+#include "base/result.h"
+#include "base/sysroot.h"
+
+namespace rtagent {
+
+/// Takes one piece of a file's contents.
+using PutPiece = std::function<void(std::string_view piece)>;
+/// Makes a file's contents: calls put() with each piece, in order. Each piece is one write(2),
+/// so a maker gives pieces of some KiB.
+using Pieces = std::function<void(const PutPiece& put)>;
+
+/// WriteFileAtomic with the contents made in pieces, each written as it is made: the same
+/// temporary file, fsync, rename (the commit point) and fsync of the directory. After a piece
+/// fails to be written the rest are skipped and the temporary file removed, never renamed.
+Result<void> WriteFileAtomicFrom(const std::string& path, const Pieces& pieces);
+
+/// root.WriteDurable(path, contents) with the contents made in pieces. An FsRoot (every root
+/// rtagent opens: OpenRoot) writes them as they are made; any other root (a test double that
+/// counts writes, injects faults or refuses paths) is given the contents whole through its own
+/// WriteDurable, so it sees exactly what it saw before.
+Result<void> WriteDurableFrom(SysRoot& root, const std::string& path, const Pieces& pieces);
+
+}  // namespace rtagent

@@ -1,0 +1,74 @@
+#!/bin/bash
+# Self-test of boot.sh's handling of the emulator itself, with a stand-in for
+# qemu-system-x86_64 first on PATH (no guest is booted): a QEMU killed by a signal is booted
+# again once and said so, when nothing the guest wrote survives it (no writable disk, or before
+# the begin marker); after the begin marker with a writable disk, or a second time, it is not; a run without an end marker fails with 124; a guest's host-monitor request
+# without -M is answered with a failed check in the console log.
+set -uo pipefail
+HERE=$(cd "$(dirname "$0")" && pwd)
+T=$(mktemp -d "${TMPDIR:-/tmp}/rtagent-boot-self-test.XXXXXX")
+trap 'rm -rf "$T"' EXIT
+mkdir -p "$T/bin" "$T/k/boot"
+: > "$T/k/boot/vmlinuz-0-test"; : > "$T/initrd"
+# The stand-in: what each of its runs does is the next line of $T/plan
+# (crash-early | crash-late | ok | monitor | silent); it counts its runs in $T/runs.
+cat > "$T/bin/qemu-system-x86_64" <<'FAKE'
+#!/bin/bash
+D=$(dirname "$(dirname "$0")")
+n=$(( $(cat "$D/runs" 2>/dev/null || echo 0) + 1 )); echo $n > "$D/runs"
+what=$(sed -n "${n}p" "$D/plan")
+echo "[    0.000000] Linux version 0-test"
+case $what in
+  crash-early) kill -SEGV $$ ;;
+  crash-late) echo "=== RTAGENT-SCENARIO-BEGIN s ==="; kill -SEGV $$ ;;
+  ok) printf '=== RTAGENT-SCENARIO-BEGIN s ===\r\nPASS one\r\n=== RTAGENT-SCENARIO-END s rc=0 ===\r\n' ;;
+  monitor) echo "=== RTAGENT-SCENARIO-BEGIN s ==="; printf 'RTAGENT-HOST-MONITOR device_add virtio-net-pci,id=hp0\r\n'
+           echo "=== RTAGENT-SCENARIO-END s rc=0 ===" ;;
+  silent) exit 1 ;;
+esac
+FAKE
+chmod +x "$T/bin/qemu-system-x86_64"
+
+FAILS=0
+check() { if eval "$2"; then echo "ok   $1"; else echo "FAIL $1"; FAILS=$((FAILS + 1)); fi; }
+# run PLAN...: boot.sh with the stand-in doing PLAN's steps in turn, given the QEMU arguments in
+# $QARGS; sets RC, OUT, RUNS.
+QARGS=
+run() {
+  printf '%s\n' "$@" > "$T/plan"; rm -f "$T/runs" "$T"/console.log*
+  OUT=$(PATH="$T/bin:$PATH" RTAGENT_QEMU_BZIMAGE=1 RTAGENT_QEMU_CRASH_RETRIES=1 RTAGENT_QEMU_ACCEL=tcg "$HERE/boot.sh" -k "$T/k" -i "$T/initrd" -s s \
+        -l "$T/console.log" -t 20 -q "$QARGS" 2>&1)
+  RC=$?; RUNS=$(cat "$T/runs" 2>/dev/null || echo 0)
+}
+
+run crash-early ok
+check "a crash before /init is booted again, and the second boot's result counts" '[ $RC = 0 ] && [ $RUNS = 2 ]'
+check "the retry is said on stdout with the signal" 'grep -q "QEMU died by signal 11 (exit 139) (s); booting again from the start" <<< "$OUT"'
+check "the crashed console is kept beside the log" 'grep -q "Linux version 0-test" "$T/console.log.crash-1"'
+check "the log says it is the second attempt" 'grep -q "^# boot.sh: attempt 2" "$T/console.log"'
+
+QARGS="-drive file=$T/disk.img,if=virtio,format=raw"
+run crash-late ok
+check "a crash after /init began, with a disk the guest writes, is not booted again: 124" '[ $RC = 124 ] && [ $RUNS = 1 ]'
+check "... and its console is shown" 'grep -q "no end marker for s (qemu exit 139)" <<< "$OUT"'
+run crash-early ok
+check "a crash before /init began, with a disk the guest writes, is booted again" '[ $RC = 0 ] && [ $RUNS = 2 ]'
+QARGS="-drive file=$T/disk.img,if=none,format=raw,snapshot=on,id=root -drive file=$T/h.img,if=none,readonly=on,id=h"
+run crash-late ok
+check "a crash after /init began is booted again when no disk keeps the guest's writes" '[ $RC = 0 ] && [ $RUNS = 2 ]'
+QARGS=
+run crash-late ok
+check "... and when there is no disk at all (the initramfs is in memory)" '[ $RC = 0 ] && [ $RUNS = 2 ]'
+
+run crash-early crash-early ok
+check "a second crash is not booted a third time" '[ $RC = 124 ] && [ $RUNS = 2 ]'
+
+run silent ok
+check "QEMU ending without a signal and without an end marker is not retried" '[ $RC = 124 ] && [ $RUNS = 1 ]'
+
+run monitor
+check "a host-monitor request without -M is a failed check in the console" \
+  'grep -q "^FAIL host monitor: device_add virtio-net-pci,id=hp0: no monitor (boot.sh without -M; a scenario asks for it with # monitor: qmp)" "$T/console.log"'
+
+[ $FAILS = 0 ] && echo "boot.sh self-test: all passed" || echo "boot.sh self-test: $FAILS failed"
+[ $FAILS = 0 ]
