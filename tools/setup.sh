@@ -19,7 +19,7 @@ with_tests=0
 packages=(
   build-essential cmake ninja-build ccache pkg-config python3
   libyaml-cpp-dev libcli11-dev libspdlog-dev libfmt-dev nlohmann-json3-dev libcgroup-dev catch2
-  libsystemd-dev nettle-dev libutf8proc-dev libmnl-dev
+  libsystemd-dev nettle-dev libutf8proc-dev libmnl-dev libpugixml-dev
 )
 if ((with_tests)); then
   packages+=(qemu-system-x86 busybox-static debootstrap fdisk rt-tests stress-ng xz-utils chromium

@@ -53,7 +53,7 @@ CACHED_ONLY=0
 INCLUDE=systemd,systemd-sysv,kmod,udev,initramfs-tools,zstd,linux-base,grub-pc
 # The package's runtime libraries (its Depends, libc and libgcc aside): the arm64 guest installs
 # the package with dpkg -i, the SSH base's with apt, and neither reaches a mirror.
-RUNTIME=libcgroup2,libfmt9,libspdlog1.10,libutf8proc2,libyaml-cpp0.7,libsystemd0,libnettle8,libstdc++6,libmnl0
+RUNTIME=libcgroup2,libfmt9,libspdlog1.10,libutf8proc2,libyaml-cpp0.7,libsystemd0,libnettle8,libstdc++6,libmnl0,libpugixml1v5
 case $VARIANT in
   '') ;;
   ssh-) INCLUDE=$INCLUDE,openssh-server,python3,sudo,python3-apt,$RUNTIME ;;
