@@ -414,6 +414,16 @@ TEST_CASE("fuzz import: a footer latency too large for nanoseconds is refused, n
   CHECK(ImportFile("cyclictest", "c.txt", text));  // the file as cyclictest wrote it still reads
 }
 
+TEST_CASE("fuzz import: cyclictest --json times a millennium apart leave the duration unknown, not overflowed", "[report]") {
+  // fuzz/import_fuzz.cc under UBSan: start_time in 1013 and end_time in 2026 made a span in
+  // seconds whose nanoseconds overflow a signed 64-bit integer.
+  std::string text = Fixture("cyclictest-h20.json");
+  text.replace(text.find("Tue, 01 Dec 2026 21:14:27"), 25, "Thu, 03 Dec 1013 07:04:35");
+  auto v = ImportFile("cyclictest", "c.json", text);
+  REQUIRE(v);
+  CHECK_FALSE(v->Knows("duration"));
+}
+
 TEST_CASE("fuzz import: a JSON number too large for any type is an error, not an exception", "[report]") {
   // fuzz/import_fuzz.cc: nlohmann's second parse, made for the error's line, threw
   // out_of_range (not parse_error) on "6e00001000004", out of the import.
