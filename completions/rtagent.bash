@@ -16,7 +16,7 @@ _rtagent_options() {
     accept) echo "--duration --json --junit --md --svg --hist --html --baseline --tolerance --require-same --allow-missing --progress-every --preflight" ;;
     explain) echo "--cpus --duration --threshold --json --trace --from --diff" ;;
     diff) echo "--json --junit --tolerance --require-same --allow-missing --tolerance-percent --tolerance-us" ;;
-    report) echo "--from-cyclictest --from-rtla --fleet --json --junit --md --svg --hist --html --cases" ;;
+    report) echo "--from-cyclictest --from-rtla --from-rteval --fleet --json --junit --md --svg --hist --html --cases" ;;
     hold) echo "--once --verdict --replan-interval" ;;
     status) echo "--json" ;;
     bench) echo "--quick --only --cpu --priority --json --md --svg --compare" ;;
@@ -55,7 +55,7 @@ _rtagent() {
     case $w in
       --root | -o | --output | --section | --suite | --junit | --md | --svg | --hist | --html | --cases | --baseline | --tolerance | \
         --require-same | --progress-every | --preflight | --duration | --out | --cpus | --threshold | --trace | \
-        --from | --from-cyclictest | --from-rtla | --fleet | --tolerance-percent | --tolerance-us | --verdict | --only | \
+        --from | --from-cyclictest | --from-rtla | --from-rteval | --fleet | --tolerance-percent | --tolerance-us | --verdict | --only | \
         --cpu | --priority | --periods)
         ((i++)) ;;
       --json)
@@ -97,7 +97,7 @@ _rtagent() {
     --require-same)
       _rtagent_words "$cur" profile host kernel
       return 0 ;;
-    --junit | --md | --svg | --hist | --html | --cases | --trace | --from-cyclictest | --from-rtla)
+    --junit | --md | --svg | --hist | --html | --cases | --trace | --from-cyclictest | --from-rtla | --from-rteval)
       _rtagent_files "$cur"
       return 0 ;;
     --baseline | --verdict | --from | --diff | --compare)

@@ -1,13 +1,16 @@
 // The imports of other tools' results (report/import.h): cyclictest's -h text report and its
-// --json file (report/cyclictest_text.cc, cyclictest_json.cc) and rtla timerlat hist
-// (report/rtla_text.cc), each turned into a verdict that is then rendered as `rtagent report`
-// does. An imported verdict must render to JSON that reads back.
+// --json file (report/cyclictest_text.cc, cyclictest_json.cc), rtla timerlat hist
+// (report/rtla_text.cc) and rteval's summary.xml (report/rteval_xml.cc, pugixml), each turned
+// into a verdict that is then rendered as `rtagent report` does; tests/imports/ (the rteval-*.xml
+// fixtures among them) seeds the corpus (tools/fuzz_corpus.py). An imported verdict must render
+// to JSON that reads back.
 #include "fuzz/fuzz_support.h"
 #include "report/cyclictest_json.h"
 #include "report/cyclictest_text.h"
 #include "report/import.h"
 #include "report/json.h"
 #include "report/markdown.h"
+#include "report/rteval_xml.h"
 #include "report/rtla_text.h"
 #include "report/svg.h"
 
@@ -18,7 +21,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   (void)ParseCyclictestHistogram(text);
   (void)ParseCyclictestJson(text);
   (void)ParseRtlaTimerlatHist(text);
-  for (const char* format : {"cyclictest", "rtla"}) {
+  (void)ParseRtevalSummary(text);
+  for (const char* format : {"cyclictest", "rtla", "rteval"}) {
     auto v = ImportFile(format, "fuzz.txt", text);
     if (!v) continue;
     const std::string json = RenderJson(*v);

@@ -167,11 +167,12 @@ int main(int argc, char** argv) {
       ->check(CLI::NonNegativeNumber);
 
   ReportOptions report;
-  auto* rp = app.add_subcommand("report", "Render a stored verdict (or a cyclictest or rtla result) again");
+  auto* rp = app.add_subcommand("report", "Render a stored verdict (or a cyclictest, rtla or rteval result) again");
   rp->add_option("verdict", report.verdict, "Verdict JSON written by accept --json");
   rp->add_option("--from-cyclictest", report.from_cyclictest, "Read a cyclictest -h report or --json file instead")
       ->option_text("FILE");
   rp->add_option("--from-rtla", report.from_rtla, "Read rtla timerlat hist's output instead")->option_text("FILE");
+  rp->add_option("--from-rteval", report.from_rteval, "Read rteval's summary.xml instead")->option_text("FILE");
   rp->add_option("--fleet", report.fleet, "Summarise every host's verdict under DIR (*.json, searched recursively)")
       ->option_text("DIR");
   rp->add_option("--json", report.json, "Write JSON to FILE")->option_text("FILE");

@@ -461,6 +461,25 @@ TEST_CASE("report renders a stored verdict again", "[cli][accept][host]") {
   CHECK(RtAgent("report " + dir.path() + "/missing.json").code == 2);
 }
 
+TEST_CASE("report --from-rteval reads an rteval summary.xml into a verdict diff takes as its baseline", "[cli][report]") {
+  TempDir dir;
+  const std::string imports = std::string(RTAGENT_SOURCE_DIR) + "/tests/imports/";
+  Run r = RtAgent("report --from-rteval " + imports + "rteval-3-cyclictest.xml --json " + dir.path() + "/base.json");
+  INFO(r.out);
+  REQUIRE(r.code == 0);
+  CHECK_THAT(Slurp(dir.path() + "/base.json"), Catch::Contains("\"tool\": \"rteval 3.9\""));
+  // The file against itself: the gate passes (its unknown overflows are unknown on both sides).
+  Run same = RtAgent("diff " + dir.path() + "/base.json " + dir.path() + "/base.json");
+  INFO(same.out);
+  CHECK(same.code == 0);
+  Run timerlat = RtAgent("report --from-rteval " + imports + "rteval-3-timerlat.xml");
+  CHECK(timerlat.code == 2);
+  CHECK_THAT(timerlat.out, Catch::Contains("rteval-3-timerlat.xml: line 29, <timerlat>") && Catch::Contains("--from-rtla"));
+  Run two = RtAgent("report --from-rteval " + imports + "rteval-3-cyclictest.xml --from-rtla x.txt");
+  CHECK(two.code == 2);
+  CHECK_THAT(two.out, Catch::Contains("--from-rteval FILE"));
+}
+
 TEST_CASE("report --html renders a saved verdict as the page the renderer makes, and refuses a bad path", "[cli][report]") {
   TempDir dir;
   const std::string src = std::string(RTAGENT_SOURCE_DIR) + "/tests/expected/verdict.json";

@@ -130,12 +130,13 @@ struct ReportOptions {
   std::string verdict;          ///< a verdict JSON file
   std::string from_cyclictest;  ///< or a cyclictest -h report or --json file
   std::string from_rtla;        ///< or rtla timerlat hist's output
+  std::string from_rteval;      ///< or rteval's summary.xml
   std::string fleet;            ///< or a directory of many hosts' verdicts (report --fleet)
   std::string json, junit, md, svg, hist, html;  ///< outputs; none given: Markdown on stdout
   std::string cases;            ///< one line per criterion for board-farm scripts (report/cases.h)
 };
-/// `rtagent report VERDICT.json`: renders a stored verdict (or an imported cyclictest or rtla
-/// result, what its file does not say left unknown) again.
+/// `rtagent report VERDICT.json`: renders a stored verdict (or an imported cyclictest, rtla or
+/// rteval result, what its file does not say left unknown) again.
 int CmdReport(const GlobalOptions& g, const ReportOptions& o);
 
 struct HoldOptions {

@@ -1,5 +1,5 @@
 // `rtagent diff BEFORE AFTER` and `rtagent report VERDICT.json`: verdicts read back (or
-// imported from cyclictest and rtla), compared and rendered again. Nothing here touches the system.
+// imported from cyclictest, rtla and rteval), compared and rendered again. Nothing here touches the system.
 #include <algorithm>
 #include <filesystem>
 #include <iostream>
@@ -113,9 +113,11 @@ int ReportFleet(const ReportOptions& o) {
 
 int CmdReport(const GlobalOptions&, const ReportOptions& o) {
   const int inputs = static_cast<int>(!o.verdict.empty()) + static_cast<int>(!o.from_cyclictest.empty()) +
-                     static_cast<int>(!o.from_rtla.empty()) + static_cast<int>(!o.fleet.empty());
+                     static_cast<int>(!o.from_rtla.empty()) + static_cast<int>(!o.from_rteval.empty()) +
+                     static_cast<int>(!o.fleet.empty());
   if (inputs != 1) {
-    std::cerr << "rtagent report: give one of a VERDICT.json, --from-cyclictest FILE, --from-rtla FILE or --fleet DIR\n";
+    std::cerr << "rtagent report: give one of a VERDICT.json, --from-cyclictest FILE, --from-rtla FILE, --from-rteval FILE or "
+                 "--fleet DIR\n";
     return kExitBadInput;
   }
   if (!o.fleet.empty()) return ReportFleet(o);
@@ -133,9 +135,11 @@ int CmdReport(const GlobalOptions&, const ReportOptions& o) {
   if (!o.verdict.empty()) {
     v = ReadVerdictFile(o.verdict);
   } else {
-    const std::string& path = o.from_cyclictest.empty() ? o.from_rtla : o.from_cyclictest;
+    const auto& [format, path] = !o.from_cyclictest.empty() ? std::pair{"cyclictest", o.from_cyclictest}
+                                 : !o.from_rtla.empty()     ? std::pair{"rtla", o.from_rtla}
+                                                            : std::pair{"rteval", o.from_rteval};
     auto text = ReadTextFile(path);
-    v = text ? ImportFile(o.from_cyclictest.empty() ? "rtla" : "cyclictest", path, *text) : Result<Verdict>(text.error());
+    v = text ? ImportFile(format, path, *text) : Result<Verdict>(text.error());
   }
   if (!v) {
     std::cerr << "rtagent report: " << v.error().message << "\n";

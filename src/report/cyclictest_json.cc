@@ -156,7 +156,8 @@ Result<ImportedRun> ParseParsed(const json& root) {
     auto a = ParseTime(root["start_time"].get<std::string>());
     auto b = ParseTime(root["end_time"].get<std::string>());
     // Whole seconds: a run that began and ended in the same second says "under a second", not 0.
-    if (a && b && *b > *a) run.duration_ns = (*b - *a) * 1000000000;
+    // A span past 9e9 s (285 years) is no run, and would not fit in ns (fuzz/import_fuzz.cc): unknown.
+    if (a && b && *b > *a && *b - *a < 9000000000) run.duration_ns = (*b - *a) * 1000000000;
   }
   for (const auto& [name, t] : root["thread"].items()) {
     auto h = ThreadHistogram("thread." + name, t, histogram_us);

@@ -6,6 +6,7 @@
 #include "report/cyclictest_json.h"
 #include "report/cyclictest_text.h"
 #include "report/judge.h"
+#include "report/rteval_xml.h"
 #include "report/rtla_text.h"
 
 namespace rtagent {
@@ -29,6 +30,7 @@ Verdict VerdictFromImport(ImportedRun run, const std::string& path) {
   src.unknown.push_back("clock");  // no tool's file says what clock it read, nor its resolution
   src.unknown.push_back("virtual_machine");
   src.unknown.push_back("skipped_periods");  // no tool's file counts the periods its thread missed
+  unknown(run.overflows_counted, "overflows");
   v.imported = std::move(src);
 
   v.config.interval_us = run.interval_us.value_or(0);
@@ -42,7 +44,7 @@ Verdict VerdictFromImport(ImportedRun run, const std::string& path) {
   v.host.hostname = run.hostname.value_or("");
   v.host.kernel_release = run.kernel_release.value_or("");
   v.host.kernel_version = run.kernel_version.value_or("");
-  v.host.preempt_rt = HasWord(v.host.kernel_version, "PREEMPT_RT");
+  v.host.preempt_rt = run.preempt_rt.value_or(HasWord(v.host.kernel_version, "PREEMPT_RT"));
   for (size_t i = 0; i < run.threads.size(); ++i) {
     const int cpu = cpus_known ? run.cpus[i] : static_cast<int>(i);
     v.config.cpus.Add(cpu);
@@ -73,7 +75,7 @@ ImportedRun FromCyclictestText(CyclictestReport rep) {
 }  // namespace
 
 Result<Verdict> ImportFile(const std::string& format, const std::string& path, std::string_view text) {
-  Result<ImportedRun> run = MakeError("unknown import format \"" + format + "\" (cyclictest, rtla)");
+  Result<ImportedRun> run = MakeError("unknown import format \"" + format + "\" (cyclictest, rtla, rteval)");
   std::string hint;
   if (format == "cyclictest") {
     const size_t first = text.find_first_not_of(" \t\r\n");
@@ -92,6 +94,9 @@ Result<Verdict> ImportFile(const std::string& format, const std::string& path, s
   } else if (format == "rtla") {
     run = ParseRtlaTimerlatHist(text);
     hint = "the output of rtla timerlat hist";
+  } else if (format == "rteval") {
+    run = ParseRtevalSummary(text);
+    hint = "the summary.xml of an rteval run (its rteval-DATE-N directory)";
   }
   if (!run) return MakeError(path + ": " + run.error().message + (hint.empty() ? "" : "; expected " + hint));
   return VerdictFromImport(std::move(*run), path);

@@ -1,6 +1,6 @@
 // Results of other latency tools read as verdicts, so `report` renders them and `diff` gates
-// rtagent against what a team already runs: cyclictest's -h report and --json file, and rtla
-// timerlat hist. A fact the file does not state stays unknown (Verdict::imported lists it);
+// rtagent against what a team already runs: cyclictest's -h report and --json file, rtla
+// timerlat hist, and rteval's summary.xml. A fact the file does not state stays unknown (Verdict::imported lists it);
 // it is never filled in with a zero, a "no" or a default.
 #pragma once
 
@@ -18,7 +18,7 @@ namespace rtagent {
 
 /// What one tool's file says about a run: one histogram per thread and each stated fact.
 struct ImportedRun {
-  std::string tool;                 ///< "cyclictest -h", "cyclictest --json", "rtla timerlat hist"
+  std::string tool;                 ///< "cyclictest -h", "cyclictest --json", "rtla timerlat hist", "rteval 3.9"
   std::vector<Histogram> threads;   ///< one per measuring thread, in the file's order
   std::vector<int> cpus;            ///< the CPU of each thread; empty when the file does not say
   std::optional<int64_t> interval_us;
@@ -29,6 +29,11 @@ struct ImportedRun {
   std::optional<int32_t> pm_qos_us;       ///< the tool's own /dev/cpu_dma_latency note
   bool pm_qos_stated = false;             ///< the file says whether it held one
   std::optional<std::string> hostname, kernel_release, kernel_version;
+  /// The file's own word on PREEMPT_RT (rteval's is_RT); nullopt: judged from kernel_version.
+  std::optional<bool> preempt_rt;
+  /// False when the file does not count the wake-ups past its histogram (rteval): the
+  /// overflows are then unknown, not 0.
+  bool overflows_counted = true;
   std::vector<std::string> notes;         ///< what was read and how (the thread columns used)
 };
 
@@ -38,7 +43,7 @@ struct ImportedRun {
 Verdict VerdictFromImport(ImportedRun run, const std::string& path);
 
 /// The import formats `ImportFile` reads: "cyclictest" (its -h report or its --json file, told
-/// apart by their content) and "rtla" (rtla timerlat hist).
+/// apart by their content), "rtla" (rtla timerlat hist) and "rteval" (its summary.xml).
 Result<Verdict> ImportFile(const std::string& format, const std::string& path, std::string_view text);
 
 }  // namespace rtagent

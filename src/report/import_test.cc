@@ -3,14 +3,18 @@
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
+#include "base/kernel_text.h"
 #include "base/sysroot.h"
 #include "report/cyclictest_json.h"
 #include "report/html.h"
 #include "report/json.h"
 #include "report/junit.h"
 #include "report/markdown.h"
+#include "report/diff.h"
+#include "report/rteval_xml.h"
 #include "report/rtla_text.h"
 #include "report/test_verdict.h"
+#include "report/verdict_page.h"
 
 using namespace rtagent;
 
@@ -393,7 +397,7 @@ TEST_CASE("cyclictest -h errors name the line", "[report]") {
   text = Fixture("cyclictest-h20-q.txt");
   text.replace(text.find("# Thread 0: 00000"), 17, "# Thread x: 00000");
   CHECK_THAT(ImportFile("cyclictest", "ct.txt", text).error().message, Catch::Contains("line 29: not a thread number"));
-  CHECK_THAT(ImportFile("rteval", "x.xml", "<x/>").error().message, Catch::Contains("unknown import format \"rteval\""));
+  CHECK_THAT(ImportFile("rtevel", "x.xml", "<x/>").error().message, Catch::Contains("unknown import format \"rtevel\" (cyclictest, rtla, rteval)"));
 }
 
 TEST_CASE("fuzz import: a footer latency too large for nanoseconds is refused, not multiplied", "[report]") {
@@ -410,10 +414,199 @@ TEST_CASE("fuzz import: a footer latency too large for nanoseconds is refused, n
   CHECK(ImportFile("cyclictest", "c.txt", text));  // the file as cyclictest wrote it still reads
 }
 
+TEST_CASE("fuzz import: cyclictest --json times a millennium apart leave the duration unknown, not overflowed", "[report]") {
+  // fuzz/import_fuzz.cc under UBSan: start_time in 1013 and end_time in 2026 made a span in
+  // seconds whose nanoseconds overflow a signed 64-bit integer.
+  std::string text = Fixture("cyclictest-h20.json");
+  text.replace(text.find("Tue, 01 Dec 2026 21:14:27"), 25, "Thu, 03 Dec 1013 07:04:35");
+  auto v = ImportFile("cyclictest", "c.json", text);
+  REQUIRE(v);
+  CHECK_FALSE(v->Knows("duration"));
+}
+
 TEST_CASE("fuzz import: a JSON number too large for any type is an error, not an exception", "[report]") {
   // fuzz/import_fuzz.cc: nlohmann's second parse, made for the error's line, threw
   // out_of_range (not parse_error) on "6e00001000004", out of the import.
   auto v = ImportFile("cyclictest", "c.json", "{\"thread\": {\"0\": {\"max\": 6e00001000004}}}");
   REQUIRE_FALSE(v);
   CHECK_THAT(v.error().message, Catch::Contains("not valid JSON") && Catch::Contains("number overflow"));
+}
+
+// rteval's summary.xml: the fixtures are written from rteval's writer code (tests/imports/README.md),
+// one per layout: 3.x (SystemInfo, Measurements, -a CPU list, timestamps), 2.x (--smp, no
+// timestamps), 1.x (uname and cyclictest at the root, every bucket listed, a CPU without samples).
+TEST_CASE("rteval 3.x summary.xml: each core's histogram, the host, the command line and the loop's duration", "[report]") {
+  auto run = ParseRtevalSummary(Fixture("rteval-3-cyclictest.xml"));
+  REQUIRE(run);
+  CHECK(run->tool == "rteval 3.9");
+  CHECK(run->cpus == std::vector<int>{2, 3});  // <core id=...>, not the <system> summary of both
+  REQUIRE(run->threads.size() == 2);
+  const Histogram& h = run->threads[0];
+  CHECK(h.samples() == 1000);
+  CHECK(h.bins()[4] == 560);
+  CHECK(h.max_ns() == 31000);
+  CHECK(h.min_ns() == 3000);
+  CHECK(h.limit_us() == 3500);  // -h 3500, not the last bucket that counted
+  CHECK(h.overflows() == 0);
+  CHECK(run->interval_us == std::optional<int64_t>(100));
+  CHECK(run->priority == std::optional<int>(95));
+  CHECK(run->policy == std::optional<std::string>("SCHED_FIFO"));
+  CHECK(run->memory_locked == std::optional<bool>(true));  // -qmu
+  CHECK(run->hostname == std::optional<std::string>("rt-bench-01"));
+  CHECK(run->kernel_release == std::optional<std::string>("6.1.0-28-rt-amd64"));
+  CHECK(run->preempt_rt == std::optional<bool>(true));  // is_RT="1"
+  CHECK(run->duration_ns == std::optional<int64_t>(600011777000));  // runloop_start to runloop_stop
+  CHECK_FALSE(run->overflows_counted);
+}
+
+TEST_CASE("rteval summary.xml read back: what the file says is shown, the rest unknown, overflows never 0", "[report]") {
+  auto v = ImportFile("rteval", "summary.xml", Fixture("rteval-3-cyclictest.xml"));
+  REQUIRE(v);
+  for (const char* fact : {"cpus", "interval", "duration", "scheduling", "memory_locked", "host", "kernel"}) CHECK(v->Knows(fact));
+  for (const char* fact : {"pm_qos", "clock", "virtual_machine", "skipped_periods", "overflows"}) CHECK_FALSE(v->Knows(fact));
+  CHECK(v->host.preempt_rt);
+  const std::string md = RenderMarkdown(*v);
+  CHECK_THAT(md, Catch::Contains("Measured CPUs 2-3 every 100 µs for 10 min") && Catch::Contains("SCHED_FIFO priority 95, on rt-bench-01 (6.1.0-28-rt-amd64, PREEMPT_RT)"));
+  CHECK_THAT(md, Catch::Contains("machine (rteval's DMI record): QEMU Standard PC (Q35 + ICH9, 2009); whether it is a virtual machine the file does not say"));
+  CHECK_THAT(md, Catch::Contains("clocksource (rteval's record): tsc"));
+  // The overflows criterion is not a pass: the file cannot show there were none.
+  bool seen = false;
+  for (const Criterion& k : v->criteria) {
+    if (k.name != "overflows") continue;
+    seen = true;
+    CHECK_FALSE(k.pass);
+    CHECK_FALSE(k.measured);
+    CHECK(k.measured_text == "unknown");
+    CHECK_THAT(k.evidence, Catch::Contains("does not count the wake-ups past its histogram (3500 µs)"));
+  }
+  CHECK(seen);
+  CHECK_FALSE(v->pass);
+  const std::string text = RenderJson(*v);
+  auto j = nlohmann::json::parse(text);
+  CHECK(j["cpus"][0]["stats"]["overflows"].is_null());
+  CHECK(j["cpus"][0]["histogram"]["overflows"].is_null());
+  CHECK(j["host"]["virtual_machine"].is_null());
+  CHECK(j["host"]["hostname"] == "rt-bench-01");
+  CHECK(j["host"]["preempt_rt"] == true);
+  CHECK(j["config"]["pm_qos"].is_null());
+  auto back = ParseVerdictJson(text);
+  REQUIRE(back);
+  CHECK(RenderJson(*back) == text);
+  CHECK_THAT(RenderJUnit(*v), !Catch::Contains("name=\"virtual_machine\""));
+}
+
+TEST_CASE("rteval 2.x summary.xml: --smp cores, run_info's duration, and is_RT=\"0\" said with its caveat", "[report]") {
+  auto v = ImportFile("rteval", "s2.xml", Fixture("rteval-2-cyclictest.xml"));
+  REQUIRE(v);
+  REQUIRE(v->cpus.size() == 2);
+  CHECK(v->cpus[0].cpu == 0);
+  CHECK(v->cpus[1].stats.samples == 1000);
+  CHECK(v->cpus[1].histogram.max_ns() == 18000);
+  CHECK(v->config.histogram_limit_us == 2000);
+  CHECK(v->config.duration_actual_ns == 3612000000000);  // no timestamps: run_info 1 h 0 min 12 s
+  CHECK(v->imported->tool == "rteval 2.14");
+  CHECK_FALSE(v->host.preempt_rt);  // what the file says, with the note below
+  CHECK_THAT(RenderMarkdown(*v), Catch::Contains("is_RT=\"0\": rteval looks for \"RT \" in uname -v"));
+}
+
+TEST_CASE("rteval 1.x summary.xml: root-level sections, empty buckets, and a CPU without samples", "[report]") {
+  auto run = ParseRtevalSummary(Fixture("rteval-1-cyclictest.xml"));
+  REQUIRE(run);
+  CHECK(run->cpus == std::vector<int>{0, 1});
+  REQUIRE(run->threads.size() == 2);
+  CHECK(run->threads[0].samples() == 500);
+  CHECK(run->threads[0].max_ns() == 9000);
+  CHECK(run->threads[1].samples() == 0);
+  CHECK(run->threads[1].min_ns() == 0);  // not the 100000000 rteval 1.x writes for no samples
+  CHECK(run->interval_us == std::optional<int64_t>(100));  // "-i 100" in a <command_line> element
+  CHECK(run->threads[0].limit_us() == 2000);
+  CHECK(run->hostname == std::optional<std::string>("mrg-test"));
+  CHECK(run->preempt_rt == std::optional<bool>(true));
+  CHECK(run->duration_ns == std::optional<int64_t>(1801000000000));
+  CHECK_THAT(JoinSome(run->notes, 20), Catch::Contains("clocksource (rteval's record): tsc"));
+}
+
+TEST_CASE("rteval: a worst past the histogram is at least one overflow, a break trace is said", "[report]") {
+  auto v = ImportFile("rteval", "o.xml", Fixture("rteval-3-overflow.xml"));
+  REQUIRE(v);
+  const Criterion* over3 = nullptr;
+  for (const Criterion& k : v->criteria) {
+    if (k.name == "overflows" && k.cpu == 3) over3 = &k;
+  }
+  REQUIRE(over3);
+  CHECK(over3->measured_text == "at least 1");
+  CHECK_THAT(over3->evidence, Catch::Contains("the worst, 40.0 µs, is past the histogram's 40 µs"));
+  CHECK(v->FindCpu(3)->stats.samples == 1000);  // the file's count: no wake-up invented
+  auto b = ImportFile("rteval", "b.xml", Fixture("rteval-3-breaktrace.xml"));
+  REQUIRE(b);
+  CHECK_THAT(RenderMarkdown(*b), Catch::Contains("stopped early (breaktrace): a wake-up of 163 µs passed the break threshold of 150 µs"));
+}
+
+TEST_CASE("rteval summary.xml errors name the file, the line and the element, with a hint", "[report]") {
+  auto err = [](const std::string& text) {
+    auto r = ImportFile("rteval", "summary.xml", text);
+    REQUIRE_FALSE(r);
+    return r.error().message;
+  };
+  CHECK_THAT(err("T: 0 ( 1234) P:80\n"), Catch::StartsWith("summary.xml: line 1: not XML") &&
+                                              Catch::Contains("expected the summary.xml of an rteval run"));
+  CHECK_THAT(err("<rteval>\n  <run_info>\n</rteval>\n"), Catch::StartsWith("summary.xml: line 3: not XML (Start-end tags mismatch)"));
+  CHECK_THAT(err("<?xml version=\"1.0\"?>\n<testsuites/>\n"),
+             Catch::StartsWith("summary.xml: line 2, <testsuites>: the root element is not <rteval>: not an rteval summary"));
+  std::string text = Fixture("rteval-3-cyclictest.xml");
+  const size_t core = text.find("<core id=\"3\"");
+  text.erase(text.find("<statistics>", core), text.find("</histogram>", core) + 12 - text.find("<statistics>", core));
+  CHECK_THAT(err(text), Catch::StartsWith("summary.xml: line 83, <core> of CPU 3: no <statistics>") &&
+                            Catch::Contains("the file may be cut short"));
+  text = Fixture("rteval-3-cyclictest.xml");
+  text.replace(text.find("<maximum unit=\"us\">22</maximum>"), 31, "<maximum unit=\"us\">2x2</maximum>");
+  CHECK_THAT(err(text), Catch::StartsWith("summary.xml: line 87, <maximum> of CPU 3: \"2x2\" is not a number"));
+  text = Fixture("rteval-3-cyclictest.xml");
+  text.replace(text.find("<bucket index=\"4\" value=\"560\"/>"), 31, "<bucket index=\"4\" value=\"-560\"/>");
+  CHECK_THAT(err(text), Catch::Contains("<bucket> of CPU 2: value=\"-560\" is not a count"));
+  text = Fixture("rteval-3-cyclictest.xml");
+  text.replace(text.find("<samples>1000</samples>", text.find("<core id=\"2\"")), 23, "<samples>1001</samples>");
+  CHECK_THAT(err(text), Catch::Contains("<samples> of CPU 2: 1001 samples, but its <histogram> buckets add up to 1000"));
+  CHECK_THAT(err(Fixture("rteval-3-no-statistics.xml")),
+             Catch::Contains("<cyclictest>: no <core> statistics") && Catch::Contains("larger --cyclictest-buckets"));
+  CHECK_THAT(err(Fixture("rteval-3-timerlat.xml")),
+             Catch::Contains("<timerlat>: rteval's timerlat results are not read") && Catch::Contains("--from-rtla"));
+}
+
+TEST_CASE("rteval: a run_info time that is not a whole number leaves the duration unknown, not 0", "[report]") {
+  std::string text = Fixture("rteval-2-cyclictest.xml");  // no timestamps: run_info is all there is
+  text.replace(text.find("hours=\"1\""), 9, "hours=\"1.5\"");
+  auto v = ImportFile("rteval", "s2.xml", text);
+  REQUIRE(v);
+  CHECK_FALSE(v->Knows("duration"));
+  CHECK_THAT(RenderMarkdown(*v), Catch::Contains("duration unknown") && Catch::Contains("run_info hours=\"1.5\" is not a whole number"));
+  text = Fixture("rteval-2-cyclictest.xml");
+  text.replace(text.find("<samples>1000</samples>"), 23, "<samples>99999999999999999999</samples>");
+  CHECK_THAT(ImportFile("rteval", "s2.xml", text).error().message, Catch::Contains("\"99999999999999999999\" is not a count"));
+}
+
+TEST_CASE("the diff gate takes an rteval import as its baseline and names a slower CPU", "[report]") {
+  auto baseline = ImportFile("rteval", "summary.xml", Fixture("rteval-3-cyclictest.xml"));
+  REQUIRE(baseline);
+  // rtagent's run on the same CPUs: CPU 2 as quiet as rteval saw it, CPU 3's worst 60 µs (rteval: 22).
+  Verdict now = rtagent::testing::ExampleVerdict();
+  Histogram quiet(3500, 4), slow(3500, 4);
+  rtagent::testing::Fill(quiet, 4000, 990);
+  rtagent::testing::Fill(quiet, 9000, 10);
+  rtagent::testing::Fill(slow, 4000, 990);
+  rtagent::testing::Fill(slow, 60000, 10);
+  now.cpus = {MakeCpuResult(2, std::move(quiet)), MakeCpuResult(3, std::move(slow))};
+  const VerdictDiff d = DiffVerdicts(*baseline, now);
+  CHECK(d.regression);
+  bool cpu2 = false, cpu3 = false;
+  for (const RoleDiff& r : d.roles) {
+    if (r.role == "CPU 2") cpu2 = !r.regression;
+    if (r.role == "CPU 3") cpu3 = r.regression;
+  }
+  CHECK(cpu2);
+  CHECK(cpu3);
+  const std::string md = RenderDiffMarkdown(d);
+  CHECK_THAT(md, Catch::Contains("CPU 3") && Catch::Contains("overflows not counted in BEFORE"));
+  // The same file against itself passes: the gate compares what the file holds.
+  CHECK_FALSE(DiffVerdicts(*baseline, *baseline).regression);
 }

@@ -38,6 +38,8 @@ void NullUnknown(const Verdict& v, json& host, json& config) {
   // An import states how long the tool ran (when it does), never what was asked of it: the
   // text and HTML say "what was asked: unknown", and so does the JSON.
   if (v.imported) config["duration_asked_ns"] = nullptr;
+  // A known kernel whose file gives its release only (rteval has no uname -v): the version is null.
+  if (v.imported && v.host.kernel_version.empty()) host["kernel_version"] = nullptr;
 }
 
 template <typename T>
@@ -45,8 +47,9 @@ json Optional(const std::optional<T>& v) {
   return v ? json(*v) : json(nullptr);
 }
 
-// skipped_known: false for an import whose file does not count skipped periods (null, not 0).
-json HistogramJson(const Histogram& h, bool skipped_known) {
+// skipped_known, overflows_known: false for an import whose file does not count skipped periods
+// or overflows (null, not 0).
+json HistogramJson(const Histogram& h, bool skipped_known, bool overflows_known) {
   json bins = json::array();
   for (size_t i = 0; i < h.bins().size(); ++i) {
     if (h.bins()[i] != 0) bins.push_back(json::array({i, h.bins()[i]}));
@@ -59,7 +62,7 @@ json HistogramJson(const Histogram& h, bool skipped_known) {
               {"min_ns", h.min_ns()},
               {"max_ns", h.max_ns()},
               {"sum_ns", h.sum_ns()},
-              {"overflows", h.overflows()},
+              {"overflows", overflows_known ? json(h.overflows()) : json(nullptr)},
               {"overflow_max_ns", h.overflow_max_ns()},
               {"skipped_periods", skipped_known ? json(h.skipped_periods()) : json(nullptr)},
               {"first_overflows", first},
@@ -67,7 +70,7 @@ json HistogramJson(const Histogram& h, bool skipped_known) {
               {"bins", bins}};
 }
 
-json StatsJson(const LatencyStats& s, bool skipped_known) {
+json StatsJson(const LatencyStats& s, bool skipped_known, bool overflows_known) {
   json ps = json::array();
   for (const Percentile& p : s.percentiles) {
     ps.push_back(json{{"label", PercentileLabel(p.quantile)},
@@ -76,7 +79,7 @@ json StatsJson(const LatencyStats& s, bool skipped_known) {
                       {"beyond_limit", p.beyond_limit}});
   }
   return json{{"samples", s.samples},
-              {"overflows", s.overflows},
+              {"overflows", overflows_known ? json(s.overflows) : json(nullptr)},
               {"skipped_periods", skipped_known ? json(s.skipped_periods) : json(nullptr)},
               {"min_ns", Optional(s.min_ns)},
               {"max_ns", Optional(s.max_ns)},
@@ -191,8 +194,8 @@ std::string RenderJson(const Verdict& v) {
   for (const CpuResult& c : v.cpus) {
     const bool skipped_known = v.Knows("skipped_periods");
     cpus.push_back(json{{"cpu", c.cpu},
-                        {"stats", StatsJson(c.stats, skipped_known)},
-                        {"histogram", HistogramJson(c.histogram, skipped_known)}});
+                        {"stats", StatsJson(c.stats, skipped_known, v.Knows("overflows"))},
+                        {"histogram", HistogramJson(c.histogram, skipped_known, v.Knows("overflows"))}});
   }
   json loads = json::array();
   for (const LoadResult& l : v.loads) {
@@ -335,7 +338,7 @@ Result<CpuResult> ParseCpu(const json& cj) {
   p.min_ns = JsonGet<int64_t>(hj.at("min_ns"));
   p.max_ns = JsonGet<int64_t>(hj.at("max_ns"));
   p.sum_ns = JsonGet<int64_t>(hj.at("sum_ns"));
-  p.overflows = JsonGet<uint64_t>(hj.at("overflows"));
+  p.overflows = hj.at("overflows").is_null() ? 0 : JsonGet<uint64_t>(hj.at("overflows"));  // null: not counted (rteval)
   p.overflow_max_ns = JsonGet<int64_t>(hj.at("overflow_max_ns"));
   // null: an import that does not count them (imported.unknown says so); held as 0, shown unknown.
   p.skipped_periods = hj.at("skipped_periods").is_null() ? 0 : JsonGet<uint64_t>(hj.at("skipped_periods"));

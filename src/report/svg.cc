@@ -177,7 +177,7 @@ std::string RenderSvg(const Verdict& v) {
       << XmlEscape("CPU " + std::to_string(c.cpu) + ": max " +
                    (c.stats.max_ns ? FormatNsAsUs(*c.stats.max_ns) + " µs" : std::string("–")) + ", " +
                    CountOf(c.stats.samples, "wake-up", "wake-ups") + ", " +
-                   CountOf(c.stats.overflows, "overflow", "overflows"))
+                   (v.Knows("overflows") ? CountOf(c.stats.overflows, "overflow", "overflows") : std::string("overflows unknown")))
       << "</text>\n";
   }
   o << "</svg>\n";

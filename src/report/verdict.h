@@ -191,7 +191,7 @@ struct Verdict {
   /// False when the verdict was imported from a source that does not state `fact`: "interval",
   /// "duration", "scheduling" (policy and priority), "memory_locked", "pm_qos", "host",
   /// "kernel" (release, version, PREEMPT_RT), "clock", "virtual_machine", "cpus" (which CPU a
-  /// thread ran on), "skipped_periods".
+  /// thread ran on), "skipped_periods", "overflows" (how many wake-ups passed the histogram).
   bool Knows(const std::string& fact) const;
 };
 

@@ -54,7 +54,7 @@ std::vector<std::string> LatencyCells(const Verdict& v, const CpuResult& c, cons
   std::vector<std::string> cells = {std::to_string(c.cpu), FormatCount(c.stats.samples), Us(c.stats.min_ns),
                                     c.stats.mean_ns ? FormatFixed(*c.stats.mean_ns / 1000.0, 1) : "–"};
   for (double q : kReportedQuantiles) cells.push_back(PercentileCell(c.stats.Find(q), lim, beyond));
-  cells.insert(cells.end(), {Us(c.stats.max_ns), FormatCount(c.stats.overflows),
+  cells.insert(cells.end(), {Us(c.stats.max_ns), v.Knows("overflows") ? FormatCount(c.stats.overflows) : "unknown",
                              v.Knows("skipped_periods") ? FormatCount(c.stats.skipped_periods) : "unknown"});
   return cells;
 }
@@ -108,7 +108,8 @@ std::vector<PageFact> HostFactRows(const Verdict& v, HostDetail detail) {
   std::vector<PageFact> facts;
   facts.push_back(PlainFact("Host", Known(v, "host", h.hostname)));
   PageFact kernel = PlainFact("Kernel", Known(v, "kernel", h.kernel_release));
-  if (v.Knows("kernel")) kernel.code = h.kernel_version;
+  // An import may give the release without uname -v (rteval): then no version is shown.
+  if (v.Knows("kernel") && !h.kernel_version.empty()) kernel.code = h.kernel_version;
   facts.push_back(kernel);
   facts.push_back(PlainFact("PREEMPT_RT", Known(v, "kernel", YesNo(h.preempt_rt))));
   facts.push_back(PlainFact("Clocksource", Known(v, "clock", h.clocksource)));
