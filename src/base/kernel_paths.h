@@ -128,6 +128,14 @@ inline const std::string kSelfSmaps = "proc/self/smaps";
 inline const std::string kSelfSmapsRollup = "proc/self/smaps_rollup";
 inline const std::string kProcCgroups = "proc/cgroups";
 
+// --- x86 machine checks (Documentation/ABI/testing/sysfs-mce) ---
+/// One device per online CPU, machinecheck<N>; absent on other architectures and on kernels
+/// without CONFIG_X86_MCE (or booted with mce=off).
+inline const std::string kMachinecheckDir = "sys/devices/system/machinecheck";
+/// 1: corrected errors are neither polled (the per-CPU check_interval timer) nor signalled
+/// (CMCI). One value in the kernel (mca_cfg.ignore_ce): every device's file reads it.
+inline std::string MachinecheckIgnoreCe(const std::string& device) { return kMachinecheckDir + "/" + device + "/ignore_ce"; }
+
 // --- workqueues, memory ---
 inline const std::string kWorkqueueCpumask = "sys/devices/virtual/workqueue/cpumask";
 /// The workqueues made with WQ_SYSFS (writeback, blkcg_punt_bio, ...), one directory each

@@ -298,6 +298,42 @@ Key<RuntimeConfig>::Check RuntimeMask(Marked<CpuSpec> RuntimeConfig::*m, const c
   };
 }
 
+// machinecheck_ignore_ce: a boolean, or `keep` (the same as leaving the key out).
+void ReadIgnoreCe(LoadContext& ctx, RuntimeConfig& rt, const YamlNode& v, const std::string& what) {
+  const std::string hint = "write true (stop polling corrected machine-check errors), false (poll them) or keep "
+                           "(leave the kernel's value)";
+  if (!v.IsScalar()) {
+    ctx.reader().WrongType(v, what, "true, false or keep", hint);
+    return;
+  }
+  std::string l = v.scalar;
+  std::transform(l.begin(), l.end(), l.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  if (l == "keep") {
+    Assign(&rt.machinecheck_ignore_ce, std::optional<bool>(), v.mark);
+    return;
+  }
+  static const std::vector<std::string> kTrue = {"true", "yes", "on", "1"}, kFalse = {"false", "no", "off", "0"};
+  const bool yes = std::ranges::count(kTrue, l) > 0;
+  if (!yes && std::ranges::count(kFalse, l) == 0) {
+    ctx.diags().Error(v.mark, "'" + what + "' must be true, false or keep, got \"" + v.scalar + "\"", hint);
+    return;
+  }
+  Assign(&rt.machinecheck_ignore_ce, std::optional<bool>(yes), v.mark);
+}
+
+// `false` next to the boot argument mce=ignore_ce: the kernel boots with the polling off and
+// apply turns it back on, which is seldom what was meant.
+void CheckIgnoreCe(const CrossCheck& cc, const RuntimeConfig& rt) {
+  const auto& f = rt.machinecheck_ignore_ce;
+  if (!f->has_value() || **f) return;
+  const auto& extra = cc.profile().cores.boot.extra;
+  if (std::ranges::count(*extra, std::string("mce=ignore_ce")) == 0) return;
+  cc.diags().Warning(cc.At({f.mark, extra.mark}),
+                     "cores.runtime.machinecheck_ignore_ce is false but cores.boot.extra has mce=ignore_ce: the kernel "
+                     "boots without polling corrected errors and apply turns the polling back on",
+                     "keep one of them: machinecheck_ignore_ce: true (no reboot), or drop mce=ignore_ce from extra");
+}
+
 const Section<RuntimeConfig>& RuntimeSection() {
   const CpuKeywords keep{false, true, true, true};
   static const Section<RuntimeConfig> kSection{
@@ -310,6 +346,12 @@ const Section<RuntimeConfig>& RuntimeSection() {
                "affinity of IRQs registered from now on")
               .Checked(RuntimeMask(&RuntimeConfig::default_smp_affinity, "default_smp_affinity")),
           OptBool("timer_migration", &RuntimeConfig::timer_migration, "leave", "let timers move to busy CPUs"),
+          Custom<RuntimeConfig>("machinecheck_ignore_ce", "`true`, `false` or `keep`", "leave",
+                                "x86: stop polling the machine-check banks for corrected errors",
+                                [](LoadContext& c, RuntimeConfig& rt, const YamlNode* v, const std::string& what) {
+                                  if (v != nullptr) ReadIgnoreCe(c, rt, *v, what);
+                                })
+              .Checked(CheckIgnoreCe),
       }};
   return kSection;
 }

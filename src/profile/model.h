@@ -144,6 +144,8 @@ struct RuntimeConfig {
   Marked<CpuSpec> workqueue_cpumask;     ///< sys/devices/virtual/workqueue/cpumask; default housekeeping
   Marked<CpuSpec> default_smp_affinity;  ///< /proc/irq/default_smp_affinity; default housekeeping
   Marked<std::optional<bool>> timer_migration;  ///< kernel.timer_migration; nullopt = leave
+  /// machinecheck*/ignore_ce (x86): true stops the polling of corrected errors; nullopt = leave
+  Marked<std::optional<bool>> machinecheck_ignore_ce;
 };
 
 struct CoresConfig {

@@ -160,6 +160,42 @@ void PlanTimerMigration(const PlanContext& ctx, SectionPlan& plan) {
   plan.items.push_back(std::move(c));
 }
 
+// cores.runtime.machinecheck_ignore_ce on every machine-check device (one per online CPU).
+// The kernel keeps one value (mca_cfg.ignore_ce) that each device's file reads and writes, so
+// after the first write the others already read it; one item each still says, per CPU, what
+// TuneD's [sysfs] glob writes, and revert puts the first device's value back last. Without the
+// directory (arm64, a kernel without CONFIG_X86_MCE, mce=off) there is nothing to set.
+void PlanMachinecheck(const PlanContext& ctx, SectionPlan& plan) {
+  const auto& want = ctx.profile.cores.runtime.machinecheck_ignore_ce;
+  auto devices = ctx.root.List(kpath::kMachinecheckDir);
+  if (!devices || devices->empty()) {
+    plan.findings.push_back({Finding::Level::kInfo,
+                             "machine-check polling: no /" + kpath::kMachinecheckDir +
+                                 " here (not x86, or a kernel without CONFIG_X86_MCE): machinecheck_ignore_ce left alone",
+                             want.mark, kChapter6});
+    return;
+  }
+  for (const std::string& device : *devices) {
+    if (device.rfind("machinecheck", 0) != 0) continue;
+    const std::string path = kpath::MachinecheckIgnoreCe(device);
+    auto now = ctx.root.ReadTrimmed(path);
+    if (!now) {
+      plan.findings.push_back({Finding::Level::kWarning, device + " ignore_ce: " + now.error().message + " (left alone)",
+                               want.mark, kChapter6});
+      continue;
+    }
+    Change c;
+    c.section = plan.section;
+    c.what = "machine-check " + device + " ignore_ce";
+    c.key = path;
+    c.before = *now;
+    c.after = **want ? "1" : "0";
+    c.compare = Compare::kInteger;
+    c.why = kChapter6;
+    plan.items.push_back(std::move(c));
+  }
+}
+
 }  // namespace
 
 Result<SectionPlan> CoresTuner::Plan(const PlanContext& ctx) const {
@@ -180,6 +216,7 @@ Result<SectionPlan> CoresTuner::Plan(const PlanContext& ctx) const {
   PlanMask(ctx, p.cores.runtime.default_smp_affinity, kpath::kDefaultSmpAffinity, "default IRQ affinity for new IRQs",
            nr, plan);
   if (p.cores.runtime.timer_migration->has_value()) PlanTimerMigration(ctx, plan);
+  if (p.cores.runtime.machinecheck_ignore_ce->has_value()) PlanMachinecheck(ctx, plan);
   return plan;
 }
 

@@ -1,7 +1,8 @@
 // cores: the kernel command line the profile needs (reboot required until /proc/cmdline has
 // it), rendered into the board's boot loader, and the runtime housekeeping knobs: the
-// unbound workqueue cpumask, /proc/irq/default_smp_affinity and kernel.timer_migration
-// (lesson chapter 6; Documentation/admin-guide/kernel-per-CPU-kthreads.rst).
+// unbound workqueue cpumask, /proc/irq/default_smp_affinity, kernel.timer_migration and the
+// x86 machine-check polling of corrected errors (lesson chapter 6;
+// Documentation/admin-guide/kernel-per-CPU-kthreads.rst, Documentation/ABI/testing/sysfs-mce).
 #pragma once
 
 #include "tune/command_runner.h"

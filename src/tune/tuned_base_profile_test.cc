@@ -61,6 +61,7 @@ TEST_CASE("tuned-realtime base: validates on a fixture board and plans TuneD's r
       {kpath::Sysctl("kernel.nmi_watchdog"), "0"},        {kpath::kTimerMigration, "0"},
       {kpath::kThpEnabled, "never"},                      {kpath::kWorkqueueCpumask, "1"},
       {kpath::CpuFreqFile(3, kpath::kScalingGovernor), "performance"},
+      {kpath::MachinecheckIgnoreCe("machinecheck0"), "1"}, {kpath::MachinecheckIgnoreCe("machinecheck3"), "1"},
   };
   for (const auto& [key, value] : want) {
     INFO(key);

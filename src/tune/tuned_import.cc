@@ -26,6 +26,10 @@ const std::string kVirtualWorkqueues = kpath::kWorkqueueCpumask.substr(0, kpath:
 const std::string kSysfsWorkqueues = "/" + kpath::kWorkqueueCpumask + ", /" + kpath::WorkqueueCpumask("writeback") +
                                      ", /" + kVirtualWorkqueues;
 
+// TuneD's realtime and cpu-partitioning profiles turn the polling of corrected machine-check
+// errors off on every CPU's device by a glob.
+const std::string kSysfsMachinecheck = "/" + kpath::MachinecheckIgnoreCe("machinecheck*");
+
 }  // namespace
 
 const std::vector<TunedMappingRow>& TunedMappingTable() {
@@ -71,9 +75,9 @@ const std::vector<TunedMappingRow>& TunedMappingTable() {
        "TuneD's GRUB and initrd options; rtagent writes the command line for the board's boot loader (`cores.bootloader`)"},
       {"sysfs", kSysfsWorkqueues, "cores.runtime.workqueue_cpumask", "the mask as a CPU list; `housekeeping` when it is"},
       {"sysfs", "/" + kpath::kThpEnabled + ", /" + kpath::kThpDefrag, "memory.thp.enabled, memory.thp.defrag", ""},
-      {"sysfs", "*", "",
-       "rtagent has no generic sysfs section (for machinecheck `ignore_ce`, the boot argument `mce=ignore_ce` (x86) in "
-       "`cores.boot.extra` stops the same polling)"},
+      {"sysfs", kSysfsMachinecheck, "cores.runtime.machinecheck_ignore_ce",
+       "`1` is `true`; one CPU's device (`machinecheck2`) sets them all, as the kernel keeps one value"},
+      {"sysfs", "*", "", "rtagent has no generic sysfs section"},
       {"irqbalance", "banned_cpus", "irqs.irqbalance", "`ban`: rtagent bans the isolated CPUs"},
       {"irqbalance", "*", "", "no key"},
       {"scheduler", "isolated_cores", "irqs.default, cores.runtime.default_smp_affinity",
@@ -496,9 +500,37 @@ class Importer {
       workqueue_value_ = v;
       return Set({"cores", "runtime", "workqueue_cpumask"}, v, s);
     }
+    if (IsMachinecheckIgnoreCe(rel)) return MapIgnoreCe(s);
     if (rel == kpath::kThpEnabled) return Set({"memory", "thp", "enabled"}, Quote(Trim(s.value)), s);
     if (rel == kpath::kThpDefrag) return Set({"memory", "thp", "defrag"}, Quote(Trim(s.value)), s);
     Unmapped(s, Row("sysfs", "*").note);
+  }
+
+  // machinecheck*/ignore_ce, or one CPU's machinecheckN/ignore_ce.
+  static bool IsMachinecheckIgnoreCe(const std::string& rel) {
+    static const std::regex kOne("machinecheck([0-9]+|\\*)");
+    const std::string dir = kpath::kMachinecheckDir + "/", file = "/ignore_ce";
+    if (rel.size() <= dir.size() + file.size() || rel.rfind(dir, 0) != 0) return false;
+    if (rel.compare(rel.size() - file.size(), file.size(), file) != 0) return false;
+    return std::regex_match(rel.substr(dir.size(), rel.size() - dir.size() - file.size()), kOne);
+  }
+
+  // The kernel keeps one ignore_ce for every CPU: the first line sets the key, a later one that
+  // says the same is mapped by it, one that says otherwise is a note (the last write wins in TuneD).
+  void MapIgnoreCe(const Setting& s) {
+    const std::string v = Trim(s.value);
+    if (v != "0" && v != "1") return Unmapped(s, "ignore_ce is 0 or 1");
+    const std::string want = v == "1" ? "true" : "false";
+    if (set_.count("cores.runtime.machinecheck_ignore_ce")) {
+      if (ignore_ce_value_ != want) {
+        result_.notes.push_back(s.Text() + " differs from an earlier ignore_ce line; the kernel keeps one value for every "
+                                "CPU and rtagent sets " + ignore_ce_value_);
+      }
+      ++result_.mapped;
+      return;
+    }
+    ignore_ce_value_ = want;
+    Set({"cores", "runtime", "machinecheck_ignore_ce"}, want, s);
   }
 
   void MapScheduler(const Setting& s) {
@@ -649,6 +681,7 @@ class Importer {
   CpuSet housekeeping_;
   std::string isolated_from_;
   std::string workqueue_value_;
+  std::string ignore_ce_value_;  // the machinecheck_ignore_ce the first ignore_ce line set
   const Setting* tuned_non_isolcpus_ = nullptr;
   std::vector<std::pair<std::string, Setting>> extra_;
 };

@@ -63,6 +63,8 @@ TEST_CASE("a TuneD realtime-style chain imports as one rtagent profile", "[tune]
         std::string::npos);
   CHECK(imp.yaml.find("    workqueue_cpumask: housekeeping") != std::string::npos);
   CHECK(imp.yaml.find("  irqbalance: ban") != std::string::npos);
+  CHECK(imp.yaml.find("    machinecheck_ignore_ce: true  # [sysfs] /sys/devices/system/machinecheck/machinecheck*/ignore_ce = 1 "
+                      "(rt-board:29)") != std::string::npos);
   // netdev_queue_count unset: rtagent's default, which passes over a NIC without combined channels
   CHECK(imp.yaml.find("  channels: {}  # [net] channels = combined housekeeping (rt-board:16): TuneD's netdev_queue_count") !=
         std::string::npos);
@@ -73,7 +75,6 @@ TEST_CASE("a TuneD realtime-style chain imports as one rtagent profile", "[tune]
   CHECK(unmapped == std::vector<std::string>{
                         "[cpu] energy_perf_bias = performance",
                         "[sysctl] kernel.sched_rt_runtime_us = -1",
-                        "[sysfs] /sys/devices/system/machinecheck/machinecheck*/ignore_ce = 1",
                         "[script] script = " + kTuned + "profiles/rt-board/script.sh",
                         "[rtentsk]",
                     });
@@ -124,7 +125,7 @@ TEST_CASE("rtagent import tuned writes a profile that validate and plan accept o
   REQUIRE(r.code == 0);
   CHECK(r.out.find("rtagent import tuned: " + kTuned + "profiles/rt-board (lowlat-base -> netlat -> rt-board; 4 files read)") !=
         std::string::npos);
-  CHECK(r.out.find("5 not mapped") != std::string::npos);
+  CHECK(r.out.find("4 not mapped") != std::string::npos);
   CHECK(r.out.find("valid against the CPUs and sysctls under " + kIpc + "; wrote " + out) != std::string::npos);
   auto v = RtAgent("validate --root " + kIpc + " " + out);
   INFO(v.out);
@@ -208,4 +209,44 @@ TEST_CASE("import tuned: the imported channels plan on a board with a veth, set 
   CHECK(p.out.find("enp2s0 combined channels") != std::string::npos);
   CHECK(p.out.find("veth0") == std::string::npos);  // passed over quietly, as TuneD does
   CHECK(p.out.find("error") == std::string::npos);
+}
+
+namespace {
+
+// A one-unit TuneD profile whose [sysfs] section is `lines`.
+TunedImport ImportSysfs(const std::string& lines) {
+  profile::testing::TempDir dir;
+  dir.Write("mce/tuned.conf", "[bootloader]\ncmdline=isolcpus=2-3\n\n[sysfs]\n" + lines);
+  profile::Diagnostics d;
+  auto p = profile::ReadTunedProfile(dir.path() + "/mce", profile::TunedSearch{{}, ""}, FourCpus(), &d);
+  INFO(d.FormatText());
+  REQUIRE(p.ok());
+  return ImportTuned(*p, FourCpus());
+}
+
+}  // namespace
+
+TEST_CASE("import tuned: machinecheck ignore_ce, by glob or one CPU's device, is machinecheck_ignore_ce", "[tune]") {
+  const std::string kGlob = "/sys/devices/system/machinecheck/machinecheck*/ignore_ce";
+  TunedImport on = ImportSysfs(kGlob + " = 1\n");
+  CHECK(on.unmapped.empty());
+  CHECK(on.yaml.find("  runtime:\n    machinecheck_ignore_ce: true  # [sysfs] " + kGlob + " = 1 (mce:5)\n") != std::string::npos);
+  // one CPU's device: the kernel keeps one value for all, so it maps the same
+  TunedImport off = ImportSysfs("/sys/devices/system/machinecheck/machinecheck2/ignore_ce = 0\n");
+  CHECK(off.unmapped.empty());
+  CHECK(off.yaml.find("    machinecheck_ignore_ce: false  # [sysfs] /sys/devices/system/machinecheck/machinecheck2/ignore_ce = 0") !=
+        std::string::npos);
+  // two lines that disagree: the first is kept and the importer says so
+  TunedImport two = ImportSysfs(kGlob + " = 1\n/sys/devices/system/machinecheck/machinecheck0/ignore_ce = 0\n");
+  CHECK(two.unmapped.empty());
+  CHECK(two.yaml.find("machinecheck_ignore_ce: true") != std::string::npos);
+  REQUIRE(two.notes.size() == 1);
+  CHECK(two.notes[0].find("machinecheck0/ignore_ce = 0 differs from an earlier ignore_ce line") != std::string::npos);
+  // a value the kernel refuses, and another machine-check file: not mapped, with the reason
+  TunedImport bad = ImportSysfs(kGlob + " = 2\n/sys/devices/system/machinecheck/machinecheck0/check_interval = 600\n");
+  REQUIRE(bad.unmapped.size() == 2);
+  CHECK(bad.unmapped[0].setting == "[sysfs] " + kGlob + " = 2");
+  CHECK(bad.unmapped[0].why == "ignore_ce is 0 or 1");
+  CHECK(bad.unmapped[1].why == "rtagent has no generic sysfs section");
+  CHECK(bad.yaml.find("machinecheck_ignore_ce") == std::string::npos);
 }

@@ -429,6 +429,10 @@ def x86_ipc_4cpu(out):
     # Debian builds CONFIG_NO_HZ_FULL; with no nohz_full= the file prints "(null)".
     write_cpus(t, nr, cpus, [], [])
     t.write("sys/devices/virtual/workqueue/cpumask", "f\n")
+    # x86 machine checks (Documentation/ABI/testing/sysfs-mce): one device per online CPU, the
+    # kernel's one ignore_ce read through each; 0, the default: corrected errors are polled.
+    for c in cpus:
+        t.write(f"sys/devices/system/machinecheck/machinecheck{c}/ignore_ce", "0\n")
     t.write("proc/cpuinfo", "".join(X86_CPUINFO_CPU.format(n=c, apic=2 * c) for c in cpus))
     v1 = [("systemd", "xattr,name=systemd"), ("cpuset", "cpuset"), ("cpu,cpuacct", "cpu,cpuacct"),
           ("blkio", "blkio"), ("memory", "memory"), ("devices", "devices"), ("freezer", "freezer"),

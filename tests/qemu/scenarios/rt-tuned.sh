@@ -39,8 +39,8 @@ ISO=2-3
 #                               rtagent moves the threads its rules name (isolcpus=domain at boot)
 #   pm_qos                      force_latency: TuneD's daemon holds the note; `rtagent hold` does,
 #                               `apply` cannot (the note lives while a file stays open)
-#   machinecheck:*              [sysfs] ignore_ce: rtagent has no such key yet (mce=ignore_ce at boot)
-DELIBERATE='^(sysctl:kernel\.sched_rt_runtime_us|cpus:.*|pm_qos|machinecheck:.*)='
+# (machinecheck:* is no longer one: cores.runtime.machinecheck_ignore_ce sets what TuneD's [sysfs] does)
+DELIBERATE='^(sysctl:kernel\.sched_rt_runtime_us|cpus:.*|pm_qos)='
 # and boot arguments: tsc=reliable (the TSC watchdog stays on), intel_pstate=disable (x86 board's call)
 DELIBERATE_ARGS=' tsc=reliable intel_pstate=disable '
 # sysctls that move by themselves (counters, random, the last pid)
