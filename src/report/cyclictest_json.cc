@@ -31,9 +31,15 @@ std::optional<std::string> OptionValue(const std::vector<std::string_view>& argv
   return std::nullopt;
 }
 
-bool HasFlag(const std::vector<std::string_view>& argv, std::string_view shopt, std::string_view lopt) {
+// -m among the short flags ("-m", "-qmu") or --mlockall.
+bool LocksMemory(const std::vector<std::string_view>& argv) {
   for (size_t i = 1; i < argv.size(); ++i) {
-    if (argv[i] == shopt || argv[i] == lopt) return true;
+    const std::string_view a = argv[i];
+    if (a == "--mlockall") return true;
+    if (a.size() > 1 && a[0] == '-' && a[1] != '-' && a.find_first_not_of("qmunv", 1) == std::string_view::npos &&
+        a.find('m') != std::string_view::npos) {
+      return true;
+    }
   }
   return false;
 }
@@ -53,34 +59,13 @@ int LineOf(std::string_view text, size_t offset) {
   return line;
 }
 
-// The run's settings from the command line it recorded (-i, -p, --policy, -m), and -h N,
-// the histogram's size in µs, into `histogram_us`.
+// The run's settings from the command line it recorded (ReadCyclictestCmdline).
 Result<void> ReadCmdline(const json& root, ImportedRun& run, std::optional<uint32_t>& histogram_us) {
   // rt-tests 2.x writes the key with a colon inside it ("cmdline:"); a fixed one would not.
   for (const char* key : {"cmdline:", "cmdline"}) {
     if (!root.contains(key) || !root[key].is_string()) continue;
-    const std::string cmdline = root[key].get<std::string>();
-    const std::vector<std::string_view> argv = SplitWs(cmdline);
-    if (auto i = OptionValue(argv, "-i", "--interval")) {
-      auto n = ParseInt(*i);
-      if (!n || *n <= 0) return MakeError(std::string(key) + ": -i " + *i + " is not an interval in µs");
-      run.interval_us = *n;
-    }
-    if (auto p = OptionValue(argv, "-p", "--priority")) {
-      auto n = ParseInt(*p);
-      if (!n || *n < 0 || *n > 99) return MakeError(std::string(key) + ": -p " + *p + " is not a priority");
-      run.priority = static_cast<int>(*n);
-    }
-    if (auto pol = OptionValue(argv, "", "--policy")) {
-      run.policy = CyclictestPolicy(*pol);
-    } else if (run.priority && *run.priority > 0) {
-      run.policy = "SCHED_FIFO";  // cyclictest's documented default once a priority is given
-    }
-    if (HasFlag(argv, "-m", "--mlockall")) run.memory_locked = true;
-    if (auto h = OptionValue(argv, "-h", "--histogram")) {
-      auto n = ParseInt(*h);
-      if (!n || *n <= 0 || *n > Histogram::kMaxLimitUs) return MakeError(std::string(key) + ": -h " + *h + " is not a histogram size in µs");
-      histogram_us = static_cast<uint32_t>(*n);
+    if (auto ok = ReadCyclictestCmdline(root[key].get<std::string>(), run, histogram_us); !ok) {
+      return MakeError(std::string(key) + ": " + ok.error().message);
     }
     break;
   }
@@ -170,6 +155,32 @@ Result<ImportedRun> ParseParsed(const json& root) {
 }
 
 }  // namespace
+
+Result<void> ReadCyclictestCmdline(std::string_view cmdline, ImportedRun& run, std::optional<uint32_t>& histogram_us) {
+  const std::vector<std::string_view> argv = SplitWs(cmdline);
+  if (auto i = OptionValue(argv, "-i", "--interval")) {
+    auto n = ParseInt(*i);
+    if (!n || *n <= 0) return MakeError("-i " + *i + " is not an interval in µs");
+    run.interval_us = *n;
+  }
+  if (auto p = OptionValue(argv, "-p", "--priority")) {
+    auto n = ParseInt(*p);
+    if (!n || *n < 0 || *n > 99) return MakeError("-p " + *p + " is not a priority");
+    run.priority = static_cast<int>(*n);
+  }
+  if (auto pol = OptionValue(argv, "", "--policy")) {
+    run.policy = CyclictestPolicy(*pol);
+  } else if (run.priority && *run.priority > 0) {
+    run.policy = "SCHED_FIFO";  // cyclictest's documented default once a priority is given
+  }
+  if (LocksMemory(argv)) run.memory_locked = true;
+  if (auto h = OptionValue(argv, "-h", "--histogram")) {
+    auto n = ParseInt(*h);
+    if (!n || *n <= 0 || *n > Histogram::kMaxLimitUs) return MakeError("-h " + *h + " is not a histogram size in µs");
+    histogram_us = static_cast<uint32_t>(*n);
+  }
+  return Ok();
+}
 
 Result<ImportedRun> ParseCyclictestJson(std::string_view text) {
   json root = json::parse(text.begin(), text.end(), nullptr, /*allow_exceptions=*/false);

@@ -21,4 +21,11 @@ namespace rtagent {
 /// (its percentiles are unknown): the error says to run with -h. Errors name the key.
 Result<ImportedRun> ParseCyclictestJson(std::string_view text);
 
+/// The settings a cyclictest command line gives a run, as the cyclictest --json and rteval
+/// imports read it: -i/--interval, -p/--priority, --policy (SCHED_FIFO when a priority above 0
+/// is given without one, cyclictest's default), -m/--mlockall (also among combined short
+/// flags, rteval's -qmu), and -h/--histogram N, the histogram's size in µs, into
+/// `histogram_us`. The error says which option is wrong ("-i often is not an interval in µs").
+Result<void> ReadCyclictestCmdline(std::string_view cmdline, ImportedRun& run, std::optional<uint32_t>& histogram_us);
+
 }  // namespace rtagent

@@ -567,6 +567,10 @@ TEST_CASE("rteval summary.xml errors name the file, the line and the element, wi
   text = Fixture("rteval-3-cyclictest.xml");
   text.replace(text.find("<samples>1000</samples>", text.find("<core id=\"2\"")), 23, "<samples>1001</samples>");
   CHECK_THAT(err(text), Catch::Contains("<samples> of CPU 2: 1001 samples, but its <histogram> buckets add up to 1000"));
+  text = Fixture("rteval-3-cyclictest.xml");
+  text.replace(text.find("cyclictest -i100 "), 17, "cyclictest -ioften ");
+  CHECK_THAT(err(text), Catch::StartsWith("summary.xml: line 33, <cyclictest>: -i often is not an interval in µs") &&
+                            Catch::Contains("the cyclictest command line rteval recorded"));
   CHECK_THAT(err(Fixture("rteval-3-no-statistics.xml")),
              Catch::Contains("<cyclictest>: no <core> statistics") && Catch::Contains("larger --cyclictest-buckets"));
   CHECK_THAT(err(Fixture("rteval-3-timerlat.xml")),

@@ -7,6 +7,7 @@
 #include <pugixml.hpp>
 
 #include "base/kernel_text.h"
+#include "report/cyclictest_json.h"
 #include "report/format.h"
 
 namespace rtagent {
@@ -67,31 +68,6 @@ Result<uint64_t> Count(const XmlFile& f, const pugi::xml_node& n, const std::str
   return *c;
 }
 
-// The value after a short option ("-h 3500", "-h3500", "-i100") or a long one ("--histogram=N")
-// in rteval's cyclictest command line, whose words rteval joins with single spaces.
-std::optional<std::string> OptionValue(const std::vector<std::string_view>& argv, std::string_view shopt, std::string_view lopt) {
-  for (size_t i = 1; i < argv.size(); ++i) {
-    const std::string_view a = argv[i];
-    if (a == shopt || a == lopt) return i + 1 < argv.size() ? std::optional<std::string>(argv[i + 1]) : std::nullopt;
-    if (a.rfind(lopt, 0) == 0 && a.size() > lopt.size() && a[lopt.size()] == '=') return std::string(a.substr(lopt.size() + 1));
-    if (a.rfind(shopt, 0) == 0 && a.size() > shopt.size() && a.rfind("--", 0) != 0) return std::string(a.substr(shopt.size()));
-  }
-  return std::nullopt;
-}
-
-// -m among the short flags ("-qmu", "-qm", "-m") or --mlockall.
-bool LocksMemory(const std::vector<std::string_view>& argv) {
-  for (size_t i = 1; i < argv.size(); ++i) {
-    const std::string_view a = argv[i];
-    if (a == "--mlockall") return true;
-    if (a.size() > 1 && a[0] == '-' && a[1] != '-' && a.find_first_not_of("qmunv", 1) == std::string_view::npos &&
-        a.find('m') != std::string_view::npos) {
-      return true;
-    }
-  }
-  return false;
-}
-
 // The cyclictest command line rteval ran (an attribute since 2.x, a child element in 1.x): its
 // -i, -p, -m and -h (the histogram's size, into `histogram_us`).
 Result<void> ReadCommandLine(const XmlFile& f, const pugi::xml_node& ct, ImportedRun& run, std::optional<uint32_t>& histogram_us) {
@@ -105,26 +81,8 @@ Result<void> ReadCommandLine(const XmlFile& f, const pugi::xml_node& ct, Importe
     run.notes.push_back("rteval's cyclictest section has no command line: interval, priority and histogram size unknown");
     return Ok();
   }
-  const std::vector<std::string_view> argv = SplitWs(cmdline);
-  if (auto i = OptionValue(argv, "-i", "--interval")) {
-    auto n = ParseInt(*i);
-    if (!n || *n <= 0) return f.At(at, "", "-i " + *i + " is not an interval in µs", "cyclictest's -i takes µs");
-    run.interval_us = *n;
-  }
-  if (auto p = OptionValue(argv, "-p", "--priority")) {
-    auto n = ParseInt(*p);
-    if (!n || *n < 0 || *n > 99) return f.At(at, "", "-p " + *p + " is not a priority", "cyclictest's -p takes 0-99");
-    run.priority = static_cast<int>(*n);
-    // cyclictest's default policy once a priority is given (rteval never passes --policy).
-    if (*n > 0) run.policy = "SCHED_FIFO";
-  }
-  if (LocksMemory(argv)) run.memory_locked = true;
-  if (auto h = OptionValue(argv, "-h", "--histogram")) {
-    auto n = ParseInt(*h);
-    if (!n || *n <= 0 || *n > Histogram::kMaxLimitUs) {
-      return f.At(at, "", "-h " + *h + " is not a histogram size in µs", "rteval's --cyclictest-buckets");
-    }
-    histogram_us = static_cast<uint32_t>(*n);
+  if (auto ok = ReadCyclictestCmdline(cmdline, run, histogram_us); !ok) {
+    return f.At(at, "", ok.error().message, "the cyclictest command line rteval recorded");
   }
   run.notes.push_back("rteval ran: " + cmdline);
   return Ok();

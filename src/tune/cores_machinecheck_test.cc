@@ -13,6 +13,7 @@
 #include "profile/test_support.h"
 #include "tune/apply_profile.h"
 #include "tune/cores_tuner.h"
+#include "tune/tuner_test_support.h"
 
 using namespace rtagent;
 using namespace rtagent::profile::testing;
@@ -38,12 +39,7 @@ profile::Profile LoadOn(const SysRoot& root, const std::string& yaml) {
   return std::move(*p);
 }
 
-SectionPlan CoresPlan(const profile::Profile& p, const SysRoot& root) {
-  SystemState state = CollectSystemState(root, PlanSections());
-  auto plan = CoresTuner().Plan(PlanContext{p, root, state});
-  REQUIRE(plan);
-  return *plan;
-}
+SectionPlan CoresPlan(const profile::Profile& p, const SysRoot& root) { return tune_testing::PlanWith(CoresTuner(), p, root); }
 
 std::vector<Change> McItems(const SectionPlan& plan) {
   std::vector<Change> out;
