@@ -5,7 +5,8 @@ Usage: tools/fuzz_corpus.py OUT_DIR
 Writes OUT_DIR/<target>/<name> for every target: the board trees of tests/sysroots, the
 imports of tests/imports, the traces of tests/traces, the verdicts of tests/expected, the
 profiles and check suites, and a few hand-written files where the repository has no fixture
-(journals, boot loader files, the sampler's stream). A target that reads several files gets
+(journals, boot loader files, the sampler's stream), and the inputs of fuzz/regressions/ that
+once broke a target. A target that reads several files gets
 them joined by the separator line of fuzz/fuzz_support.h. Also writes the profile target's
 dictionary (OUT_DIR/profile.dict): every key the profile language declares, from the tables
 of docs/profile.md, and the YAML syntax around them.
@@ -178,6 +179,11 @@ def main():
     for kind, texts in BOOT_FILES.items():
         for t in texts:
             c.add("bootfile", bytes([kind]) + t)
+
+    # Inputs the fuzzers once failed on (fuzz/regressions/<target>/, one file each, named for
+    # the bug): seeds, so that every run replays them before it mutates anything.
+    for p in rel("fuzz/regressions/*/*"):
+        c.add(os.path.basename(os.path.dirname(p)), read(p))
 
     # The profile's dictionary: each declared key (docs/profile.md's `section.key` rows) as
     # "key:", the section names, and YAML's own syntax.

@@ -29,6 +29,18 @@ std::vector<std::string_view> SplitWs(std::string_view s) {
   return out;
 }
 
+size_t SplitWsInto(std::string_view s, std::string_view* out, size_t max) {
+  size_t n = 0;
+  for (size_t i = 0; n < max;) {
+    while (i < s.size() && IsSpace(s[i])) ++i;
+    if (i >= s.size()) break;
+    size_t b = i;
+    while (i < s.size() && !IsSpace(s[i])) ++i;
+    out[n++] = s.substr(b, i - b);
+  }
+  return n;
+}
+
 std::vector<std::string_view> SplitChar(std::string_view s, char sep) {
   std::vector<std::string_view> out;
   size_t b = 0;

@@ -17,6 +17,10 @@ std::string Trim(std::string_view s);
 
 /// Whitespace-separated fields of `s` (views into `s`), empty fields dropped.
 std::vector<std::string_view> SplitWs(std::string_view s);
+/// The first `max` whitespace-separated fields of `s` into `out` (views into `s`, nothing
+/// allocated); returns how many there were, at most `max`. For hot parsers that read a few
+/// leading fields of many lines (proc/PID/stat).
+size_t SplitWsInto(std::string_view s, std::string_view* out, size_t max);
 /// Fields of `s` separated by `sep`; empty fields kept ("a,,b" has three).
 std::vector<std::string_view> SplitChar(std::string_view s, char sep);
 /// Lines of `s` without their '\n'; a final empty line is not returned.

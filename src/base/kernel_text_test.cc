@@ -26,6 +26,19 @@ TEST_CASE("integers, fields and lines", "[base][inspect][text]") {
   CHECK(Trim(std::string_view("model\0", 6)) == "model");
 }
 
+TEST_CASE("the first fields of a line, split without allocating, are SplitWs's first fields", "[base][inspect][text]") {
+  std::string_view fields[3];
+  REQUIRE(SplitWsInto("  a \tbb\n c d e", fields, 3) == 3);
+  CHECK(fields[0] == "a");
+  CHECK(fields[1] == "bb");
+  CHECK(fields[2] == "c");
+  // Fewer fields than asked for: the count says so, and the empty and blank lines give none.
+  CHECK(SplitWsInto("x y ", fields, 3) == 2);
+  CHECK(SplitWsInto("", fields, 3) == 0);
+  CHECK(SplitWsInto(" \t\n", fields, 3) == 0);
+  CHECK(SplitWsInto("x", fields, 0) == 0);
+}
+
 TEST_CASE("status key lookup", "[base][inspect][text]") {
   std::string status = "Name:\tbash\nCpus_allowed:\t3\nCpus_allowed_list:\t0-1\n";
   CHECK(FindKeyValue(status, "Cpus_allowed_list") == "0-1");

@@ -10,6 +10,7 @@
 #include <charconv>
 #include <typeinfo>
 
+#include "base/kernel_text.h"
 #include "base/sysroot_pieces.h"
 
 namespace rtagent {
@@ -297,6 +298,47 @@ Result<void> WriteDurableFrom(SysRoot& root, const std::string& path, const Piec
   std::string contents;
   pieces([&](std::string_view piece) { contents.append(piece); });
   return root.WriteDurable(path, contents);
+}
+
+Result<void> ReadLinesFrom(const SysRoot& root, const std::string& path, const TakeLine& take) {
+  // As with WriteDurableFrom, only an FsRoot itself reads in pieces; a subclass's Read has its say.
+  if (typeid(root) != typeid(FsRoot)) {
+    auto text = root.Read(path);
+    if (!text) return text.error();
+    for (auto line : SplitLines(*text)) take(line);
+    return Ok();
+  }
+  const std::string host = static_cast<const FsRoot&>(root).HostPath(path);
+  int fd = ::open(host.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return MakeError("cannot open " + host, errno);
+  char buf[65536];
+  std::string carry;  // the start of a line that goes on in the next piece
+  for (;;) {
+    ssize_t n = ::read(fd, buf, sizeof buf);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      int e = errno;
+      ::close(fd);
+      return MakeError("cannot read " + host, e);
+    }
+    if (n == 0) break;
+    const std::string_view piece(buf, static_cast<size_t>(n));
+    size_t from = 0;
+    for (size_t nl = piece.find('\n'); nl != std::string_view::npos; nl = piece.find('\n', from)) {
+      if (carry.empty()) {
+        take(piece.substr(from, nl - from));
+      } else {
+        carry.append(piece.substr(from, nl - from));
+        take(carry);
+        carry.clear();
+      }
+      from = nl + 1;
+    }
+    carry.append(piece.substr(from));
+  }
+  ::close(fd);
+  if (!carry.empty()) take(carry);
+  return Ok();
 }
 
 Result<void> FsRoot::Remove(const std::string& path) {

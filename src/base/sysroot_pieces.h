@@ -1,5 +1,6 @@
-// The durable-write door (SysRoot::WriteDurable) for a file made while it is written: the
-// journal of a large system (10.6 MB on bench/'s large tree) never exists whole in memory.
+// The doors of SysRoot for files too large to hold whole: the durable write of a file made while
+// it is written (the journal of a large system, 10.6 MB on bench/'s large tree), and the read of
+// a file a line at a time (/proc/interrupts of a large server, 11.8 MB on the same tree).
 #pragma once
 
 #include <functional>
@@ -27,5 +28,16 @@ Result<void> WriteFileAtomicFrom(const std::string& path, const Pieces& pieces);
 /// counts writes, injects faults or refuses paths) is given the contents whole through its own
 /// WriteDurable, so it sees exactly what it saw before.
 Result<void> WriteDurableFrom(SysRoot& root, const std::string& path, const Pieces& pieces);
+
+/// Takes one line of a file, without its '\n'.
+using TakeLine = std::function<void(std::string_view line)>;
+
+/// root.Read(path) handed to `take` a line at a time, as SplitLines would cut the text (a last
+/// line without '\n' is a line; a final '\n' ends the last one). An FsRoot reads the file in
+/// 64 KiB pieces and never holds more than a piece and one line; any other root (a test
+/// double) is read whole through its own Read. On an error (the file cannot be opened or a
+/// read fails part-way) the lines already taken are the file's first lines and the error is
+/// returned: the caller discards what it made of them.
+Result<void> ReadLinesFrom(const SysRoot& root, const std::string& path, const TakeLine& take);
 
 }  // namespace rtagent

@@ -8,6 +8,7 @@
 #include <filesystem>
 
 #include "base/fault_root.h"
+#include "base/kernel_text.h"
 #include "base/sysroot_pieces.h"
 
 using namespace rtagent;
@@ -56,6 +57,62 @@ TEST_CASE("FsRoot reads a file whole at every size around its 64 KiB buffer", "[
     CHECK(r->size() == size);
     CHECK(*r == text);
   }
+}
+
+// Issue 19: a large server's /proc/interrupts is parsed a line at a time as it is read.
+TEST_CASE("ReadLinesFrom gives the lines SplitLines gives, whatever the 64 KiB pieces cut", "[base]") {
+  TempTree t;
+  FsRoot root(t.dir());
+  auto lines_of = [&](const SysRoot& r) {
+    std::vector<std::string> got;
+    auto res = ReadLinesFrom(r, "proc/interrupts", [&](std::string_view line) { got.emplace_back(line); });
+    REQUIRE(res.ok());
+    return got;
+  };
+  auto split = [](const std::string& text) {
+    std::vector<std::string> want;
+    for (auto line : SplitLines(text)) want.emplace_back(line);
+    return want;
+  };
+  // Lines of many lengths, so that a piece ends inside a line, on its '\n' and just after it;
+  // a line longer than a piece; empty lines; with and without a last '\n'.
+  std::string text;
+  for (int k = 0; text.size() < 300000; ++k) text += std::string(static_cast<size_t>(k * 37 % 5003), 'a' + k % 26) + "\n";
+  text += "\n\n" + std::string(200000, 'z') + "\n";
+  for (const std::string& variant : {text, text + "tail without newline", std::string(), std::string("\n"),
+                                     std::string("one"), std::string(65535, 'q') + "\n", std::string(65536, 'q') + "\nx"}) {
+    t.Put("proc/interrupts", variant);
+    INFO(variant.size());
+    CHECK(lines_of(root) == split(variant));
+    // A root that is not a plain FsRoot (a test double) is read whole through its own Read.
+    FaultRoot watched(t.dir());
+    CHECK(lines_of(watched) == split(variant));
+  }
+}
+
+TEST_CASE("ReadLinesFrom: a file that cannot be opened or read is an error naming it", "[base]") {
+  TempTree t;
+  FsRoot root(t.dir());
+  int taken = 0;
+  auto count = [&](std::string_view) { ++taken; };
+  auto missing = ReadLinesFrom(root, "proc/interrupts", count);
+  REQUIRE_FALSE(missing.ok());
+  CHECK(missing.error().err == ENOENT);
+  CHECK_THAT(missing.error().message, Catch::Contains("cannot open " + t.dir() + "/proc/interrupts"));
+  // A directory opens, and its first read fails: the error names it, no line was taken.
+  t.Put("proc/irq/5/smp_affinity_list", "0-3\n");
+  auto dir = ReadLinesFrom(root, "proc/irq", count);
+  REQUIRE_FALSE(dir.ok());
+  CHECK(dir.error().err == EISDIR);
+  CHECK_THAT(dir.error().message, Catch::Contains("cannot read " + t.dir() + "/proc/irq"));
+  // A test double's refusal comes through as it is.
+  t.Put("proc/interrupts", "x\n");
+  FaultRoot faulty(t.dir());
+  faulty.FailReads("proc/interrupts", EIO);
+  auto refused = ReadLinesFrom(faulty, "proc/interrupts", count);
+  REQUIRE_FALSE(refused.ok());
+  CHECK(refused.error().err == EIO);
+  CHECK(taken == 0);
 }
 
 TEST_CASE("FsRoot errors name the path and keep the errno", "[base]") {

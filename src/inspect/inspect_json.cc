@@ -2,6 +2,8 @@
 
 #include <functional>
 #include <ostream>
+#include <streambuf>
+#include <string>
 #include <utility>
 #include <variant>
 
@@ -22,19 +24,46 @@ json ObjectOf(Members members) {
   return out;
 }
 
-// What nlohmann's dump(2) writes for `v` nested `indent` spaces deep: its own dump, every line
-// after the first indented by `indent` (a string never holds a raw newline: dump escapes it).
+// What nlohmann's dump(2) writes for `v` nested `indent` spaces deep, through nlohmann's own
+// serializer started at that indent (its dump() has no such parameter), into a text reused
+// from value to value and handed to `os` whole.
 void WriteValue(std::ostream& os, const json& v, int indent) {
-  const std::string text = v.dump(2, ' ', false, json::error_handler_t::replace);
-  const std::string pad(static_cast<size_t>(indent), ' ');
-  size_t from = 0;
-  for (size_t nl = text.find('\n'); nl != std::string::npos; nl = text.find('\n', from)) {
-    os.write(text.data() + from, static_cast<std::streamsize>(nl + 1 - from));
-    os << pad;
-    from = nl + 1;
-  }
-  os.write(text.data() + from, static_cast<std::streamsize>(text.size() - from));
+  thread_local std::string text;
+  thread_local nlohmann::detail::serializer<json> dumper(nlohmann::detail::output_adapter<char, std::string>(text), ' ',
+                                                         json::error_handler_t::replace);
+  text.clear();
+  dumper.dump(v, true, false, 2, static_cast<unsigned>(indent));
+  os.write(text.data(), static_cast<std::streamsize>(text.size()));
 }
+
+// The caller's stream behind a 64 KiB buffer: std::cout is synchronised with C's stdio, where
+// each of the document's many small writes was an fwrite of its own.
+class ChunkedOut final : public std::streambuf {
+ public:
+  explicit ChunkedOut(std::ostream& to) : to_(to), buf_(size_t{1} << 16) { setp(buf_.data(), buf_.data() + buf_.size()); }
+  ChunkedOut(const ChunkedOut&) = delete;
+  ChunkedOut& operator=(const ChunkedOut&) = delete;
+  ~ChunkedOut() override { sync(); }
+
+ protected:
+  int_type overflow(int_type c) override {
+    if (sync() != 0) return traits_type::eof();
+    if (!traits_type::eq_int_type(c, traits_type::eof())) {
+      *pptr() = traits_type::to_char_type(c);
+      pbump(1);
+    }
+    return traits_type::not_eof(c);
+  }
+  int sync() override {
+    if (pptr() > pbase()) to_.write(pbase(), pptr() - pbase());
+    setp(buf_.data(), buf_.data() + buf_.size());
+    return to_ ? 0 : -1;
+  }
+
+ private:
+  std::ostream& to_;
+  std::vector<char> buf_;
+};
 
 // An object as dump(2) writes it, member by member.
 void WriteObject(std::ostream& os, const Members& members, int indent) {
@@ -407,8 +436,11 @@ void WriteInspectJson(const SystemState& s, std::ostream& os) {
   if (s.cgroups) m.emplace_back("cgroups", CgroupsJson(*s.cgroups, s.cpu_sets));
   if (s.clock) m.emplace_back("clock", ClockJson(*s.clock));
   if (s.network) m.emplace_back("network", NetworkJson(*s.network));
-  WriteObject(os, m, 0);
-  os << "\n";
+  ChunkedOut chunks(os);
+  std::ostream out(&chunks);
+  WriteObject(out, m, 0);
+  out << "\n";
+  out.flush();
 }
 
 nlohmann::ordered_json InspectJson(const SystemState& s) {

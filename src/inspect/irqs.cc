@@ -6,6 +6,7 @@
 
 #include "base/kernel_paths.h"
 #include "base/kernel_text.h"
+#include "base/sysroot_pieces.h"
 
 namespace rtagent {
 namespace {
@@ -89,54 +90,57 @@ std::string IrqInfo::Name() const {
   return out;
 }
 
+void InterruptTableBuilder::Line(std::string_view line) {
+  if (!header_done_) {
+    // Blank lines before the header are skipped. The header names the online CPUs:
+    // "           CPU0       CPU1 ..." (offline CPUs have no column).
+    if (TrimView(line).empty()) return;
+    header_done_ = true;
+    if (TrimView(line).substr(0, 3) == "CPU") {
+      // Every word is "CPUn"; a shorter one (a damaged file) is no column (fuzz/interrupts_fuzz.cc:
+      // substr(3) of it threw std::out_of_range out of the parser).
+      for (auto w : SplitWs(line)) {
+        if (w.size() <= 3 || w.substr(0, 3) != "CPU") continue;
+        if (auto n = ParseInt(w.substr(3)); n && *n >= 0 && *n <= INT_MAX) table_.cpus.push_back(static_cast<int>(*n));
+      }
+      return;
+    }
+  }
+  const size_t ncols = table_.cpus.size();
+  Token id = NextToken(line, 0);
+  if (id.text.size() < 2 || id.text.back() != ':') return;
+  InterruptRow row;
+  row.id = std::string(id.text.substr(0, id.text.size() - 1));
+  if (AllDigits(row.id)) {
+    // An IRQ number too long for a long long is no IRQ number (it dereferenced an empty optional).
+    if (auto n = ParseInt(row.id); n && *n <= INT_MAX) row.irq = static_cast<int>(*n);
+  }
+  size_t pos = id.end;
+  row.counts.reserve(ncols);
+  // The counts, by hand: on a 256-CPU board this loop sees a million numbers.
+  while (row.counts.size() < std::max<size_t>(ncols, 1)) {
+    size_t p = pos;
+    while (p < line.size() && (line[p] == ' ' || line[p] == '\t')) ++p;
+    size_t b = p;
+    unsigned long long v = 0;
+    while (p < line.size() && line[p] >= '0' && line[p] <= '9') v = v * 10 + static_cast<unsigned>(line[p++] - '0');
+    if (p == b || (p < line.size() && line[p] != ' ' && line[p] != '\t')) break;  // "5-edge" is no count
+    row.counts.push_back(v);
+    pos = p;
+  }
+  if (row.counts.empty()) return;
+  if (row.irq >= 0) {
+    ParseNumberedTail(line, pos, &row);
+  } else {
+    row.description = Trim(line.substr(std::min(pos, line.size())));
+  }
+  table_.rows.push_back(std::move(row));
+}
+
 InterruptTable ParseInterrupts(std::string_view text) {
-  InterruptTable t;
-  auto lines = SplitLines(text);
-  size_t first = 0;
-  while (first < lines.size() && TrimView(lines[first]).empty()) ++first;
-  // The header names the online CPUs: "           CPU0       CPU1 ..." (offline CPUs have no column).
-  if (first < lines.size() && TrimView(lines[first]).substr(0, 3) == "CPU") {
-    // Every word is "CPUn"; a shorter one (a damaged file) is no column (fuzz/interrupts_fuzz.cc:
-    // substr(3) of it threw std::out_of_range out of the parser).
-    for (auto w : SplitWs(lines[first])) {
-      if (w.size() <= 3 || w.substr(0, 3) != "CPU") continue;
-      if (auto n = ParseInt(w.substr(3)); n && *n >= 0 && *n <= INT_MAX) t.cpus.push_back(static_cast<int>(*n));
-    }
-    ++first;
-  }
-  size_t ncols = t.cpus.size();
-  for (size_t i = first; i < lines.size(); ++i) {
-    std::string_view line = lines[i];
-    Token id = NextToken(line, 0);
-    if (id.text.size() < 2 || id.text.back() != ':') continue;
-    InterruptRow row;
-    row.id = std::string(id.text.substr(0, id.text.size() - 1));
-    if (AllDigits(row.id)) {
-      // An IRQ number too long for a long long is no IRQ number (it dereferenced an empty optional).
-      if (auto n = ParseInt(row.id); n && *n <= INT_MAX) row.irq = static_cast<int>(*n);
-    }
-    size_t pos = id.end;
-    row.counts.reserve(ncols);
-    // The counts, by hand: on a 256-CPU board this loop sees a million numbers.
-    while (row.counts.size() < std::max<size_t>(ncols, 1)) {
-      size_t p = pos;
-      while (p < line.size() && (line[p] == ' ' || line[p] == '\t')) ++p;
-      size_t b = p;
-      unsigned long long v = 0;
-      while (p < line.size() && line[p] >= '0' && line[p] <= '9') v = v * 10 + static_cast<unsigned>(line[p++] - '0');
-      if (p == b || (p < line.size() && line[p] != ' ' && line[p] != '\t')) break;  // "5-edge" is no count
-      row.counts.push_back(v);
-      pos = p;
-    }
-    if (row.counts.empty()) continue;
-    if (row.irq >= 0) {
-      ParseNumberedTail(line, pos, &row);
-    } else {
-      row.description = Trim(line.substr(std::min(pos, line.size())));
-    }
-    t.rows.push_back(std::move(row));
-  }
-  return t;
+  InterruptTableBuilder b;
+  for (auto line : SplitLines(text)) b.Line(line);
+  return b.Take();
 }
 
 bool ActionLooksManaged(std::string_view a) {
@@ -214,10 +218,12 @@ IrqState CollectIrqs(const SysRoot& root, const CpuSet& isolated_all) {
   if (auto r = root.Read(kpath::kDefaultSmpAffinity)) {
     if (auto s = CpuSet::ParseMask(*r)) st.default_affinity = *s;
   }
-  auto text = root.Read(kpath::kInterrupts);
-  if (!text) return st;
+  // Parsed a line at a time as it is read: on a large server the file is megabytes (11.8 MB
+  // for 4,096 IRQs on 256 CPUs), and its text was the largest thing inspect held.
+  InterruptTableBuilder builder;
+  if (!ReadLinesFrom(root, kpath::kInterrupts, [&builder](std::string_view line) { builder.Line(line); })) return st;
   st.readable = true;
-  InterruptTable table = ParseInterrupts(*text);
+  InterruptTable table = builder.Take();
   st.cpu_columns = table.cpus;
   std::vector<bool> col_isolated(table.cpus.size());
   for (size_t c = 0; c < table.cpus.size(); ++c) col_isolated[c] = isolated_all.Has(table.cpus[c]);

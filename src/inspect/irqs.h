@@ -5,6 +5,7 @@
 #include <string>
 #include <string_view>
 #include <vector>
+#include <utility>
 
 #include "base/cpuset.h"
 #include "base/sysroot.h"
@@ -32,7 +33,20 @@ struct InterruptTable {
   std::vector<InterruptRow> rows;
 };
 
-/// Parses /proc/interrupts text. Pure; rows it cannot read are skipped.
+/// Parses /proc/interrupts a line at a time (the lines without their '\n', in order), so that
+/// a large server's file need not be held whole. Rows it cannot read are skipped.
+class InterruptTableBuilder {
+ public:
+  void Line(std::string_view line);
+  /// The table of the lines given so far; the builder is left empty.
+  InterruptTable Take() { return std::move(table_); }
+
+ private:
+  InterruptTable table_;
+  bool header_done_ = false;
+};
+
+/// Parses /proc/interrupts text (InterruptTableBuilder over its lines). Pure.
 InterruptTable ParseInterrupts(std::string_view text);
 
 /// One IRQ as inspect reports it.

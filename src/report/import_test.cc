@@ -400,6 +400,20 @@ TEST_CASE("cyclictest -h errors name the line", "[report]") {
   CHECK_THAT(ImportFile("rtevel", "x.xml", "<x/>").error().message, Catch::Contains("unknown import format \"rtevel\" (cyclictest, rtla, rteval)"));
 }
 
+TEST_CASE("fuzz import: a cyclictest -h bin past the largest histogram is refused with its line", "[report]") {
+  // fuzz/import_fuzz.cc: a row for bin 10000000 made a histogram of 10,000,001 µs, one more
+  // than a verdict reader takes, so the imported verdict's JSON did not read back.
+  std::string text = Fixture("cyclictest-h20-q.txt");
+  const size_t at = text.find("# Min Latencies");
+  REQUIRE(at != std::string::npos);
+  std::string past = text;
+  past.insert(at, "10000000 0 0\n");
+  auto v = ImportFile("cyclictest", "c.txt", past);
+  REQUIRE_FALSE(v);
+  CHECK_THAT(v.error().message, Catch::Contains("bin 10000000 µs is past any histogram (at most 9999999)"));
+  CHECK(ImportFile("cyclictest", "c.txt", text));  // the file as cyclictest wrote it still reads
+}
+
 TEST_CASE("fuzz import: a footer latency too large for nanoseconds is refused, not multiplied", "[report]") {
   // fuzz/import_fuzz.cc under UBSan: "# Max Latencies: 34924444444444444" times 1000 overflowed
   // a signed 64-bit integer in ParseCyclictestHistogram.

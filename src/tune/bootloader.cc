@@ -366,6 +366,7 @@ namespace {
 struct ExtlinuxLine {
   std::string keyword;
   std::string_view rest;
+  size_t keyword_end = 0;  ///< offset in the line just past the keyword: the indentation and the keyword as written
 };
 
 ExtlinuxLine ReadExtlinuxLine(std::string_view l) {
@@ -373,6 +374,7 @@ ExtlinuxLine ReadExtlinuxLine(std::string_view l) {
   size_t sp = t.find_first_of(" \t");
   ExtlinuxLine out;
   out.keyword = Lower(t.substr(0, sp));
+  out.keyword_end = static_cast<size_t>(t.data() - l.data()) + std::min(sp, t.size());
   out.rest = sp == std::string_view::npos ? std::string_view() : TrimView(t.substr(sp));
   return out;
 }
@@ -435,11 +437,11 @@ Result<std::string> EditExtlinux(std::string_view text, const std::vector<std::s
     ExtlinuxLine x = ReadExtlinuxLine(l);
     if (x.keyword == "label") inside = std::string(x.rest) == entry->label;
     if (inside && !edited && x.keyword == "append") {
-      // Keep the indentation and the keyword as written.
-      size_t kw = l.find_first_not_of(" \t");
-      size_t kw_end = l.find_first_of(" \t", kw);
-      std::string head(l.substr(0, kw_end == std::string_view::npos ? l.size() : kw_end));
-      out += head + " " + MergeBootArgs(x.rest, args) + "\n";
+      // Keep the indentation and the keyword as written. Where the keyword starts is where
+      // ReadExtlinuxLine found it (past any blank, a NUL too): an indentation of its own would
+      // have cut a line that starts with a NUL after the NUL, and the next edit would no longer
+      // see an APPEND there (fuzz/bootfile_fuzz.cc).
+      out += std::string(l.substr(0, x.keyword_end)) + " " + MergeBootArgs(x.rest, args) + "\n";
       edited = true;
       continue;
     }

@@ -98,6 +98,26 @@ TEST_CASE("/etc/default/grub edited in place keeps every other byte (Fedora, RHE
   CHECK_THAT(refused.error().message, Catch::Contains("line 2"));
 }
 
+// Found by fuzz/bootfile_fuzz.cc in CI: an APPEND line that starts with a NUL byte (a damaged
+// file) was cut after the NUL, so the next edit saw no APPEND there and edited the entry's
+// second APPEND line: apply's edit was not the edit that verify planned again.
+TEST_CASE("fuzz bootfile: an extlinux.conf APPEND line that starts with a NUL byte is edited to itself", "[tune][boot]") {
+  using namespace std::string_literals;
+  const std::string conf = "TIMEOUT 30\n\nLABEL primary\n      LINUX /boot/Image\n"s + '\0' +
+                           "      APPEND ${cbootargs} INITRD /boot/initrd\n"s + '\0' +
+                           "      APPEND ${cbootargs} root=/dev/mmcblk0p1 rw\n"s;
+  const std::vector<std::string> args = {"isolcpus=2-3", "nohz_full=2-3"};
+  auto once = EditExtlinux(conf, args, "");
+  REQUIRE(once.ok());
+  // The first APPEND of the entry is the one edited, its NUL, indentation and keyword kept.
+  CHECK_THAT(*once, Catch::Contains(std::string(1, '\0') + "      APPEND ${cbootargs} INITRD /boot/initrd isolcpus=2-3 nohz_full=2-3\n"));
+  CHECK_THAT(*once, Catch::Contains(std::string(1, '\0') + "      APPEND ${cbootargs} root=/dev/mmcblk0p1 rw\n"));
+  auto twice = EditExtlinux(*once, args, "");
+  REQUIRE(twice.ok());
+  CHECK(*twice == *once);
+  CHECK(FindExtlinuxEntry(*once, "")->append == "${cbootargs} INITRD /boot/initrd isolcpus=2-3 nohz_full=2-3");
+}
+
 TEST_CASE("extlinux.conf: the DEFAULT entry's APPEND is merged, ${cbootargs} and the other labels kept", "[tune][boot]") {
   const char* conf =
       "TIMEOUT 30\nDEFAULT primary\n\nMENU TITLE L4T boot options\n\nLABEL backup\n      LINUX /boot/Image.bak\n"
