@@ -38,8 +38,7 @@ std::string RenderCases(const Verdict& v) {
     const bool judged_only = k.name.rfind("preflight ", 0) == 0 || k.name.rfind("placement ", 0) == 0;
     o << name << " " << (k.pass ? "pass" : "fail") << " ";
     if (k.measured && !judged_only) {
-      const double m = *k.measured;
-      o << FormatFixed(m, m == static_cast<double>(static_cast<int64_t>(m)) ? 0 : 1) << " " << Units(k.unit);
+      o << FormatWholeOrTenth(*k.measured) << " " << Units(k.unit);
     } else {
       o << "- -";
     }

@@ -1,5 +1,6 @@
 #include "report/format.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 
@@ -21,11 +22,17 @@ std::string CountOf(uint64_t n, const std::string& one, const std::string& many)
 }
 
 std::string FormatFixed(double v, int decimals) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
-  std::string s = buf;
+  // As long as the number needs: a double's integer part can run to 309 digits.
+  const int n = std::snprintf(nullptr, 0, "%.*f", decimals, v);
+  std::string s(static_cast<size_t>(std::max(n, 0)) + 1, '\0');
+  std::snprintf(s.data(), s.size(), "%.*f", decimals, v);
+  s.resize(static_cast<size_t>(std::max(n, 0)));
   if (s.size() > 1 && s[0] == '-' && s.find_first_not_of("-0.") == std::string::npos) s.erase(0, 1);
   return s;
+}
+
+std::string FormatWholeOrTenth(double v) {
+  return FormatFixed(v, std::isfinite(v) && v == std::trunc(v) ? 0 : 1);
 }
 
 std::string FormatNsAsUs(int64_t ns) { return FormatFixed(static_cast<double>(ns) / 1000.0, 1); }

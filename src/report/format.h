@@ -19,5 +19,8 @@ std::string FormatDuration(int64_t ns);
 std::string CountOf(uint64_t n, const std::string& one, const std::string& many);
 /// `v` with `decimals` decimals, "-0.0" printed as "0.0".
 std::string FormatFixed(double v, int decimals);
+/// A criterion's limit or measurement: `v` without decimals when it is a whole number ("50"),
+/// else with one ("12.5"); never cast to an integer to tell (a value from a file may be 1e71).
+std::string FormatWholeOrTenth(double v);
 
 }  // namespace rtagent

@@ -4,6 +4,7 @@
 // range, else it is refused as a mistyped field.
 #pragma once
 
+#include <cstdint>
 #include <limits>
 #include <string>
 #include <type_traits>
@@ -37,6 +38,18 @@ T JsonGet(const Json& v) {
   } else {
     return v.template get<T>();
   }
+}
+
+/// A time written in µs as a JSON number (integer or not), as whole ns (+0.5 ns, then toward 0);
+/// a value whose ns do not fit an int64_t is refused like a mistyped field, never cast.
+template <typename Json>
+int64_t JsonUsToNs(const Json& v) {
+  const double us = JsonGet<double>(v);
+  const double ns = us * 1000.0 + 0.5;
+  // 2^63 as a double; anything at or past it (or not a number) has no int64_t.
+  constexpr double kLimit = 9223372036854775808.0;
+  if (!(ns > -kLimit && ns < kLimit)) throw nlohmann::json::type_error::create(302, "time out of range", &v);
+  return static_cast<int64_t>(ns);
 }
 
 }  // namespace rtagent

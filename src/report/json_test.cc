@@ -84,6 +84,24 @@ TEST_CASE("fuzz verdict: a float where an integer belongs is refused, never cast
   }
 }
 
+TEST_CASE("fuzz verdict: a criterion limit past any integer is printed whole, never cast", "[report][json]") {
+  // The verdict fuzzer's find (a 60 s run, 2026-12-03): a criterion's "limit": 1.01111e+71 in a
+  // verdict read by `report` was cast to a 64-bit integer to see whether it was whole
+  // (undefined behaviour under UBSan), and would have been printed cut at 63 characters.
+  Verdict v = ExampleVerdict();
+  REQUIRE_FALSE(v.criteria.empty());
+  v.criteria.front().limit = 1.01111e71;
+  const std::string text = v.criteria.front().LimitText();
+  CHECK_THAT(text, Catch::StartsWith("≤ 10111"));
+  CHECK(text.find('.') == std::string::npos);  // a whole number, shown without decimals
+  CHECK(text.size() > 72);                     // all 72 digits, not cut
+  v.criteria.front().limit = 2.5;
+  CHECK_THAT(v.criteria.front().LimitText(), Catch::Contains("2.5"));
+  // And the whole page renders from a verdict file that says so.
+  auto back = ParseVerdictJson(RenderJson(v));
+  REQUIRE(back);
+}
+
 TEST_CASE("the tuning in force survives JSON and back, and is left out when not recorded", "[report][json]") {
   Verdict v = ExampleVerdict();
   CHECK(RenderJson(v).find("tuning_in_force") == std::string::npos);

@@ -9,7 +9,7 @@ namespace {
 
 std::string Limit(const Criterion& k) {
   std::string unit = k.unit.empty() ? "" : " " + k.unit;
-  std::string value = FormatFixed(k.limit, k.limit == static_cast<double>(static_cast<int64_t>(k.limit)) ? 0 : 1);
+  std::string value = FormatWholeOrTenth(k.limit);
   if (k.name == "samples" || k.name == "duration") return ">= " + value + unit;
   if (k.name.rfind("preflight ", 0) == 0 || k.name.rfind("placement ", 0) == 0) return "";
   return "<= " + value + unit;

@@ -28,8 +28,7 @@ std::optional<PmQosHolder> ParsePmQosHolder(const std::string& name) {
 std::string Criterion::Role() const { return cpu ? "CPU " + std::to_string(*cpu) : "run"; }
 
 std::string Criterion::LimitText() const {
-  const bool whole = limit == static_cast<double>(static_cast<int64_t>(limit));
-  std::string value = FormatFixed(limit, whole ? 0 : 1) + (unit.empty() ? "" : " " + unit);
+  std::string value = FormatWholeOrTenth(limit) + (unit.empty() ? "" : " " + unit);
   if (name == "samples" || name == "duration") return "≥ " + value;
   if (name.rfind("preflight ", 0) == 0) return "passed";
   if (name.rfind("placement ", 0) == 0) return "held";

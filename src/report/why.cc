@@ -44,7 +44,7 @@ std::optional<T> OptionalAt(const json& j, const char* key) {
 // A time written as µs (the readable key) and, since verdicts carry it, as exact ns.
 int64_t NsAt(const json& j, const char* ns_key, const char* us_key) {
   if (j.contains(ns_key)) return JsonGet<int64_t>(j.at(ns_key));
-  return static_cast<int64_t>(j.at(us_key).get<double>() * 1000.0 + 0.5);
+  return JsonUsToNs(j.at(us_key));
 }
 
 }  // namespace
@@ -93,7 +93,7 @@ Result<Attribution> ParseWhyJson(const json& j) {
     a.wakeup.pid = w.value("pid", -1);
     a.wakeup.comm = w.value("comm", "");
     if (auto irq_us = OptionalAt<double>(w, "irq_latency_us")) {
-      a.wakeup.irq_latency_ns = static_cast<int64_t>(*irq_us * 1000.0 + 0.5);
+      a.wakeup.irq_latency_ns = JsonUsToNs(json(*irq_us));
     }
     for (const json& c : j.at("causes")) {
       Cause cause;

@@ -55,3 +55,23 @@ TEST_CASE("why: the table names each cause with its µs and share, the JSON carr
   CHECK(j["causes"][1]["pid"].is_null());
   CHECK(j["notes"][0] == "the kernel lost events");
 }
+
+TEST_CASE("fuzz verdict: an explain time past what ns can hold is refused, never cast", "[report][why]") {
+  // The same class as the verdict fuzzer's 1e71 limit: a µs value read from a verdict's
+  // explain section was multiplied by 1000 and cast to an integer (undefined behaviour when it
+  // does not fit). It is refused as a mistyped field, naming why.
+  auto doc = [](const std::string& latency_us, const std::string& cause_us) {
+    return nlohmann::ordered_json::parse(R"({"wakeup": {"cpu": 2, "latency_us": )" + latency_us +
+                                         R"(}, "causes": [{"kind": "irq", "name": "IRQ 4", "us": )" + cause_us + "}]}");
+  };
+  auto ok = ParseWhyJson(doc("2000.0004", "500"));
+  REQUIRE(ok);
+  CHECK(ok->wakeup.latency_ns == 2000000);
+  CHECK(ok->causes.at(0).ns == 500000);
+  for (const auto& [latency, cause] : {std::pair{"1.01111e+71", "500"}, {"2000", "-1e300"}, {"9223372036854775.9", "1"}}) {
+    INFO(latency << " " << cause);
+    auto r = ParseWhyJson(doc(latency, cause));
+    REQUIRE_FALSE(r);
+    CHECK_THAT(r.error().message, Catch::Contains("time out of range"));
+  }
+}
