@@ -63,6 +63,25 @@ std::string FsRoot::HostPath(const std::string& path) const {
   return dir_ + "/" + rel;
 }
 
+namespace {
+
+// read(2), tried again when a signal interrupted it: -1 with errno set on a real error.
+ssize_t ReadSome(int fd, char* at, size_t room) {
+  for (;;) {
+    const ssize_t n = ::read(fd, at, room);
+    if (n >= 0 || errno != EINTR) return n;
+  }
+}
+
+// The error of a read that failed (errno set), the file closed.
+Error ReadFailed(int fd, const std::string& host) {
+  const int e = errno;
+  ::close(fd);
+  return MakeError("cannot read " + host, e);
+}
+
+}  // namespace
+
 Result<std::string> FsRoot::Read(const std::string& path) const {
   std::string host = HostPath(path);
   int fd = ::open(host.c_str(), O_RDONLY | O_CLOEXEC);
@@ -79,13 +98,8 @@ Result<std::string> FsRoot::Read(const std::string& path) const {
     const bool direct = len >= sizeof buf;
     char* at = direct ? out.data() + len : buf;
     const size_t room = direct ? out.size() - len : sizeof buf;
-    ssize_t n = ::read(fd, at, room);
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      int e = errno;
-      ::close(fd);
-      return MakeError("cannot read " + host, e);
-    }
+    ssize_t n = ReadSome(fd, at, room);
+    if (n < 0) return ReadFailed(fd, host);
     if (n == 0) break;
     if (!direct) out.append(buf, static_cast<size_t>(n));
     len += static_cast<size_t>(n);
@@ -314,13 +328,8 @@ Result<void> ReadLinesFrom(const SysRoot& root, const std::string& path, const T
   char buf[65536];
   std::string carry;  // the start of a line that goes on in the next piece
   for (;;) {
-    ssize_t n = ::read(fd, buf, sizeof buf);
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      int e = errno;
-      ::close(fd);
-      return MakeError("cannot read " + host, e);
-    }
+    ssize_t n = ReadSome(fd, buf, sizeof buf);
+    if (n < 0) return ReadFailed(fd, host);
     if (n == 0) break;
     const std::string_view piece(buf, static_cast<size_t>(n));
     size_t from = 0;

@@ -321,10 +321,20 @@ Result<void> Journal::LoadFile(const std::string& path, bool boot) {
                   by_hand);
   }
   entries_.reserve(entries_.size() + reader.entries.size());
+  // An older rtagent kept boot-file entries in the runtime journal. Read whole (Scope::kAll),
+  // such an entry goes after the boot journal's own entries, which is where Store writes it (the
+  // boot journal holds every boot-file entry): the order in memory is then the order the next
+  // Load reads back (fuzz/journal_fuzz.cc found the two differing).
+  size_t boot_end = entries_.size();
   for (JournalEntry& e : reader.entries) {
     if (ids_.count(Id(e.actuator, e.key))) continue;  // the same file in both journals: the first one's before
-    if (!boot && IsBootFileActuator(e.actuator) && scope_ == Scope::kRuntime) {
-      kept_boot_.push_back(std::move(e));  // an older rtagent's entry: not the daemon's to revert
+    if (!boot && IsBootFileActuator(e.actuator)) {
+      if (scope_ == Scope::kRuntime) {
+        kept_boot_.push_back(std::move(e));  // not the daemon's to revert
+        continue;
+      }
+      ids_.insert(Id(e.actuator, e.key));
+      entries_.insert(entries_.begin() + static_cast<std::ptrdiff_t>(boot_end++), std::move(e));
       continue;
     }
     ids_.insert(Id(e.actuator, e.key));

@@ -99,6 +99,36 @@ TEST_CASE("the hold daemon's journal is the runtime one: boot entries are neithe
   CHECK(t.Get(Journal::Path()).find("boot/cmdline.txt") == std::string::npos);
 }
 
+TEST_CASE("fuzz journal: an older runtime journal's boot entry is held where the next load reads it back", "[tune][boot]") {
+  // fuzz/journal_fuzz.cc: the boot entry an older rtagent left in the runtime journal was held
+  // after the runtime entries before it, and stored in the boot journal, so the journal loaded
+  // again listed the entries in another order than the one stored (revert walks them in order).
+  TempTree t;
+  FaultRoot root(t.dir());
+  t.Put(Journal::BootPath(), "{\"version\": 1, \"entries\": [{\"actuator\": \"bootfile+update-grub\", \"key\": "
+                             "\"etc/default/grub.d/90-rtagent.cfg\", \"before\": \"\", \"after\": \"x\\n\", \"compare\": \"exact\"}]}\n");
+  t.Put(Journal::Path(), "{\"version\": 1, \"entries\": ["
+                         "{\"actuator\": \"file\", \"key\": \"proc/irq/24/smp_affinity_list\", \"before\": \"0-3\", "
+                         "\"after\": \"0-1\", \"compare\": \"cpulist\"}, "
+                         "{\"actuator\": \"bootfile\", \"key\": \"boot/cmdline.txt\", \"before\": \"a\\n\", "
+                         "\"after\": \"b\\n\", \"compare\": \"exact\"}]}\n");
+  auto keys = [](const Journal& j) {
+    std::vector<std::string> out;
+    for (const auto& e : j.entries()) out.push_back(e.key);
+    return out;
+  };
+  Journal first(root);
+  REQUIRE(first.Load().ok());
+  const std::vector<std::string> boot_first = {"etc/default/grub.d/90-rtagent.cfg", "boot/cmdline.txt",
+                                               "proc/irq/24/smp_affinity_list"};
+  CHECK(keys(first) == boot_first);
+  REQUIRE(first.RecordAll({Entry("file", "proc/sys/kernel/x", "1")}).ok());
+  Journal again(root);
+  REQUIRE(again.Load().ok());
+  CHECK(keys(again) == keys(first));
+  CHECK(keys(again).back() == "proc/sys/kernel/x");
+}
+
 TEST_CASE("a corrupt boot journal stops apply and revert with its name", "[tune][boot]") {
   TempTree t;
   t.Put(Journal::BootPath(), "{not json");
