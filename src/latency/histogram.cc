@@ -103,6 +103,13 @@ HistogramParts Histogram::Parts() const {
 
 Result<Histogram> Histogram::Restore(HistogramParts parts, size_t kept_events) {
   if (parts.limit_us == 0) return MakeError("histogram limit must be at least 1 µs", EINVAL);
+  // Every reader refuses more (kMaxLimitUs), so a histogram made past it (an import of a file
+  // naming a bucket at 10 s) would be written into a verdict that no reader takes back.
+  if (parts.limit_us > kMaxLimitUs) {
+    return MakeError("histogram limit of " + std::to_string(parts.limit_us) + " µs is past the largest, " +
+                         std::to_string(kMaxLimitUs) + " µs",
+                     EINVAL);
+  }
   if (parts.bins.size() != parts.limit_us) {
     return MakeError("histogram has " + std::to_string(parts.bins.size()) + " bins for a limit of " +
                          std::to_string(parts.limit_us) + " µs",

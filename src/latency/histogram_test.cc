@@ -211,4 +211,10 @@ TEST_CASE("a histogram survives Parts and Restore, and bad parts are refused", "
   bad = h.Parts();
   bad.bins.pop_back();
   CHECK_FALSE(Histogram::Restore(bad));
+  // One bin past the largest histogram any reader takes back is refused where it is made.
+  bad = HistogramParts{};
+  bad.limit_us = Histogram::kMaxLimitUs + 1;
+  r = Histogram::Restore(bad);
+  REQUIRE_FALSE(r);
+  CHECK_THAT(r.error().message, Catch::Contains("limit of 10000001 µs is past the largest, 10000000 µs"));
 }

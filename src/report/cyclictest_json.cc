@@ -86,7 +86,7 @@ Result<Histogram> ThreadHistogram(const std::string& where, const json& t, std::
   uint64_t in_bins = 0;
   for (const auto& [bucket, count] : t["histogram"].items()) {
     auto b = ParseUint(bucket);
-    if (!b || *b > 10000000 || !count.is_number_unsigned()) {
+    if (!b || *b >= Histogram::kMaxLimitUs || !count.is_number_unsigned()) {
       return MakeError(where + ".histogram." + bucket + ": not a bucket in µs with a count");
     }
     buckets[*b] = count.get<uint64_t>();
@@ -112,9 +112,23 @@ Result<Histogram> ThreadHistogram(const std::string& where, const json& t, std::
   p.samples = static_cast<uint64_t>(cycles);
   p.overflows = p.samples - in_bins;
   if (p.samples > 0) {
+    // Whole µs within 10^12 (11.6 days, as for the -h report's footer), so that the ns fit;
+    // a float or a larger number is no cyclictest latency (nlohmann's get<int64_t> of a float
+    // is a plain cast, and * 1000 could overflow).
+    constexpr int64_t kMaxUs = 1000000000000LL;
+    for (const char* key : {"min", "max"}) {
+      if (!t[key].is_number_integer() || t[key].get<int64_t>() < -kMaxUs || t[key].get<int64_t>() > kMaxUs) {
+        return MakeError(where + "." + key + ": " + t[key].dump() + " is no latency in whole µs (at most 10^12)");
+      }
+    }
     p.min_ns = t["min"].get<int64_t>() * 1000;
     p.max_ns = t["max"].get<int64_t>() * 1000;
-    p.sum_ns = static_cast<int64_t>(t["avg"].get<double>() * 1000.0 * static_cast<double>(p.samples));
+    const double sum_ns = t["avg"].get<double>() * 1000.0 * static_cast<double>(p.samples);
+    if (!(sum_ns > -9.2e18 && sum_ns < 9.2e18)) {
+      return MakeError(where + ".avg: " + t["avg"].dump() + " µs over " + std::to_string(p.samples) +
+                       " wake-ups is past any run's total");
+    }
+    p.sum_ns = static_cast<int64_t>(sum_ns);
     if (p.overflows > 0) p.overflow_max_ns = p.max_ns;
   }
   auto h = Histogram::Restore(std::move(p));

@@ -353,6 +353,14 @@ TEST_CASE("cyclictest --json errors name the line or the key and what was expect
            {"a bad interval", replace("-i 1000", "-i often"), "cmdline:: -i often is not an interval in µs"},
            {"no threads", "{\"thread\": {}}", "\"thread\" is empty"},
            {"not cyclictest's", "{\"schema\": 1}", "no \"thread\" object"},
+           // Numbers a fuzzer would try: a float or a huge max was cast or multiplied past int64_t.
+           {"a max past 10^12 µs", replace("\"max\": 35572", "\"max\": 35572000000000000"),
+            "thread.0.max: 35572000000000000 is no latency in whole µs (at most 10^12)"},
+           {"a float min", replace("\"min\": 8,", "\"min\": 1e300,"), "thread.0.min: 1e+300 is no latency in whole µs"},
+           {"an avg past any total", replace("\"avg\": 87.36", "\"avg\": 1e300"),
+            "thread.0.avg: 1e+300 µs over 3000 wake-ups is past any run's total"},
+           {"a bucket past the largest histogram", replace("\"histogram\": {", "\"histogram\": {\"10000000\": 1, "),
+            "thread.0.histogram.10000000: not a bucket in µs with a count"},
        }) {
     INFO(name);
     auto r = ImportFile("cyclictest", "ct.json", text);

@@ -321,20 +321,10 @@ Result<void> Journal::LoadFile(const std::string& path, bool boot) {
                   by_hand);
   }
   entries_.reserve(entries_.size() + reader.entries.size());
-  // An older rtagent kept boot-file entries in the runtime journal. Read whole (Scope::kAll),
-  // such an entry goes after the boot journal's own entries, which is where Store writes it (the
-  // boot journal holds every boot-file entry): the order in memory is then the order the next
-  // Load reads back (fuzz/journal_fuzz.cc found the two differing).
-  size_t boot_end = entries_.size();
   for (JournalEntry& e : reader.entries) {
     if (ids_.count(Id(e.actuator, e.key))) continue;  // the same file in both journals: the first one's before
-    if (!boot && IsBootFileActuator(e.actuator)) {
-      if (scope_ == Scope::kRuntime) {
-        kept_boot_.push_back(std::move(e));  // not the daemon's to revert
-        continue;
-      }
-      ids_.insert(Id(e.actuator, e.key));
-      entries_.insert(entries_.begin() + static_cast<std::ptrdiff_t>(boot_end++), std::move(e));
+    if (!boot && IsBootFileActuator(e.actuator) && scope_ == Scope::kRuntime) {
+      kept_boot_.push_back(std::move(e));  // an older rtagent's entry: not the daemon's to revert
       continue;
     }
     ids_.insert(Id(e.actuator, e.key));
@@ -358,6 +348,14 @@ Result<void> Journal::Load() {
   }
   if (r) r = LoadFile(Path(), false);
   if (!r) reset();  // never half-used: a refused file leaves the journal empty, and the caller stops
+  // Held in the order Store writes and the next Load reads: every boot-file entry (the boot
+  // journal, read first) before the others, each group in its files' order. An entry in the
+  // other file than its actuator's (an older rtagent kept boot-file entries in the runtime
+  // journal; a damaged file may hold anything) would otherwise move when stored, and the
+  // journal loaded again would list its entries in another order (fuzz/journal_fuzz.cc).
+  if (r && scope_ == Scope::kAll) {
+    std::stable_partition(entries_.begin(), entries_.end(), [](const JournalEntry& e) { return IsBootFileActuator(e.actuator); });
+  }
   return r;
 }
 

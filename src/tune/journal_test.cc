@@ -99,7 +99,7 @@ TEST_CASE("the hold daemon's journal is the runtime one: boot entries are neithe
   CHECK(t.Get(Journal::Path()).find("boot/cmdline.txt") == std::string::npos);
 }
 
-TEST_CASE("fuzz journal: an older runtime journal's boot entry is held where the next load reads it back", "[tune][boot]") {
+TEST_CASE("fuzz journal: an entry in the other journal file than its kind's is held where the next load reads it back", "[tune][boot]") {
   // fuzz/journal_fuzz.cc: the boot entry an older rtagent left in the runtime journal was held
   // after the runtime entries before it, and stored in the boot journal, so the journal loaded
   // again listed the entries in another order than the one stored (revert walks them in order).
@@ -127,6 +127,21 @@ TEST_CASE("fuzz journal: an older runtime journal's boot entry is held where the
   REQUIRE(again.Load().ok());
   CHECK(keys(again) == keys(first));
   CHECK(keys(again).back() == "proc/sys/kernel/x");
+
+  // The other way round (a damaged boot journal holding an entry that is not a boot file's):
+  // held with the runtime entries, where Store puts it.
+  t.Put(Journal::BootPath(), "{\"version\": 1, \"entries\": [{\"actuator\": \"file\", \"key\": \"proc/sys/kernel/y\", "
+                             "\"before\": \"0\", \"after\": \"1\", \"compare\": \"exact\"}, {\"actuator\": \"bootfile\", "
+                             "\"key\": \"boot/cmdline.txt\", \"before\": \"a\\n\", \"after\": \"b\\n\", \"compare\": \"exact\"}]}\n");
+  t.Put(Journal::Path(), "{\"version\": 1, \"entries\": [{\"actuator\": \"file\", \"key\": \"proc/irq/24/smp_affinity_list\", "
+                         "\"before\": \"0-3\", \"after\": \"0-1\", \"compare\": \"cpulist\"}]}\n");
+  Journal damaged(root);
+  REQUIRE(damaged.Load().ok());
+  CHECK(keys(damaged) == std::vector<std::string>{"boot/cmdline.txt", "proc/sys/kernel/y", "proc/irq/24/smp_affinity_list"});
+  REQUIRE(damaged.RecordAll({Entry("file", "proc/sys/kernel/z", "1")}).ok());
+  Journal reread(root);
+  REQUIRE(reread.Load().ok());
+  CHECK(keys(reread) == keys(damaged));
 }
 
 TEST_CASE("a corrupt boot journal stops apply and revert with its name", "[tune][boot]") {
