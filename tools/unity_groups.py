@@ -7,7 +7,11 @@ Prints one line per file, "GROUP|FILE", for the files that may share a translati
 groups of at most N. Two files go to different groups when one defines a name where a unity
 build would show it to the other (at namespace scope inside an anonymous namespace, `static` or
 `constexpr` at namespace scope, or a macro) and the other defines or merely uses that word (the
-first file's name would hide the one the second means). Files with different `using namespace` directives
+first file's name would hide the one the second means). A word a file "uses" includes every name
+the project's headers it includes (directly or through other project headers) declare at
+namespace scope: a neighbour that includes `tune/change.h` sees `enum class Compare`, so a file
+defining `Compare` in an anonymous namespace must not share its group, even when neither file
+writes the word. Files with different `using namespace` directives
 at file scope never share a group either (one file's directive would reach the next file's
 names). A file that fits no group gets one of its own. The parse is lexical (comments, strings
 and preprocessor lines removed, braces counted), which is what these files need; if a build
@@ -107,8 +111,49 @@ def declared_name(stmt, anonymous):
     return None
 
 
-def analyse(path):
-    """(names a neighbour must not define, the file-scope `using namespace` directives)."""
+INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
+
+
+def includes(path, roots):
+    """The project headers a file includes (quoted #include lines that resolve to a file)."""
+    import os
+    with open(path, encoding="utf-8", errors="replace") as f:
+        raw = f.read()
+    found = []
+    for inc in INCLUDE.findall(raw):
+        for base in [os.path.dirname(path)] + roots:
+            cand = os.path.normpath(os.path.join(base, inc))
+            if os.path.isfile(cand):
+                found.append(cand)
+                break
+    return found
+
+
+def header_names(path, roots, cache):
+    """Every name a project header and the project headers it includes declare at namespace
+    scope (functions, types, constants, aliases), as a neighbour including it would see them."""
+    if path in cache:
+        return cache[path]
+    cache[path] = set()  # include cycles end here
+    names = set(declarations(path, everything=True)[0])
+    for inc in includes(path, roots):
+        names |= header_names(inc, roots, cache)
+    cache[path] = names
+    return names
+
+
+def analyse(path, roots=(), cache=None):
+    """(names a neighbour must not define, the file-scope `using namespace` directives, the
+    words the file uses or sees through its project headers)."""
+    names, usings, tokens = declarations(path)
+    for inc in includes(path, list(roots)):
+        tokens |= header_names(inc, list(roots), {} if cache is None else cache)
+    return names, usings, tokens
+
+
+def declarations(path, everything=False):
+    """A file's names (those a neighbour could see twice; every namespace-scope declaration
+    when `everything`), its file-scope `using namespace` directives and the words it uses."""
     with open(path, encoding="utf-8", errors="replace") as f:
         text, names = strip(f.read())
     usings = set()
@@ -122,7 +167,7 @@ def analyse(path):
                 m = re.fullmatch(r"(?:inline )?namespace ?([\w:]*)", st)
                 kind = ("anon" if m.group(1) == "" else "ns") if m else "other"
                 if kind == "other" and at_ns_scope:
-                    name = declared_name(st, "anon" in stack)
+                    name = declared_name(st, everything or "anon" in stack)
                     if name:
                         names.add(name)
                 stack.append(kind)
@@ -133,7 +178,7 @@ def analyse(path):
                 if at_ns_scope:
                     if st.startswith("using namespace"):
                         usings.add(st)
-                    name = declared_name(st, "anon" in stack)
+                    name = declared_name(st, everything or "anon" in stack)
                     if name:
                         names.add(name)
         else:
@@ -158,6 +203,16 @@ SELF_TEST = {
     "a/seven.cc": "#define RTAGENT_X 2\nint Seven() { return RTAGENT_X; }\n",
     # Another folder: another group.
     "b/eight.cc": "int Eight() { return 8; }\n",
+    # A header declaring Compare, reached through another header; a file defining its own
+    # Compare in an anonymous namespace must stay apart from every file that includes it,
+    # even one that never writes the word (bench_cmd.cc and tune/change.h, 2026-12-03).
+    "inc/c/change.h": "namespace rtagent {\nenum class Compare { kEq };\nint Plan(int);\n}\n",
+    "inc/c/step.h": "#include \"c/change.h\"\nnamespace rtagent { struct Step { int x; }; }\n",
+    "c/nine.cc": "namespace rtagent {\nnamespace {\nint Compare(int o) { return o; }\n}\n"
+                 "int Nine() { return Compare(9); }\n}\n",
+    "c/ten.cc": "#include \"c/step.h\"\nnamespace rtagent {\nint Ten() { return Step{10}.x; }\n}\n",
+    # Includes nothing that declares Compare: may join nine.cc.
+    "c/eleven.cc": "namespace rtagent {\nint Eleven() { return 11; }\n}\n",
 }
 
 
@@ -171,8 +226,10 @@ def self_test():
             os.makedirs(os.path.dirname(path), exist_ok=True)
             with open(path, "w") as f:
                 f.write(text)
-            paths.append(path)
-        group_of = {os.path.relpath(p, d): g for g, p in (row.split("|") for row in grouped(paths, 8, "t"))}
+            if path.endswith(".cc"):
+                paths.append(path)
+        rows = grouped(paths, 8, "t", (os.path.join(d, "inc"),))
+        group_of = {os.path.relpath(p, d): g for g, p in (row.split("|") for row in rows)}
         alone = lambda f: group_of.get(f)  # noqa: E731
         failures = []
         def apart(x, y):
@@ -188,6 +245,8 @@ def self_test():
             apart("a/five.cc", f)
         apart("a/six.cc", "a/seven.cc")
         apart("a/one.cc", "b/eight.cc")
+        apart("c/nine.cc", "c/ten.cc")
+        together("c/nine.cc", "c/eleven.cc")
         if alone("b/eight.cc") is not None:
             failures.append("b/eight.cc is alone in its folder: it needs no group")
         for f in failures:
@@ -200,24 +259,27 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--max", type=int, default=8)
     ap.add_argument("--prefix", default="u")
+    ap.add_argument("--include", action="append", default=None,
+                    help="a folder quoted #includes resolve in (default: src)")
     ap.add_argument("--self-test", action="store_true")
     ap.add_argument("files", nargs="*")
     args = ap.parse_args()
     if args.self_test:
         return self_test()
-    for row in grouped(args.files, args.max, args.prefix):
+    for row in grouped(args.files, args.max, args.prefix, tuple(args.include or ["src"])):
         print(row)
     return 0
 
 
-def grouped(files, max_files, prefix):
+def grouped(files, max_files, prefix, roots=("src",)):
     # A file's own names must not be defined by a neighbour, nor be a word a neighbour uses
     # (its name would hide the one that neighbour means, from an enclosing namespace).
     groups = []  # [names, words, usings, folder, members]
+    header_cache = {}
     for path in sorted(files):
         if path.rsplit("/", 1)[-1] in ALONE:
             continue
-        names, usings, words = analyse(path)
+        names, usings, words = analyse(path, roots, header_cache)
         folder = path.rsplit("/", 1)[0]
         for g in groups:
             if (g[3] == folder and g[2] == usings and len(g[4]) < max_files
