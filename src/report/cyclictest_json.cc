@@ -112,10 +112,9 @@ Result<Histogram> ThreadHistogram(const std::string& where, const json& t, std::
   p.samples = static_cast<uint64_t>(cycles);
   p.overflows = p.samples - in_bins;
   if (p.samples > 0) {
-    // Whole µs within 10^12 (11.6 days, as for the -h report's footer), so that the ns fit;
-    // a float or a larger number is no cyclictest latency (nlohmann's get<int64_t> of a float
-    // is a plain cast, and * 1000 could overflow).
-    constexpr int64_t kMaxUs = 1000000000000LL;
+    // Whole µs within kMaxImportedLatencyUs, as for the -h report's footer, so that the ns
+    // fit; a float is no cyclictest latency (nlohmann's get<int64_t> of a float is a plain cast).
+    constexpr int64_t kMaxUs = kMaxImportedLatencyUs;
     for (const char* key : {"min", "max"}) {
       if (!t[key].is_number_integer() || t[key].get<int64_t>() < -kMaxUs || t[key].get<int64_t>() > kMaxUs) {
         return MakeError(where + "." + key + ": " + t[key].dump() + " is no latency in whole µs (at most 10^12)");

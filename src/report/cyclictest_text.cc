@@ -5,6 +5,7 @@
 
 #include "base/kernel_paths.h"
 #include "base/kernel_text.h"
+#include "report/import.h"
 
 namespace rtagent {
 namespace {
@@ -200,9 +201,8 @@ Result<Footer> ReadFooter(const CyclictestLines& in) {
   if (f.threads == 0 || f.maxes->size() < f.threads || f.overflows->size() < f.threads) {
     return MakeError("cyclictest report footer does not list every thread");
   }
-  // A latency in the footer beyond 10^12 µs (11.6 days) is no wake-up latency, and in ns it
-  // would not fit the verdict's integers (fuzz/import_fuzz.cc found the overflow).
-  constexpr uint64_t kMaxFooterUs = 1000000000000ULL;
+  // A latency in the footer beyond kMaxImportedLatencyUs is no wake-up latency.
+  constexpr auto kMaxFooterUs = static_cast<uint64_t>(kMaxImportedLatencyUs);
   for (const auto& [key, values] : {std::pair{"Min Latencies", f.mins}, {"Avg Latencies", f.avgs}, {"Max Latencies", f.maxes}}) {
     if (values == nullptr) continue;
     for (uint64_t v : *values) {

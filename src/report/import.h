@@ -16,6 +16,11 @@
 
 namespace rtagent {
 
+/// The largest latency an imported file may state: 10^12 µs (11.6 days) is no wake-up
+/// latency, and past it the value in ns would not fit the verdict's integers (fuzz/import_fuzz.cc
+/// found the overflow). Every reader of another tool's file refuses more.
+inline constexpr int64_t kMaxImportedLatencyUs = 1000000000000LL;
+
 /// What one tool's file says about a run: one histogram per thread and each stated fact.
 struct ImportedRun {
   std::string tool;                 ///< "cyclictest -h", "cyclictest --json", "rtla timerlat hist", "rteval 3.9"

@@ -9,6 +9,7 @@
 #include "base/kernel_text.h"
 #include "report/cyclictest_json.h"
 #include "report/format.h"
+#include "report/import.h"
 
 namespace rtagent {
 namespace {
@@ -53,7 +54,7 @@ Result<double> Microseconds(const XmlFile& f, const pugi::xml_node& n, const std
   }
   auto d = ParseNumber(n.child_value());
   if (!d) return f.At(n, where, "\"" + std::string(n.child_value()) + "\" is not a number", kNumberHint);
-  if (*d < 0 || *d > 1e12) return f.At(n, where, std::string(n.child_value()) + " µs is out of range", kNumberHint);
+  if (*d < 0 || *d > static_cast<double>(kMaxImportedLatencyUs)) return f.At(n, where, std::string(n.child_value()) + " µs is out of range", kNumberHint);
   return *d;
 }
 
