@@ -15,8 +15,9 @@ writes the word. Files with different `using namespace` directives
 at file scope never share a group either (one file's directive would reach the next file's
 names). A file that fits no group gets one of its own. The parse is lexical (comments, strings
 and preprocessor lines removed, braces counted), which is what these files need; if a build
-still reports a redefinition in a Unity/unity_*.cxx file, run cmake again (the groups are made
-at configure time) or name the file in ALONE below.
+still reports a redefinition in a BUILD/unity/*.cc file (CMakeLists.txt writes one per group,
+at configure time, and again when a source changes), teach the rule the case or name the file in
+ALONE below.
 """
 import argparse
 import collections
