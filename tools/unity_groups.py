@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Unity groups for CMake (CMakeLists.txt, RTAGENT_UNITY; docs/performance.md "Build time").
 
-  usage: python3 tools/unity_groups.py --max N --prefix NAME FILE...
+  usage: python3 tools/unity_groups.py --max N --prefix NAME [--any-folder] FILE...
 
 Prints one line per file, "GROUP|FILE", for the files that may share a translation unit, in
 groups of at most N. Two files go to different groups when one defines a name where a unity
@@ -11,9 +11,13 @@ first file's name would hide the one the second means). A word a file "uses" inc
 the project's headers it includes (directly or through other project headers) declare at
 namespace scope: a neighbour that includes `tune/change.h` sees `enum class Compare`, so a file
 defining `Compare` in an anonymous namespace must not share its group, even when neither file
-writes the word. Files with different `using namespace` directives
-at file scope never share a group either (one file's directive would reach the next file's
-names). A file that fits no group gets one of its own. The parse is lexical (comments, strings
+writes the word. A file-scope `using namespace` directive reaches every file after it in the
+group, so the members' directives must form a chain: each file's set contains the sets of the
+files before it (a file with none, then files with `using namespace rtagent;`, then files that
+add `using namespace rtagent::test;`), and the group lists them in that order; a file never sees
+a directive it does not write itself. Two files whose sets are not in one chain never share a
+group. Files share a group only within one folder, unless --any-folder (the test binary, whose
+files are many small ones spread over every folder). A file that fits no group gets one of its own. The parse is lexical (comments, strings
 and preprocessor lines removed, braces counted), which is what these files need; if a build
 still reports a redefinition in a BUILD/unity/*.cc file (CMakeLists.txt writes one per group,
 at configure time, and again when a source changes), teach the rule the case or name the file in
@@ -24,8 +28,10 @@ import collections
 import re
 import sys
 
-# Files that compile on their own whatever their names (none yet).
-ALONE = set()
+# Files that compile on their own whatever their names. test_main.cc defines CATCH_CONFIG_RUNNER
+# before it includes Catch2 (the header then compiles Catch2's main): after another test file's
+# include of the same header it would get nothing.
+ALONE = {"test_main.cc"}
 
 KEYWORDS = set("const constexpr static inline struct class enum using typename template return "
                "auto void int bool char long unsigned double float operator namespace extern".split())
@@ -197,8 +203,13 @@ SELF_TEST = {
     # Nothing in common with one.cc: together.
     "a/four.cc": "// Helper in a comment, \"Helper\" in a string\nnamespace rtagent {\nnamespace {\n"
                  "constexpr const char* kText = R\"x(Helper)x\";\n}\nint Four() { return 4; }\n}\n",
-    # A different file-scope using-directive: alone.
+    # A file-scope using-directive: after the files without one (it would reach them otherwise),
+    # before a file whose directives contain it, never with a file of another directive.
     "a/five.cc": "using namespace rtagent;\nint Five() { return 5; }\n",
+    "a/twelve.cc": "using namespace other;\nint Twelve() { return 12; }\n",
+    "a/thirteen.cc": "using namespace rtagent;\nusing namespace rtagent::test;\nint Thirteen() { return 13; }\n",
+    # Catch2's runner: always alone (ALONE).
+    "a/test_main.cc": "#define CATCH_CONFIG_RUNNER\nint Main() { return 0; }\n",
     # The same macro defined twice: never together.
     "a/six.cc": "#define RTAGENT_X 1\nint Six() { return RTAGENT_X; }\n",
     "a/seven.cc": "#define RTAGENT_X 2\nint Seven() { return RTAGENT_X; }\n",
@@ -231,6 +242,7 @@ def self_test():
                 paths.append(path)
         rows = grouped(paths, 8, "t", (os.path.join(d, "inc"),))
         group_of = {os.path.relpath(p, d): g for g, p in (row.split("|") for row in rows)}
+        order = [os.path.relpath(row.split("|")[1], d) for row in rows]
         alone = lambda f: group_of.get(f)  # noqa: E731
         failures = []
         def apart(x, y):
@@ -242,14 +254,29 @@ def self_test():
         apart("a/one.cc", "a/two.cc")
         apart("a/one.cc", "a/three.cc")
         together("a/one.cc", "a/four.cc")
-        for f in ("a/one.cc", "a/two.cc", "a/three.cc", "a/four.cc", "a/six.cc", "a/seven.cc", "b/eight.cc"):
-            apart("a/five.cc", f)
+        together("a/four.cc", "a/five.cc")
+        together("a/five.cc", "a/thirteen.cc")
+        apart("a/five.cc", "a/twelve.cc")
+        apart("a/thirteen.cc", "a/twelve.cc")
+        if alone("a/five.cc") == alone("a/four.cc") == alone("a/thirteen.cc") and not (
+                order.index("a/four.cc") < order.index("a/five.cc") < order.index("a/thirteen.cc")):
+            failures.append(f"the directives' chain is out of order: {order}")
+        if alone("a/test_main.cc") is not None:
+            failures.append("a/test_main.cc shares a group: Catch2's runner must compile alone")
         apart("a/six.cc", "a/seven.cc")
         apart("a/one.cc", "b/eight.cc")
         apart("c/nine.cc", "c/ten.cc")
         together("c/nine.cc", "c/eleven.cc")
         if alone("b/eight.cc") is not None:
             failures.append("b/eight.cc is alone in its folder: it needs no group")
+        # --any-folder: eight joins a group of another folder; the rules still hold across folders.
+        anywhere = grouped(paths, 8, "t", (os.path.join(d, "inc"),), any_folder=True)
+        group_of = {os.path.relpath(p, d): g for g, p in (row.split("|") for row in anywhere)}
+        if alone("b/eight.cc") is None:
+            failures.append("--any-folder: b/eight.cc is still alone")
+        apart("c/nine.cc", "c/ten.cc")
+        apart("a/one.cc", "a/two.cc")
+        apart("a/five.cc", "a/twelve.cc")
         for f in failures:
             print("unity_groups self-test: FAIL:", f)
         print("unity_groups self-test:", "FAILED" if failures else "ok", group_of)
@@ -262,20 +289,22 @@ def main():
     ap.add_argument("--prefix", default="u")
     ap.add_argument("--include", action="append", default=None,
                     help="a folder quoted #includes resolve in (default: src)")
+    ap.add_argument("--any-folder", action="store_true",
+                    help="files of different folders may share a group")
     ap.add_argument("--self-test", action="store_true")
     ap.add_argument("files", nargs="*")
     args = ap.parse_args()
     if args.self_test:
         return self_test()
-    for row in grouped(args.files, args.max, args.prefix, tuple(args.include or ["src"])):
+    for row in grouped(args.files, args.max, args.prefix, tuple(args.include or ["src"]), args.any_folder):
         print(row)
     return 0
 
 
-def grouped(files, max_files, prefix, roots=("src",)):
+def grouped(files, max_files, prefix, roots=("src",), any_folder=False):
     # A file's own names must not be defined by a neighbour, nor be a word a neighbour uses
     # (its name would hide the one that neighbour means, from an enclosing namespace).
-    groups = []  # [names, words, usings, folder, members]
+    groups = []  # [names, words, folder, members as (usings, path)]
     header_cache = {}
     for path in sorted(files):
         if path.rsplit("/", 1)[-1] in ALONE:
@@ -283,22 +312,24 @@ def grouped(files, max_files, prefix, roots=("src",)):
         names, usings, words = analyse(path, roots, header_cache)
         folder = path.rsplit("/", 1)[0]
         for g in groups:
-            if (g[3] == folder and g[2] == usings and len(g[4]) < max_files
+            if ((any_folder or g[2] == folder) and len(g[3]) < max_files
+                    and all(u <= usings or usings <= u for u, _ in g[3])
                     and not (g[0] & names) and not (g[0] & words) and not (names & g[1])):
                 g[0] |= names
                 g[1] |= words
-                g[4].append(path)
+                g[3].append((usings, path))
                 break
         else:
-            groups.append([set(names), set(words), usings, folder, [path]])
+            groups.append([set(names), set(words), folder, [(usings, path)]])
     count = collections.Counter()
     rows = []
     for g in groups:
-        if len(g[4]) < 2:
+        if len(g[3]) < 2:
             continue
-        count[g[3]] += 1
-        name = f"{prefix}_{g[3].rsplit('/', 1)[-1]}_{count[g[3]]}"
-        rows += [f"{name}|{path}" for path in g[4]]
+        count[g[2]] += 1
+        name = f"{prefix}_{g[2].rsplit('/', 1)[-1]}_{count[g[2]]}"
+        # The chain's order: sets of one size in a chain are equal, so by size is by inclusion.
+        rows += [f"{name}|{path}" for _, path in sorted(g[3], key=lambda m: len(m[0]))]
     return rows
 
 
