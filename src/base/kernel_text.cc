@@ -3,15 +3,14 @@
 #include <charconv>
 
 namespace rtagent {
-namespace {
 
-bool IsSpace(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\0' || c == '\v' || c == '\f'; }
-
-}  // namespace
+bool IsKernelSpace(char c) {
+  return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\0' || c == '\v' || c == '\f';
+}
 
 std::string_view TrimView(std::string_view s) {
-  while (!s.empty() && IsSpace(s.front())) s.remove_prefix(1);
-  while (!s.empty() && IsSpace(s.back())) s.remove_suffix(1);
+  while (!s.empty() && IsKernelSpace(s.front())) s.remove_prefix(1);
+  while (!s.empty() && IsKernelSpace(s.back())) s.remove_suffix(1);
   return s;
 }
 
@@ -21,9 +20,9 @@ std::vector<std::string_view> SplitWs(std::string_view s) {
   std::vector<std::string_view> out;
   size_t i = 0;
   while (i < s.size()) {
-    while (i < s.size() && IsSpace(s[i])) ++i;
+    while (i < s.size() && IsKernelSpace(s[i])) ++i;
     size_t b = i;
-    while (i < s.size() && !IsSpace(s[i])) ++i;
+    while (i < s.size() && !IsKernelSpace(s[i])) ++i;
     if (i > b) out.push_back(s.substr(b, i - b));
   }
   return out;
@@ -32,10 +31,10 @@ std::vector<std::string_view> SplitWs(std::string_view s) {
 size_t SplitWsInto(std::string_view s, std::string_view* out, size_t max) {
   size_t n = 0;
   for (size_t i = 0; n < max;) {
-    while (i < s.size() && IsSpace(s[i])) ++i;
+    while (i < s.size() && IsKernelSpace(s[i])) ++i;
     if (i >= s.size()) break;
     size_t b = i;
-    while (i < s.size() && !IsSpace(s[i])) ++i;
+    while (i < s.size() && !IsKernelSpace(s[i])) ++i;
     out[n++] = s.substr(b, i - b);
   }
   return n;

@@ -9,6 +9,11 @@
 
 namespace rtagent {
 
+/// The bytes the kernel's own parsers take for white space (isspace(): space, \t, \n, \v,
+/// \f, \r; kernel/params.c next_arg() splits the command line at them), and NUL: the set
+/// TrimView trims and SplitWs splits at.
+bool IsKernelSpace(char c);
+
 /// `s` without leading and trailing whitespace (spaces, tabs, newlines, NULs: device-tree
 /// strings end with a NUL).
 std::string_view TrimView(std::string_view s);

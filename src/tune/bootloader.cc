@@ -61,21 +61,16 @@ std::string BootArgKey(std::string_view arg) {
   return key;
 }
 
-// The kernel splits its command line where isspace() holds (kernel/params.c, next_arg():
-// space, \t, \n, \v, \f, \r); a NUL is a separator here too. The editors trim lines with
-// the same set (TrimView), so no argument can begin or end with a byte that a second edit
-// would trim away (a form feed kept at the end of an argument did: fuzz/bootfile_fuzz.cc).
-bool BootArgSpace(char c) {
-  return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r' || c == '\0';
-}
-
 std::vector<std::string> SplitBootArgs(std::string_view line) {
   std::vector<std::string> out;
   std::string cur;
   bool quoted = false;
   for (char c : line) {
     if (c == '"') quoted = !quoted;
-    if (!quoted && BootArgSpace(c)) {
+    // Split where the kernel splits (IsKernelSpace): the editors trim with the same set, so no
+    // argument can begin or end with a byte a second edit would trim away (a form feed kept at
+    // the end of an argument did: fuzz/bootfile_fuzz.cc).
+    if (!quoted && IsKernelSpace(c)) {
       if (!cur.empty()) out.push_back(std::move(cur));
       cur.clear();
     } else {
