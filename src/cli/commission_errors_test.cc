@@ -2,7 +2,8 @@
 // binary on a copy of a fixture: a write refused in the middle of apply (exit 4, what was rolled
 // back and why, the tree as it was, no verdict), and Ctrl-C before the latency test (exit 1,
 // "interrupted", the tree put back with --revert-after or kept for `rtagent revert` without it,
-// no verdict).
+// no verdict), and Ctrl-C while the loop sleeps writing into a full pipe (none of its output
+// lost).
 //
 // Ctrl-C lands at a chosen point without guessing a time: the child writes into a one-page
 // pipe that the test reads byte by byte. Once the test has read a step's heading it stops
@@ -11,12 +12,14 @@
 // the signal.
 #include <fcntl.h>
 #include <signal.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <catch2/catch.hpp>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <string>
 #include <vector>
 
@@ -62,16 +65,23 @@ struct Interrupted {
   int pipe_size = 0;    ///< the pipe's capacity: how far the child could be ahead of read_at
 };
 
-/// Runs `rtagent commission ARGS` in `cwd` and sends it SIGINT (Ctrl-C) once a line starting
-/// with `heading` has been read whole; then reads the rest and waits for it.
-Interrupted CommissionInterruptedAt(const std::vector<std::string>& args, const std::string& cwd,
-                                    const std::string& heading) {
-  Interrupted r;
+/// A `rtagent commission ARGS` child in `cwd` whose standard output goes into a one-page pipe
+/// (`out_fd`, the read end) and its standard error into `err_fd`, or into the same pipe when
+/// `err_fd` is -1. SIGINT reaches it as from a terminal.
+struct Child {
+  pid_t pid = -1;
+  int out_fd = -1;
+  int pipe_size = 0;
+};
+
+Child SpawnCommission(const std::vector<std::string>& args, const std::string& cwd, int err_fd) {
+  Child c;
   int fds[2];
   REQUIRE(::pipe2(fds, O_CLOEXEC) == 0);
   ::fcntl(fds[1], F_SETPIPE_SZ, 4096);  // the smallest: one page
-  r.pipe_size = ::fcntl(fds[1], F_GETPIPE_SZ);
-  REQUIRE(r.pipe_size > 0);
+  c.pipe_size = ::fcntl(fds[1], F_GETPIPE_SZ);
+  REQUIRE(c.pipe_size > 0);
+  if (err_fd < 0) err_fd = fds[1];
 
   // Everything the child needs is built before fork: after it, only exec-safe calls.
   std::vector<std::string> argv_s = {RTAGENT_BINARY, "commission"};
@@ -89,36 +99,74 @@ Interrupted CommissionInterruptedAt(const std::vector<std::string>& args, const 
   sigset_t none;
   sigemptyset(&none);
 
-  const pid_t pid = ::fork();
-  REQUIRE(pid >= 0);
-  if (pid == 0) {
+  c.pid = ::fork();
+  REQUIRE(c.pid >= 0);
+  if (c.pid == 0) {
     ::sigprocmask(SIG_SETMASK, &none, nullptr);  // SIGINT must reach the command as from a terminal
-    if (::chdir(cwd.c_str()) != 0 || ::dup2(fds[1], STDOUT_FILENO) < 0 || ::dup2(fds[1], STDERR_FILENO) < 0) {
+    if (::chdir(cwd.c_str()) != 0 || ::dup2(fds[1], STDOUT_FILENO) < 0 || ::dup2(err_fd, STDERR_FILENO) < 0) {
       ::_exit(127);
     }
     ::execve(argv[0], argv.data(), envp.data());
     ::_exit(127);
   }
   ::close(fds[1]);
+  c.out_fd = fds[0];
+  return c;
+}
+
+/// Reads what is left in the child's pipe into `out` and waits for it; its exit status, -1 when
+/// a signal ended it.
+int Finish(const Child& c, std::string& out) {
+  char buf[65536];
+  ssize_t n;
+  while ((n = ::read(c.out_fd, buf, sizeof buf)) > 0) out.append(buf, static_cast<size_t>(n));
+  ::close(c.out_fd);
+  int st = 0;
+  REQUIRE(::waitpid(c.pid, &st, 0) == c.pid);
+  return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+/// Runs `rtagent commission ARGS` in `cwd` and sends it SIGINT (Ctrl-C) once a line starting
+/// with `heading` has been read whole; then reads the rest and waits for it.
+Interrupted CommissionInterruptedAt(const std::vector<std::string>& args, const std::string& cwd,
+                                    const std::string& heading) {
+  Interrupted r;
+  const Child c = SpawnCommission(args, cwd, -1);
+  r.pipe_size = c.pipe_size;
   size_t line_begin = 0;
-  char c;
-  while (!r.sent && ::read(fds[0], &c, 1) == 1) {
-    r.out += c;
-    if (c != '\n') continue;
+  char ch;
+  while (!r.sent && ::read(c.out_fd, &ch, 1) == 1) {
+    r.out += ch;
+    if (ch != '\n') continue;
     if (r.out.compare(line_begin, heading.size(), heading) == 0) {
       r.read_at = r.out.size();
-      r.sent = ::kill(pid, SIGINT) == 0;
+      r.sent = ::kill(c.pid, SIGINT) == 0;
     }
     line_begin = r.out.size();
   }
-  char buf[65536];
-  ssize_t n;
-  while ((n = ::read(fds[0], buf, sizeof buf)) > 0) r.out.append(buf, static_cast<size_t>(n));
-  ::close(fds[0]);
-  int st = 0;
-  REQUIRE(::waitpid(pid, &st, 0) == pid);
-  r.code = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+  r.code = Finish(c, r.out);
   return r;
+}
+
+/// True once `pid` sleeps in write(2): /proc/PID/syscall starts with the number of the call a
+/// blocked task is in.
+bool BlockedInWrite(pid_t pid) {
+  std::ifstream in("/proc/" + std::to_string(pid) + "/syscall");
+  long nr = -1;
+  return static_cast<bool>(in >> nr) && nr == SYS_write;
+}
+
+/// True while `sig` waits to be delivered to `pid` (the SigPnd and ShdPnd masks of
+/// /proc/PID/status).
+bool SignalPending(pid_t pid, int sig) {
+  std::ifstream in("/proc/" + std::to_string(pid) + "/status");
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.rfind("SigPnd:", 0) != 0 && line.rfind("ShdPnd:", 0) != 0) continue;
+    const unsigned long long mask = std::stoull(line.substr(7), nullptr, 16);
+    if (mask & (1ULL << (sig - 1))) return true;
+  }
+  return false;
 }
 
 /// The child could not have passed the StopFlag() check that printed `message` before SIGINT
@@ -233,4 +281,51 @@ TEST_CASE("commission stopped by Ctrl-C after the plan changes nothing: exit 1, 
   CHECK_THAT(r.out, !Catch::Contains("step 4"));
   CHECK(rtagent::test::SnapshotTree(kFixture, true) == rtagent::test::SnapshotTree(t.dir(), true));  // not even run/
   CHECK(fs::is_empty(cwd.dir()));
+}
+
+TEST_CASE("commission: Ctrl-C while its output pipe is full loses no line of the output", "[cli][commission]") {
+  // `rtagent commission ... | tee log` with a slow reader, or into a CI log: the signal comes
+  // while the loop is blocked writing. What it had to say must still all come out, in order.
+  TempTree t(kFixture);
+  TempTree cwd;
+  const std::vector<std::string> args = {kProfile, "--root", t.dir(), "--revert-after"};
+  std::string all;
+  for (const auto& a : args) all += " " + a;
+  auto ref = rtagent::test::RunShell("cd '" + cwd.dir() + "' && CI=true " + RTAGENT_BINARY + " commission" + all +
+                                     " 2>/dev/null");
+  const size_t step4 = ref.out.find("== step 4");
+  REQUIRE(step4 != std::string::npos);
+  REQUIRE(rtagent::test::TreeDiff(kFixture, t.dir()).empty());  // --revert-after put it back
+  const auto tree_before = rtagent::test::SnapshotTree(t.dir(), true);
+  // The steps before the plan's StopFlag() check print more than the pipe holds.
+  const std::string before_stop = ref.out.substr(0, step4);
+
+  TempTree err_dir;
+  const std::string err_path = err_dir.dir() + "/stderr";
+  const int err_fd = ::open(err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+  REQUIRE(err_fd >= 0);
+  const Child c = SpawnCommission(args, cwd.dir(), err_fd);
+  ::close(err_fd);
+  REQUIRE(before_stop.size() > static_cast<size_t>(c.pipe_size));
+  // Nobody reads: the child fills the pipe and sleeps in write(2). Then Ctrl-C.
+  bool blocked = false;
+  for (int i = 0; i < 2000 && !(blocked = BlockedInWrite(c.pid)); ++i) ::usleep(5000);
+  CHECK(blocked);
+  CHECK(::kill(c.pid, SIGINT) == 0);
+  // Still nobody reads until the signal has been taken: else the reader could make room and
+  // the write go on before the child ever sees it.
+  bool taken = false;
+  for (int i = 0; i < 2000 && !(taken = !SignalPending(c.pid, SIGINT)); ++i) ::usleep(5000);
+  CHECK(taken);  // delivered on the way out of write(2): restarted or failed, it is decided
+  std::string out;
+  const int code = Finish(c, out);
+  std::ifstream err_in(err_path);
+  const std::string err((std::istreambuf_iterator<char>(err_in)), std::istreambuf_iterator<char>());
+  INFO("stderr: " << err);
+  CHECK(code == 1);
+  CHECK_THAT(err, Catch::Contains("rtagent commission: interrupted after the plan; the loop stops here; "
+                                  "nothing was changed"));
+  // Every byte the loop printed up to the stop, none lost where the write was cut off.
+  CHECK(out == before_stop);
+  CHECK(rtagent::test::SnapshotTree(t.dir(), true) == tree_before);
 }

@@ -25,6 +25,11 @@ void SetStopTarget(SamplerProcess* sampler) { g_sampler.store(sampler); }
 StopSignals::StopSignals() {
   struct sigaction sa {};
   sa.sa_handler = OnStopSignal;
+  // SA_RESTART: a write to a full pipe (`| tee`, a CI log, the journal) that the signal cuts
+  // off would fail with EINTR, and stdio then drops what it held and every later line of
+  // standard output. Nothing waits on a restartable call to notice the stop: the long steps
+  // poll StopFlag() between short sleeps or polls, which the signal still ends early.
+  sa.sa_flags = SA_RESTART;
   sigemptyset(&sa.sa_mask);
   ::sigaction(SIGINT, &sa, &old_int_);
   ::sigaction(SIGTERM, &sa, &old_term_);
