@@ -309,7 +309,9 @@ TEST_CASE("accept without its measuring program refuses with exit 3, stops its l
   CHECK(Slurp(dir.path() + "/v.json").empty());
   CHECK(Slurp(dir.path() + "/v.md").empty());
   // The cache load started before the sampler was looked for: it is stopped, not left running.
-  CHECK(rtagent::test::RunShell("pgrep -f 'rtagent accept " + p + "' | grep -v $$").out.empty());
+  // "[r]tagent" matches rtagent but not the shell running pgrep, nor a fork of that shell
+  // that has not become the next command of its pipeline yet.
+  CHECK(rtagent::test::RunShell("pgrep -a -f '[r]tagent accept " + p + "'").out.empty());
 }
 
 TEST_CASE("diff passes a verdict against itself and gates a doctored regression", "[cli][accept][host]") {

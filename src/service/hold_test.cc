@@ -8,6 +8,7 @@
 #include <spdlog/sinks/ostream_sink.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <cerrno>
 #include <filesystem>
@@ -576,9 +577,13 @@ TEST_CASE("a SIGHUP storm faster than the watch interval does not starve the wat
   CHECK(stopped_clean);
   const auto state = r.StateFile();
   CHECK(state["last_reload"] == "ok");
-  // About ten intervals went by; a tick late by a reload's length still counts.
-  CHECK(state["ticks"].get<int>() >= 4);
-  CHECK(Count(r.Log(), "reload: reading") >= 1);
+  // Starved, no tick would run while the storm lasts. Fed, a tick follows each reload that
+  // ends an interval after the last tick: about one per five reloads where a reload is
+  // quick (five SIGHUPs to an interval), one per reload where it is slow (a loaded machine
+  // takes several SIGHUPs into one reload). At least one per ten holds either way.
+  const int reloads = static_cast<int>(Count(r.Log(), "reload: reading"));
+  CHECK(reloads >= 1);
+  CHECK(state["ticks"].get<int>() >= std::max(1, reloads / 10));
 }
 
 TEST_CASE("an irq/* thread re-created by a driver reload is ranked again on the next tick", "[service]") {
