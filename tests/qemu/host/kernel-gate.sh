@@ -2,7 +2,7 @@
 # After stock-accept, on the host: the kernel gate of docs/ci.md (examples/ci/kernel-gate.sh)
 # on the verdicts rt-accept and stock-accept handed over. The RT kernel against a second run of
 # itself must pass; Debian's stock kernel against the RT baseline must fail, with PREEMPT_RT
-# lost named. The tolerance is wide on purpose (100 ms on every statistic): under TCG each
+# lost named. The tolerance is wide on purpose (1 s on every statistic, as the profile's limits): under TCG each
 # wake-up is the emulator's, so this proves the gate's structure (roles, criteria, overflows,
 # the kernel's preemption model), not a figure; on a board the defaults apply.
 # Usage: kernel-gate.sh OUTDIR RTAGENT. Prints PASS/FAIL/SKIP/FACT lines (stock-accept's).
@@ -17,7 +17,7 @@ if [ ! -s "$base" ] || [ ! -s "$again" ] || [ ! -s "$cand" ]; then
   echo "SKIP kernel gate: needs rt-accept (both runs) and stock-accept in this run"
   exit 0
 fi
-export RTAGENT GATE_TOLERANCE="max=100000us,p99=100000us,p99.9=100000us,p99.99=100000us"
+export RTAGENT GATE_TOLERANCE="max=1000000us,p99=1000000us,p99.9=1000000us,p99.99=1000000us"
 "$REPO/examples/ci/kernel-gate.sh" "$base" "$again" "$OUT/gate-rt-rt" > "$OUT/gate-rt-rt.log" 2>&1
 rc=$?
 if [ $rc = 0 ]; then echo "PASS gate: the RT kernel against itself passes"; else echo "FAIL gate: RT against RT: exit $rc: $(grep -m3 -i 'regress\|differs\|error' "$OUT/gate-rt-rt.log" | tr '\n' '|')"; fi
