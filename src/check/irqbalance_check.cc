@@ -24,7 +24,7 @@ class IrqbalanceCheck : public Check {
   }
   std::vector<CheckResult> Run(CheckEnv& env) const override {
     const CpuSet& isolated = env.profile.cores.isolated->cpus;
-    IrqbalanceInfo info = DetectIrqbalance(env.root);
+    IrqbalanceInfo info = DetectIrqbalance(env.root, env.state.tasks.get());
     if (!info.running) {
       return {NewResult(kName, "irqbalance", Status::kPass, "irqbalance does not run", kChapter6)};
     }

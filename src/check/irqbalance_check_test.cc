@@ -5,6 +5,7 @@
 #include "base/fault_root.h"
 #include "base/kernel_paths.h"
 #include "check/check.h"
+#include "inspect/inspect_test_support.h"
 #include "profile/loader.h"
 
 using namespace rtagent;
@@ -22,18 +23,23 @@ profile::Profile Load(const SysRoot& root) {
 }
 
 void AddIrqbalance(const TempTree& t, const std::string& env) {
-  t.Put(kpath::ProcStat(4242), "4242 (irqbalance) S 1 4242 4242 0 -1 4194560 0 0 0 0 0 0 0 0 20 0 2 0 123 0 0\n");
+  testing::PutIrqbalanceProcess(t, 4242);
   t.Put(kpath::ProcEnviron(4242), env);
 }
 
 }  // namespace
 
 TEST_CASE("the irqbalance check FAILs while irqbalance runs without the isolated CPUs banned", "[check]") {
+  // As `verify` runs it (the state keeps its walk of the threads, in which the process is
+  // looked for) and with a state that does not (proc/PID/stat read for each process).
+  const bool keep_tasks = GENERATE(false, true);
+  INFO("state keeps its task list: " << keep_tasks);
   TempTree t(kX86);
   FsRoot root(t.dir());
   auto run = [&]() {
     const profile::Profile p = Load(root);
-    SystemState state = CollectSystemState(root);
+    SystemState state = CollectSystemState(root, {}, nullptr, keep_tasks);
+    REQUIRE((state.tasks != nullptr) == keep_tasks);
     check::Suite suite{"test", "", "", {"irqbalance"}, {}, ""};
     auto check = check::FindCheck("irqbalance");
     REQUIRE(check);
@@ -47,6 +53,7 @@ TEST_CASE("the irqbalance check FAILs while irqbalance runs without the isolated
   check::CheckResult fail = run();
   CHECK(fail.status == check::Status::kFail);
   CHECK_THAT(fail.summary, Catch::Contains("isolated CPUs 1-2"));
+  CHECK_THAT(fail.summary, Catch::Contains("process 4242"));
   CHECK(fail.measured == "banned: 3 (the environment of process 4242)");
   CHECK_THAT(fail.hint, Catch::Contains("irqs.irqbalance"));
   AddIrqbalance(t, std::string("IRQBALANCE_BANNED_CPULIST=1-3\0", 30));

@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <string>
 
+#include "base/kernel_paths.h"
 #include "base/shell_test_support.h"
 
 namespace rtagent::testing {
@@ -34,6 +35,15 @@ inline std::string StatLine(const StatFields& f) {
   s += " " + std::to_string(f.cpu) + " " + std::to_string(f.rt_priority) + " " + std::to_string(f.policy);
   for (int n = 42; n <= 52; ++n) s += " 0";
   return s + "\n";
+}
+
+/// An irqbalance process (one thread) added to a fixture tree, as the kernel shows it: its
+/// main thread's task/PID/stat, which a walk of the threads reads, and proc/PID/stat.
+template <class Tree>
+void PutIrqbalanceProcess(const Tree& tree, int pid) {
+  const std::string line = StatLine({.tid = pid, .comm = "irqbalance", .pgrp = pid});
+  tree.Put(kpath::TaskStat(pid, pid), line);
+  tree.Put(kpath::ProcStat(pid), line);
 }
 
 /// tests/sysroots/<name> in the source tree.

@@ -1,5 +1,6 @@
 #include "inspect/irqbalance.h"
 
+#include <algorithm>
 #include <cctype>
 #include <sstream>
 #include <vector>
@@ -88,9 +89,17 @@ std::string SetEnvFileValue(const std::string& text, const std::string& var, con
   return out;
 }
 
-IrqbalanceInfo DetectIrqbalance(const SysRoot& root) {
+IrqbalanceInfo DetectIrqbalance(const SysRoot& root, const std::vector<TaskView>* tasks) {
   IrqbalanceInfo info;
-  if (auto names = root.List(kpath::kProc)) {
+  if (tasks != nullptr) {
+    // The walk already read each process's name (its main thread's, as proc/PID/stat has it).
+    auto it = std::find_if(tasks->begin(), tasks->end(), [](const TaskView& t) { return t.process_comm == "irqbalance"; });
+    if (it != tasks->end()) {
+      info.running = true;
+      info.pid = it->pid;
+      info.how = "process " + std::to_string(it->pid);
+    }
+  } else if (auto names = root.List(kpath::kProc)) {
     for (const std::string& n : *names) {
       if (n.empty() || n.find_first_not_of("0123456789") != std::string::npos) continue;
       const int pid = std::stoi(n);

@@ -6,9 +6,11 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "base/cpuset.h"
 #include "base/sysroot.h"
+#include "inspect/threads.h"
 
 namespace rtagent {
 
@@ -32,8 +34,10 @@ struct IrqbalanceInfo {
 };
 
 /// Looks for irqbalance under `root`: a process whose name is irqbalance in /proc, or the
-/// systemd unit's invocation link; its environment file (Debian's, then Red Hat's).
-IrqbalanceInfo DetectIrqbalance(const SysRoot& root);
+/// systemd unit's invocation link; its environment file (Debian's, then Red Hat's). With
+/// `tasks`, a walk of proc/ already made (ListTasks, SystemState::tasks), the process is
+/// looked for in it instead of reading every proc/PID/stat again.
+IrqbalanceInfo DetectIrqbalance(const SysRoot& root, const std::vector<TaskView>* tasks = nullptr);
 
 /// The value of `var` in a shell-style environment file ("VAR=value", quotes removed; the last
 /// assignment wins, comments ignored); nullopt when it is not assigned.

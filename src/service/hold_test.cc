@@ -18,6 +18,7 @@
 
 #include "base/fault_root.h"
 #include "base/kernel_paths.h"
+#include "inspect/inspect_test_support.h"
 #include "profile/loader.h"
 #include "tune/journal.h"
 #include "tune/memory_tuner.h"
@@ -188,7 +189,7 @@ TEST_CASE("an IRQ moved back while irqbalance runs is logged as irqbalance's doi
   Rig r(ProfileText("", 0, 10));
   HoldDaemon& d = r.Make();
   REQUIRE(d.Start() == StartResult::kHolding);
-  r.tree.Put(kpath::ProcStat(4242), "4242 (irqbalance) S 1 4242 4242 0 -1 4194560 0 0 0 0 0 0 0 0 20 0 2 0 123 0 0\n");
+  testing::PutIrqbalanceProcess(r.tree, 4242);
   r.tree.Put(kIrq, "0-3\n");
   CHECK(d.Tick() >= 1);
   CHECK(r.tree.Get(kIrq) == "0\n");

@@ -93,24 +93,28 @@ Result<void> FixtureSchedSyscalls::CheckExists(const TaskId& t) const {
   return Ok();
 }
 
+Error FixtureSchedSyscalls::Missing(const TaskId& t, const Error& e) const {
+  // Asked only once a read failed, so a thread that is there costs no extra stat.
+  if (e.err == ENOENT) {
+    if (auto r = CheckExists(t); !r) return r.error();
+  }
+  return e;
+}
+
 Result<SchedAttr> FixtureSchedSyscalls::GetAttr(const TaskId& t) const {
-  if (auto r = CheckExists(t); !r) return r.error();
   auto text = reads_.Read(kpath::TaskStat(t.pid, t.tid));
-  if (!text) return text.error();
+  if (!text) return Missing(t, text.error());
   auto st = ParseTaskStat(*text);
   if (!st) return MakeError(reads_.Dir() + " " + kpath::TaskStat(t.pid, t.tid) + ": malformed stat line", EINVAL);
+  if (auto a = SchedAttrOfStat(*st)) return *a;
   SchedAttr a;
-  a.policy = st->policy;
-  a.priority = static_cast<int>(st->rt_priority);
-  a.nice = static_cast<int>(st->nice);
-  if (a.policy == kSchedDeadline) {
-    if (auto sched = reads_.Read(kpath::TaskSched(t.pid, t.tid))) {
-      auto dl = DeadlineLines(*sched);
-      if (dl.count("dl.runtime")) a.runtime_ns = dl["dl.runtime"];
-      if (dl.count("dl.deadline")) a.deadline_ns = dl["dl.deadline"];
-      // The kernel does not print the period; the twin keeps it on a line of its own.
-      if (dl.count("dl.period")) a.period_ns = dl["dl.period"];
-    }
+  a.policy = kSchedDeadline;
+  if (auto sched = reads_.Read(kpath::TaskSched(t.pid, t.tid))) {
+    auto dl = DeadlineLines(*sched);
+    if (dl.count("dl.runtime")) a.runtime_ns = dl["dl.runtime"];
+    if (dl.count("dl.deadline")) a.deadline_ns = dl["dl.deadline"];
+    // The kernel does not print the period; the twin keeps it on a line of its own.
+    if (dl.count("dl.period")) a.period_ns = dl["dl.period"];
   }
   return a;
 }
@@ -198,13 +202,13 @@ Result<void> FixtureSchedSyscalls::WriteDeadlineLines(const TaskId& t, const Sch
 }
 
 Result<CpuSet> FixtureSchedSyscalls::GetAffinity(const TaskId& t) const {
-  if (auto r = CheckExists(t); !r) return r.error();
   const std::string path = kpath::TaskStatus(t.pid, t.tid);
   auto status = reads_.Read(path);
   if (!status) {
     // A fixture may keep status only for some threads: the others have the affinity every
     // thread starts with, all possible CPUs.
     if (status.error().err != ENOENT) return status.error();
+    if (auto r = CheckExists(t); !r) return r.error();
     auto possible = reads_.Read(kpath::kCpuPossible);
     if (!possible) return MakeError(reads_.Dir() + " " + path + ": no status, and no possible CPUs to assume", ENOENT);
     auto all = CpuSet::ParseList(*possible);

@@ -28,6 +28,8 @@ class FixtureSchedSyscalls : public SchedSyscalls {
 
  private:
   Result<void> CheckExists(const TaskId& t) const;
+  /// The error a failed read of thread `t`'s files stands for: ESRCH when the thread is gone.
+  Error Missing(const TaskId& t, const Error& e) const;
   Result<void> WriteDeadlineLines(const TaskId& t, const SchedAttr& a);
   const SysRoot& reads_;
   SysRoot* writes_;

@@ -29,7 +29,7 @@ void PlanIrqbalance(const PlanContext& ctx, SectionPlan& plan) {
   const CpuSet& isolated = ctx.profile.cores.isolated->cpus;
   // Nothing to ban without isolated CPUs: no look through /proc at every plan (and hold tick).
   if (*mode == profile::IrqbalanceMode::kBan && isolated.Empty()) return;
-  IrqbalanceInfo info = DetectIrqbalance(ctx.root);
+  IrqbalanceInfo info = DetectIrqbalance(ctx.root, ctx.state.tasks.get());
   if (*mode == profile::IrqbalanceMode::kStop) {
     const bool masked = ctx.root.ReadLink(kpath::SystemdUnitMask(kUnit)).value_or("") == kpath::kSystemdMaskTarget;
     if (!info.running && !masked) return;  // nothing runs and nothing will: no item

@@ -2,6 +2,7 @@
 // environment file parsed and edited byte-exactly, `ban` planned, applied (its restart recorded
 // through the runner seam), verified and reverted byte-identical, `stop` masked and put back,
 // `leave` and a board without irqbalance planning nothing; the irqbalance check's answers.
+#include "inspect/inspect_test_support.h"
 #include "tune/irqbalance.h"
 
 #include <algorithm>
@@ -45,7 +46,7 @@ profile::Profile Load(const SysRoot& root, const std::string& mode) {
 
 // A board with irqbalance running as process 4242, started with `env` (NUL-separated).
 void AddIrqbalance(const TempTree& t, const std::string& env = std::string("PATH=/usr/bin\0", 14)) {
-  t.Put(kpath::ProcStat(4242), "4242 (irqbalance) S 1 4242 4242 0 -1 4194560 0 0 0 0 0 0 0 0 20 0 2 0 123 0 0\n");
+  testing::PutIrqbalanceProcess(t, 4242);
   t.Put(kpath::ProcEnviron(4242), env);
 }
 
@@ -109,6 +110,30 @@ TEST_CASE("irqbalance: found as a process, with what its environment bans", "[tu
   CHECK(info.banned->ToList() == "2-3");
   CHECK(info.banned_from == "the environment of process 4242");
   CHECK(info.ban_var == kBannedCpulistVar);
+}
+
+TEST_CASE("irqbalance: found in a walk of the threads already made, as by reading /proc", "[tune]") {
+  TempTree t(kX86);
+  FsRoot root(t.dir());
+  {
+    const std::vector<TaskView> tasks = ListTasks(root, false);
+    CHECK_FALSE(DetectIrqbalance(root, &tasks).running);
+  }
+  AddIrqbalance(t, std::string("A=1\0IRQBALANCE_BANNED_CPULIST=2-3\0", 34));
+  const std::vector<TaskView> tasks = ListTasks(root, false);
+  const IrqbalanceInfo read = DetectIrqbalance(root);
+  const IrqbalanceInfo walked = DetectIrqbalance(root, &tasks);
+  CHECK(walked.running);
+  CHECK(walked.pid == read.pid);
+  CHECK(walked.how == read.how);
+  CHECK(walked.banned == read.banned);
+  CHECK(walked.banned_from == read.banned_from);
+  CHECK(walked.config == read.config);
+  CHECK(walked.ban_var == read.ban_var);
+  // The walk is what it looks in: proc/PID/stat is not read again.
+  std::filesystem::remove(t.dir() + "/" + kpath::ProcStat(4242));
+  CHECK(DetectIrqbalance(root, &tasks).pid == 4242);
+  CHECK_FALSE(DetectIrqbalance(root).running);
 }
 
 TEST_CASE("irqbalance ban: planned, applied with a restart, verified, reverted byte-identical", "[tune]") {

@@ -1,5 +1,6 @@
 // The live syscall layer reading this thread's own class and affinity, which needs no
-// privilege and changes nothing; a thread outside the caller's process is refused first.
+// privilege and changes nothing; a thread outside the caller's process is refused first; a
+// thread of the test's own whose stat line says what sched_getattr says.
 #include "tune/live_sched_syscalls.h"
 
 #include <sys/syscall.h>
@@ -7,8 +8,14 @@
 
 #include <catch2/catch.hpp>
 #include <cerrno>
+#include <optional>
+#include <string>
+#include <thread>
+#include <vector>
 
+#include "base/kernel_paths.h"
 #include "base/sysroot.h"
+#include "inspect/threads.h"
 #include "tune/fixture_sched_syscalls.h"
 
 using namespace rtagent;
@@ -28,4 +35,50 @@ TEST_CASE("the live layer reads this thread's own class and affinity, a thread n
   // PID 1's thread group never holds this thread: checked before any syscall.
   CHECK(sys->GetAttr({1, me.tid}).error().err == ESRCH);
   CHECK(MakeLiveSchedSyscalls(live)->SetAffinity({1, me.tid}, CpuSet::Of({0})).error().err == ESRCH);
+}
+
+TEST_CASE("a thread's stat line carries what sched_getattr reports, for every class but deadline", "[tune][ranks]") {
+  // The ranks tuner takes a thread's class from the walk's stat line instead of asking the
+  // kernel again: checked here against the kernel, on a thread of this test's own that goes
+  // through the classes and then exits (nothing outlives the test).
+  FsRoot live("/");
+  auto sys = DefaultSchedFactory()(live, &live);
+  struct Seen {
+    std::string set, syscall, stat;
+  };
+  std::vector<Seen> seen;
+  std::string failure;
+  std::thread worker([&] {
+    const TaskId me{::getpid(), static_cast<int>(::syscall(SYS_gettid))};
+    std::vector<SchedAttr> classes(4);
+    classes[0].policy = kSchedOther, classes[0].nice = 7;
+    classes[1].policy = kSchedBatch, classes[1].nice = 9;
+    classes[2].policy = kSchedIdle;
+    classes[3].policy = kSchedFifo, classes[3].priority = 3;  // root only: EPERM otherwise
+    for (const SchedAttr& a : classes) {
+      if (auto w = sys->SetAttr(me, a); !w) {
+        if (w.error().err == EPERM && a.policy == kSchedFifo) continue;
+        failure = w.error().message;
+        return;
+      }
+      auto got = sys->GetAttr(me);
+      auto text = live.Read(kpath::TaskStat(me.pid, me.tid));
+      auto st = text ? ParseTaskStat(*text) : std::nullopt;
+      auto from_stat = st ? SchedAttrOfStat(*st) : std::nullopt;
+      if (!got || !from_stat) {
+        failure = "cannot read the class of " + TaskKey(me);
+        return;
+      }
+      seen.push_back({FormatSched(a), FormatSched(*got), FormatSched(*from_stat)});
+    }
+  });
+  worker.join();
+  INFO(failure);
+  REQUIRE(failure.empty());
+  REQUIRE(seen.size() >= 3);
+  for (const Seen& s : seen) {
+    INFO("set " << s.set);
+    CHECK(s.syscall == s.set);
+    CHECK(s.stat == s.syscall);
+  }
 }

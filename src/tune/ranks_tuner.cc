@@ -75,7 +75,7 @@ std::string AffinityRefusal(const TaskView& t) {
 }
 
 /// An item for one thread of `rule`, on the "affinity" or "sched" actuator.
-Change ThreadItem(const profile::RankRule& rule, const TaskView& t, const std::string& what, const std::string& actuator,
+Change ThreadItem(const std::string& why, const TaskView& t, const std::string& what, const std::string& actuator,
                   std::string before, std::string after, Compare compare) {
   Change c;
   c.section = kSection;
@@ -85,14 +85,20 @@ Change ThreadItem(const profile::RankRule& rule, const TaskView& t, const std::s
   c.before = std::move(before);
   c.after = std::move(after);
   c.compare = compare;
-  c.why = RuleWhy(rule);
+  c.why = why;
+  c.refusals.reserve(3);  // the exit, and at most two of the kernel's refusals
   c.refusals.push_back({ESRCH, "the thread exited"});
   return c;
 }
 
 /// The items of one thread: affinity first, so a raised thread never runs where it must not.
-/// Nothing more once the thread turns out to have exited since the walk.
-void PlanThread(const profile::RankRule& rule, const TaskView& t, const SchedSyscalls& sys, SectionPlan& plan) {
+/// Nothing more once the thread turns out to have exited since the walk. The class comes from
+/// the walk's stat line, which has it for every class but deadline: on a large server that
+/// saves a system call per thread, on a fixture tree a second read of each stat file. The
+/// affinity is asked (sched_getaffinity reports the allowed CPUs that are active, which
+/// status's Cpus_allowed_list does not).
+void PlanThread(const profile::RankRule& rule, const std::string& why, const TaskView& t, const SchedSyscalls& sys,
+                SectionPlan& plan) {
   const TaskId id{t.pid, t.tid};
   // A read that fails is a warning, unless the thread has exited (true: plan nothing more).
   auto exited = [&](const Error& e, const std::string& what) {
@@ -105,7 +111,7 @@ void PlanThread(const profile::RankRule& rule, const TaskView& t, const SchedSys
     auto now = sys.GetAffinity(id);
     if (!now && exited(now.error(), "affinity")) return;
     if (now) {
-      Change c = ThreadItem(rule, t, "affinity", kAffinityActuator, now->ToList(), (*rule.cpus)->cpus.ToList(),
+      Change c = ThreadItem(why, t, "affinity", kAffinityActuator, now->ToList(), (*rule.cpus)->cpus.ToList(),
                             Compare::kCpuList);
       c.refusals.push_back({EINVAL, AffinityRefusal(t)});
       if (IsDeadline(rule) || t.policy == kSchedDeadline) c.refusals.push_back({EBUSY, kDeadlineAffinity});
@@ -113,12 +119,13 @@ void PlanThread(const profile::RankRule& rule, const TaskView& t, const SchedSys
     }
   }
   if (rule.policy->has_value()) {
-    auto now = sys.GetAttr(id);
+    const std::optional<SchedAttr> walked = SchedAttrOfStat(t);
+    auto now = walked ? Result<SchedAttr>(*walked) : sys.GetAttr(id);
     if (!now) {
       exited(now.error(), "scheduling");
       return;
     }
-    Change c = ThreadItem(rule, t, "scheduling", kSchedActuator, FormatSched(*now), FormatSched(Wanted(rule, *now)),
+    Change c = ThreadItem(why, t, "scheduling", kSchedActuator, FormatSched(*now), FormatSched(Wanted(rule, *now)),
                           Compare::kExact);
     if (IsDeadline(rule)) c.refusals.push_back({EBUSY, kDeadlineAdmission});
     plan.items.push_back(std::move(c));
@@ -220,7 +227,8 @@ Result<SectionPlan> RanksTuner::Plan(const PlanContext& ctx) const {
       continue;
     }
     RuleFindings(ctx.profile, rule, tasks, m.members[r], plan);
-    for (size_t i : m.members[r]) PlanThread(rule, tasks[i], *sys, plan);
+    const std::string why = RuleWhy(rule);  // the same for each of the rule's threads
+    for (size_t i : m.members[r]) PlanThread(rule, why, tasks[i], *sys, plan);
   }
 
   // 3. The declared order, on the threads found (Chapter 4).

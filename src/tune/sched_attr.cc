@@ -22,6 +22,16 @@ Result<int> ParseIntIn(std::string_view text, long long lo, long long hi, const 
 
 }  // namespace
 
+std::optional<SchedAttr> SchedAttrOfStat(const TaskStat& st) {
+  if (st.policy == kSchedDeadline) return std::nullopt;
+  SchedAttr a;
+  a.policy = st.policy;
+  const bool rt = st.policy == kSchedFifo || st.policy == kSchedRr;
+  a.priority = rt ? static_cast<int>(st.rt_priority) : 0;
+  a.nice = rt ? 0 : static_cast<int>(st.nice);
+  return a;
+}
+
 std::string TaskKey(const TaskId& t) { return std::to_string(t.pid) + "/" + std::to_string(t.tid); }
 
 Result<TaskId> ParseTaskKey(std::string_view key) {

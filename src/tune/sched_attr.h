@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -32,6 +33,15 @@ struct SchedAttr {
   long long period_ns = -1;
   uint64_t flags = 0;  ///< SCHED_FLAG_*; only RESET_ON_FORK is carried over by a write
 };
+
+struct TaskStat;
+
+/// What sched_getattr(2) reports for the thread whose stat line this is, for every class but
+/// deadline: fs/proc/array.c prints the policy (field 41), rt_priority (40) and the nice value
+/// (19), which is all the syscall returns for them (kernel/sched/syscalls.c, get_params: the
+/// priority for fifo/rr, the nice value for the normal classes, 0 for what does not apply).
+/// nullopt for a deadline thread, whose parameters only sched_getattr (or the sched file) knows.
+std::optional<SchedAttr> SchedAttrOfStat(const TaskStat& st);
 
 /// The canonical text of a scheduling class, the value plan prints and compares exactly:
 /// "fifo:80", "rr:10", "other:nice=0", "batch:nice=5", "idle",
