@@ -3,9 +3,10 @@
 # command, and the number of journal entries apply leaves, against the cost of reading the
 # tree's files once (the floor bench/run.sh measures for inspect), and apply against its write
 # floor: one apply traced with strace, its file system calls (the same values to the same files,
-# the same journal commits) replayed by bench/write_floor.cc on a fresh copy and timed. apply
-# and revert run on a fresh copy of the tree each time; after revert the copy must be
-# byte-identical to the tree.
+# the same journal commits) replayed by bench/write_floor.cc on a fresh copy and timed. Each
+# round replays the floor on a fresh copy and then runs apply and revert on another, so apply /
+# floor is taken within a round (the median of the rounds' ratios) and the disk's and the
+# machine's moods hit both alike. After revert the copy must be byte-identical to the tree.
 #
 # usage: bash bench/tune.sh [--rtagent PATH] [--tree DIR] [--runs N] [--baseline PATH --timeout S]
 #   --tree      a tree made by bench/gen_large_sysroot.py (default: generate one in a scratch dir)
@@ -44,8 +45,9 @@ tree, work, runs, timeout, profile, floor_bin = sys.argv[1], sys.argv[2], int(sy
 binaries = sys.argv[7:]
 TRACED = "openat,write,fsync,fdatasync,close,rename,renameat,renameat2,mkdir,mkdirat,rmdir,unlink,unlinkat"
 
-def run(argv, limit=None, stdin=None):
-    """Wall seconds, peak RSS (KiB) and exit status of one command; None seconds when killed."""
+def run(argv, limit=None, stdin=None, cpu=None):
+    """Wall seconds, peak RSS (KiB) and exit status of one command; None seconds when killed.
+    The command's CPU seconds (user + system) go to the list `cpu` when one is given."""
     t0 = time.monotonic()
     p = subprocess.Popen(argv, stdin=stdin, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     killed = False
@@ -58,6 +60,8 @@ def run(argv, limit=None, stdin=None):
             killed = True
         time.sleep(0.02)
     wall = time.monotonic() - t0
+    if cpu is not None:
+        cpu.append(ru.ru_utime + ru.ru_stime)
     return (None if killed else wall), ru.ru_maxrss, os.waitstatus_to_exitcode(status)
 
 def read_once(top):
@@ -88,13 +92,41 @@ for b in binaries:
     for _ in range(runs):
         w, rss, rc = run([b, "plan", profile, "--root", tree])
         plan_w.append(w); plan_rss = max(plan_rss, rss)
-    apply_w, apply_rss, rev_w, rev_rss, entries, identical = [], 0, [], 0, 0, True
-    for _ in range(runs):
+    # The write floor: apply's own file system calls, traced once on a fresh copy, then replayed
+    # on fresh copies round by round, each round beside one apply (and its revert), so the load
+    # of the machine and the disk's moods hit both alike.
+    def fresh():
         copy = os.path.join(work, "copy")
         shutil.rmtree(copy, ignore_errors=True)
         shutil.copytree(tree, copy, symlinks=True)
-        w, rss, rc = run([b, "apply", profile, "--root", copy], timeout)
+        return copy
+    copy = fresh()
+    log, ops = os.path.join(work, "apply.strace"), os.path.join(work, "apply.ops")
+    subprocess.run(["strace", "-f", "-qq", "-y", "-xx", "-s", "268435456", "-e", "signal=none", "-e", "trace=" + TRACED,
+                    "-o", log, b, "apply", profile, "--root", copy], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                   timeout=timeout * 10)
+    with open(log) as fin, open(ops, "w") as fout:
+        subprocess.run(["python3", "bench/write_floor_ops.py", copy], stdin=fin, stdout=fout, check=True)
+    traced = copy + ".traced"
+    shutil.rmtree(traced, ignore_errors=True)
+    os.rename(copy, traced)
+    # A journal commit is its rename over the old file (write, fsync, rename, fsync the directory).
+    commits = str(sum(1 for line in open(ops) if line.startswith("rename\t")))
+    apply_w, apply_rss, rev_w, rev_rss, entries, identical = [], 0, [], 0, 0, True
+    floor_w, same_as_apply, ratios, floor_cpu, apply_cpu = [], True, [], [], []
+    for _ in range(runs):
+        copy = fresh()
+        with open(ops) as fin:
+            fw, _, frc = run([floor_bin, copy], stdin=fin, cpu=floor_cpu)
+        # The replay must leave what apply left (journal included), or it is not apply's floor.
+        if not floor_w:
+            same_as_apply = subprocess.run(["diff", "-r", "-q", traced, copy], stdout=subprocess.DEVNULL).returncode == 0
+        floor_w.append(fw if frc == 0 and same_as_apply else None)
+        copy = fresh()
+        w, rss, rc = run([b, "apply", profile, "--root", copy], timeout, cpu=apply_cpu)
         apply_w.append(w); apply_rss = max(apply_rss, rss)
+        if w is not None and floor_w[-1] is not None:
+            ratios.append(w / floor_w[-1])
         j = os.path.join(copy, "run/rtagent/journal.json")
         if os.path.exists(j):
             entries = len(json.load(open(j))["entries"])
@@ -104,43 +136,23 @@ for b in binaries:
         identical &= d.returncode == 0
         if apply_w[-1] is None:
             break  # one killed apply is enough to tell
-    # The write floor: apply's own file system calls, traced once and replayed on fresh copies.
-    floor_w, commits = [], "?"
-    if apply_w[-1] is not None:
-        copy = os.path.join(work, "copy")
-        shutil.rmtree(copy, ignore_errors=True)
-        shutil.copytree(tree, copy, symlinks=True)
-        log, ops = os.path.join(work, "apply.strace"), os.path.join(work, "apply.ops")
-        subprocess.run(["strace", "-f", "-qq", "-y", "-xx", "-s", "268435456", "-e", "signal=none", "-e", "trace=" + TRACED,
-                        "-o", log, b, "apply", profile, "--root", copy], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        with open(log) as fin, open(ops, "w") as fout:
-            subprocess.run(["python3", "bench/write_floor_ops.py", copy], stdin=fin, stdout=fout, check=True)
-        traced = copy + ".traced"
-        shutil.rmtree(traced, ignore_errors=True)
-        os.rename(copy, traced)
-        for _ in range(runs):
-            shutil.rmtree(copy, ignore_errors=True)
-            shutil.copytree(tree, copy, symlinks=True)
-            with open(ops) as fin:
-                w, rss, rc = run([floor_bin, copy], stdin=fin)
-            floor_w.append(w if rc == 0 else None)
-        # A journal commit is its rename over the old file (write, fsync, rename, fsync the directory).
-        commits = str(sum(1 for line in open(ops) if line.startswith("rename\t")))
-        # The replay must leave what apply left (journal included), or it is not apply's floor.
-        same = subprocess.run(["diff", "-r", "-q", traced, copy], stdout=subprocess.DEVNULL).returncode == 0
-        if not same:
-            floor_w = [None]
-        shutil.rmtree(traced, ignore_errors=True)
+    shutil.rmtree(traced, ignore_errors=True)
     ok_a = [w for w in apply_w if w is not None]
     ok_f = [w for w in floor_w if w is not None]
-    ratio = f"{statistics.median(ok_a) / statistics.median(ok_f):.2f}x" if ok_a and ok_f else "n/a"
-    floor_s = f"{statistics.median(ok_f):.2f} s" if ok_f else "replay differs from apply"
+    # The median of the rounds' own ratios: each apply against the floor replayed beside it.
+    ratio = f"{statistics.median(ratios):.2f}x" if ratios else "n/a"
+    if len(ratios) > 1:
+        ratio += f" ({min(ratios):.2f}-{max(ratios):.2f})"
+    # CPU time (user + system) leaves out the waits for the disk's fsyncs, which on this VM's
+    # virtual disk vary by seconds from one replay to the next.
+    cpu_ratio = f"{statistics.median(apply_cpu) / statistics.median(floor_cpu):.2f}x" if ratios else "n/a"
+    floor_s = fmt(floor_w) if ok_f else ("replay differs from apply" if not same_as_apply else "replay failed")
     rows.append((b, fmt(plan_w), plan_rss, fmt(apply_w), apply_rss, entries, fmt(rev_w), rev_rss, identical,
-                 floor_s, ratio, commits))
+                 floor_s, ratio, commits, cpu_ratio))
 
 print(f"Reading the tree's {nfiles} files once: {floor:.2f} s.\n")
-print("| rtagent | plan | plan RSS | apply | apply RSS | journal entries | journal commits | write floor | apply / floor | revert | revert RSS | byte-identical after revert |")
-print("|---|---|---|---|---|---|---|---|---|---|---|---|")
-for b, pw, pr, aw, ar, e, rw, rr, same, fw, ratio, commits in rows:
-    print(f"| {b} | {pw} | {pr/1024:.0f} MiB | {aw} | {ar/1024:.0f} MiB | {e} | {commits} | {fw} | {ratio} | {rw} | {rr/1024:.0f} MiB | {'yes' if same else 'NO'} |")
+print("| rtagent | plan | plan RSS | apply | apply RSS | journal entries | journal commits | write floor | apply / floor (wall) | apply / floor (CPU) | revert | revert RSS | byte-identical after revert |")
+print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+for b, pw, pr, aw, ar, e, rw, rr, same, fw, ratio, commits, cpu_ratio in rows:
+    print(f"| {b} | {pw} | {pr/1024:.0f} MiB | {aw} | {ar/1024:.0f} MiB | {e} | {commits} | {fw} | {ratio} | {cpu_ratio} | {rw} | {rr/1024:.0f} MiB | {'yes' if same else 'NO'} |")
 PY
