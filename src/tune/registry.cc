@@ -78,8 +78,14 @@ std::vector<const profile::BlockBase*> TunerSections() {
 
 Result<FullPlan> PlanAll(const profile::Profile& profile, const SysRoot& root) {
   // Not every section: kernel, threads, memory, cgroups and clock were collected and thrown
-  // away, at every `hold` tick too (every thread's stat read twice).
-  return PlanAll(profile, root, CollectSystemState(root, PlanSections()));
+  // away, at every `hold` tick too (every thread's stat read twice). The threads come only
+  // when both the partitions tuner (its deadline test reads the real-time threads) and the
+  // ranks tuner (its rules' threads) would walk proc/ each on its own: the state walks once
+  // and keeps the list for both, as verify's does (TasksForRules, RefuseDeadlineCpus).
+  std::vector<Section> sections = PlanSections();
+  const bool both_walk = !profile.partitions.empty() && !profile.ranks.rules.empty();
+  if (both_walk) sections.push_back(Section::kThreads);
+  return PlanAll(profile, root, CollectSystemState(root, sections, nullptr, /*keep_tasks=*/both_walk));
 }
 
 Result<FullPlan> PlanAll(const profile::Profile& profile, const SysRoot& root, const SystemState& state) {
