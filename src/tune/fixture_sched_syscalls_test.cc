@@ -121,10 +121,12 @@ TEST_CASE("the twin refuses as the kernel does", "[tune][ranks]") {
   CHECK(sys.SetAttr({14, 14}, ParseSched("fifo:2").value()).ok());
   // A thread that is not there: ESRCH, as sched_setattr answers for an exited thread.
   CHECK(sys.GetAttr({1200, 1299}).error().err == ESRCH);
+  CHECK(sys.GetAffinity({1200, 1299}).error().err == ESRCH);  // asked once status is not there
   CHECK(sys.SetAttr({1200, 1299}, ParseSched("fifo:2").value()).error().err == ESRCH);
   CHECK(sys.SetAffinity({1200, 1299}, CpuSet::Of({0})).error().err == ESRCH);
   // A thread id that exists in another process is not this thread.
   CHECK(sys.GetAttr({186, 1203}).error().err == ESRCH);
+  CHECK(sys.GetAffinity({186, 1203}).error().err == ESRCH);
   CHECK(sys.SetAffinity({1200, 1203}, CpuSet()).error().err == EINVAL);
 
   // Planning never writes: a twin without a writable root answers EROFS.
