@@ -6,7 +6,10 @@
 # those paths once (a directory: lists it once) and does nothing else: that is the floor. The
 # floor and rtagent run interleaved, round by round (floor of inspect, inspect, floor of
 # verify, verify), so the load of whatever else runs on the machine hits both alike. Each
-# figure is the median over the rounds, after one warm-up round.
+# figure is the median over the rounds, after one warm-up round; the ratio to read is the median
+# of the rounds' own CPU ratios (each command beside the floor run just before it), which a
+# spell of a slower machine in the middle of the run does not tilt; beside it, the best run of
+# each against the best of its floor.
 #
 # verify runs with its timed windows off: under --root the tree is a fixture, in which no time
 # passes, so the checks that wait a window (interrupts, ranks.spinning/starvation, hwlat,
@@ -105,15 +108,26 @@ for round_ in range(runs + 1):
 def med(k, i):
     return statistics.median(s[i] for s in samples[k])
 
+def round_ratio(name, i):
+    """The median of each round's own ratio: a command and its floor run back to back, so a
+    spell in which the whole machine is slower (a neighbour on the host) hits both alike."""
+    return statistics.median(a[i] / b[i] for a, b in zip(samples[name], samples["floor-" + name]))
+
+def best_ratio(name, i):
+    """The least disturbed run of each against the least disturbed of its floor."""
+    return min(s[i] for s in samples[name]) / min(s[i] for s in samples["floor-" + name])
+
 load = open("/proc/loadavg").read().split()[:3]
 print(f"\n{runs} interleaved rounds (median), tree {tree}, load average at the end {' '.join(load)}; "
       f"inspect --json prints {json_bytes} bytes ({json_bytes/1048576:.2f} MiB)\n")
-print("| command | distinct paths (opens) | wall | floor wall | wall ratio | CPU | floor CPU | CPU ratio | peak RSS | RSS / JSON |")
-print("|---|---|---|---|---|---|---|---|---|---|")
+print("| command | distinct paths (opens) | wall | floor wall | wall ratio | CPU | floor CPU | CPU ratio | "
+      "**median of the rounds' CPU ratios** | best CPU / best floor CPU | peak RSS | RSS / JSON |")
+print("|---|---|---|---|---|---|---|---|---|---|---|---|")
 for name in ("inspect", "verify"):
     w, fw = med(name, 0), med("floor-" + name, 0)
     c, fc = med(name, 1), med("floor-" + name, 1)
     rss = med(name, 2)
     print(f"| {name} | {lists[name][1]} ({lists[name][2]}) | {w*1000:.0f} ms | {fw*1000:.0f} ms | {w/fw:.2f}x "
-          f"| {c*1000:.0f} ms | {fc*1000:.0f} ms | {c/fc:.2f}x | {rss/1024:.1f} MiB | {rss*1024/json_bytes:.1f}x |")
+          f"| {c*1000:.0f} ms | {fc*1000:.0f} ms | {c/fc:.2f}x | **{round_ratio(name, 1):.2f}x** | {best_ratio(name, 1):.2f}x | {rss/1024:.1f} MiB "
+          f"| {rss*1024/json_bytes:.1f}x |")
 PY

@@ -101,6 +101,8 @@ def functions(text):
                 code = lines[j]
                 if ";" in code and "{" not in code:
                     break
+                if "{" in code and code.count("{") == code.count("}"):
+                    break  # a body on one line: `int F() { return 1; }`, never long
                 if code.rstrip().endswith("{"):
                     opened = j
                     break
@@ -143,7 +145,8 @@ def scan(root, limit):
 
 def self_test():
     """The finder on a made-up tree: a long function, one just short enough, braces in strings
-    and comments, a wrapped signature, a member defined in a class, and a long test file."""
+    and comments, a wrapped signature, a member defined in a class, a long test file, and bodies
+    on one line before a long namespace block."""
     body = "  x += 1;\n"
     files = {
         "a/long.cc": "namespace n {\nint Long(int x) {\n" + body * 80 + "  return x;\n}\n"
@@ -152,6 +155,9 @@ def self_test():
                        "  /* { */\n" + body * 80 + "  return s;\n}\nint After() {\n  return 0;\n}\n",
         "a/member.cc": "class K {\n public:\n  int M() const {\n" + body * 85 + "    return 0;\n  }\n};\n",
         "a/long_test.cc": "int Test() {\n" + body * 200 + "}\n",
+        # Bodies on one line, then a namespace: the namespace is not taken for their body.
+        "a/one_line.cc": "bool A() const { return true; }\nbool B() const { return false; }\nnamespace {\n"
+                         + body * 85 + "}  // namespace\n",
     }
     with tempfile.TemporaryDirectory() as root:
         for rel, text in files.items():

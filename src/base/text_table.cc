@@ -22,6 +22,10 @@ Step NextStep(std::string_view s, size_t i) {
     while (j < s.size() && !(s[j] >= 0x40 && s[j] <= 0x7e)) ++j;
     return {std::min(j + 1, s.size()) - i, 0};
   }
+  // Printable ASCII, nearly every byte of a plan or a report: one byte, one column (what
+  // utf8proc says too), without decoding it.
+  const auto byte = static_cast<unsigned char>(s[i]);
+  if (byte >= 0x20 && byte < 0x7f) return {1, 1};
   utf8proc_int32_t cp = 0;
   const auto n = utf8proc_iterate(reinterpret_cast<const utf8proc_uint8_t*>(s.data() + i),
                                   static_cast<utf8proc_ssize_t>(s.size() - i), &cp);

@@ -44,7 +44,11 @@ inline CheckResult NewResult(const std::string& check, const std::string& id, St
 
 /// "a, b and c".
 inline std::string JoinAnd(const std::vector<std::string>& items) {
+  // Sized once: verify joins 14,000 differences of a large server into one line of a megabyte.
+  size_t size = 0;
+  for (const std::string& s : items) size += s.size() + 5;
   std::string out;
+  out.reserve(size);
   for (size_t i = 0; i < items.size(); ++i) {
     if (i > 0) out += i + 1 == items.size() ? " and " : ", ";
     out += items[i];

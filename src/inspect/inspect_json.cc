@@ -188,12 +188,10 @@ json CpusJson(const CpuState& c) {
 
 // Non-zero counts keyed by CPU number: {"2": 981234, "4": 1520}. Sparse, because a 256-CPU
 // board's 4,096 IRQs each move on a handful of CPUs.
-json CountsJson(const std::vector<unsigned long long>& counts, const std::vector<int>& cols) {
+json CountsJson(const ColumnCounts& counts, const std::vector<int>& cols) {
   json out = json::object();
   if (counts.size() != cols.size()) return out;  // ERR/MIS: one total, no CPU
-  for (size_t c = 0; c < counts.size(); ++c) {
-    if (counts[c] != 0) out[std::to_string(cols[c])] = counts[c];
-  }
+  for (const ColumnCounts::Entry& e : counts.NonZero()) out[std::to_string(cols[e.column])] = e.count;
   return out;
 }
 

@@ -193,10 +193,10 @@ void Cpus(Out& o, const CpuState& c) {
 }
 
 // CPUs whose column moved: a compact stand-in for the per-CPU counts.
-std::string ActiveCpus(const std::vector<unsigned long long>& counts, const std::vector<int>& cols) {
+std::string ActiveCpus(const ColumnCounts& counts, const std::vector<int>& cols) {
   CpuSet s;
-  for (size_t c = 0; c < counts.size() && c < cols.size(); ++c) {
-    if (counts[c] != 0) s.Add(cols[c]);
+  for (const ColumnCounts::Entry& e : counts.NonZero()) {
+    if (e.column < cols.size()) s.Add(cols[e.column]);
   }
   return s.Empty() ? "-" : s.ToList();
 }

@@ -24,14 +24,15 @@ TEST_CASE("a 256-CPU, 4096-IRQ system stays narrow and grouped", "[inspect]") {
     std::snprintf(pci, sizeof pci, "0000:%02x:00.0", i / 64);
     q.chip = std::string("PCI-MSIX-") + pci;
     q.actions = {"mlx5_comp" + std::to_string(i % 64) + "@pci:" + pci};
-    q.counts.assign(256, 0);
-    q.counts[i % 256] = 10;
+    std::vector<unsigned long long> counts(256, 0);
+    counts[i % 256] = 10;
+    q.counts = ColumnCounts(counts);
     q.total = 10;
     q.on_isolated = i % 256 >= 32 ? 10 : 0;
     q.affinity = CpuSet::Of({i % 256});
     irqs.irqs.push_back(q);
   }
-  irqs.per_cpu_rows.push_back({"LOC", "Local timer interrupts", std::vector<unsigned long long>(256, 1000), 256000, 224000});
+  irqs.per_cpu_rows.push_back({"LOC", "Local timer interrupts", ColumnCounts(std::vector<unsigned long long>(256, 1000)), 256000, 224000});
   s.irqs = irqs;
   ThreadState threads;
   for (int c = 0; c < 256; ++c) {

@@ -29,7 +29,8 @@ std::vector<CounterRow> ToRows(InterruptTable table, CounterSource source) {
     row.chip = r.chip;
     row.actions = r.actions;
     row.name = r.irq >= 0 ? JoinActions(r.actions) : r.description;
-    for (size_t c = 0; c < table.cpus.size(); ++c) row.per_cpu[table.cpus[c]] = r.counts[c];
+    const std::vector<unsigned long long> dense = r.counts.Dense();  // every CPU, 0 included
+    for (size_t c = 0; c < table.cpus.size(); ++c) row.per_cpu[table.cpus[c]] = dense[c];
     out.push_back(std::move(row));
   }
   return out;

@@ -81,6 +81,26 @@ bool IsGic(const std::string& chip) { return chip.rfind("GIC", 0) == 0; }
 
 }  // namespace
 
+ColumnCounts::ColumnCounts(std::initializer_list<unsigned long long> dense) {
+  for (unsigned long long v : dense) Append(v);
+}
+
+ColumnCounts::ColumnCounts(const std::vector<unsigned long long>& dense) {
+  for (unsigned long long v : dense) Append(v);
+}
+
+unsigned long long ColumnCounts::operator[](size_t column) const {
+  auto it = std::lower_bound(nonzero_.begin(), nonzero_.end(), column,
+                             [](const Entry& e, size_t c) { return e.column < c; });
+  return it != nonzero_.end() && it->column == column ? it->count : 0;
+}
+
+std::vector<unsigned long long> ColumnCounts::Dense() const {
+  std::vector<unsigned long long> out(columns_, 0);
+  for (const Entry& e : nonzero_) out[e.column] = e.count;
+  return out;
+}
+
 std::string IrqInfo::Name() const {
   std::string out;
   for (const auto& a : actions) {
@@ -116,7 +136,6 @@ void InterruptTableBuilder::Line(std::string_view line) {
     if (auto n = ParseInt(row.id); n && *n <= INT_MAX) row.irq = static_cast<int>(*n);
   }
   size_t pos = id.end;
-  row.counts.reserve(ncols);
   // The counts, by hand: on a 256-CPU board this loop sees a million numbers.
   while (row.counts.size() < std::max<size_t>(ncols, 1)) {
     size_t p = pos;
@@ -125,7 +144,7 @@ void InterruptTableBuilder::Line(std::string_view line) {
     unsigned long long v = 0;
     while (p < line.size() && line[p] >= '0' && line[p] <= '9') v = v * 10 + static_cast<unsigned>(line[p++] - '0');
     if (p == b || (p < line.size() && line[p] != ' ' && line[p] != '\t')) break;  // "5-edge" is no count
-    row.counts.push_back(v);
+    row.counts.Append(v);
     pos = p;
   }
   if (row.counts.empty()) return;
@@ -227,11 +246,10 @@ IrqState CollectIrqs(const SysRoot& root, const CpuSet& isolated_all) {
   st.cpu_columns = table.cpus;
   std::vector<bool> col_isolated(table.cpus.size());
   for (size_t c = 0; c < table.cpus.size(); ++c) col_isolated[c] = isolated_all.Has(table.cpus[c]);
-  auto sum = [&](const std::vector<unsigned long long>& counts, unsigned long long* total,
-                 unsigned long long* on_iso) {
-    for (size_t c = 0; c < counts.size(); ++c) {
-      *total += counts[c];
-      if (c < col_isolated.size() && col_isolated[c]) *on_iso += counts[c];
+  auto sum = [&](const ColumnCounts& counts, unsigned long long* total, unsigned long long* on_iso) {
+    for (const ColumnCounts::Entry& e : counts.NonZero()) {
+      *total += e.count;
+      if (e.column < col_isolated.size() && col_isolated[e.column]) *on_iso += e.count;
     }
   };
 

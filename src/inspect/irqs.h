@@ -1,6 +1,7 @@
 // Interrupts: /proc/interrupts parsed, each IRQ's affinity and its sysfs description.
 #pragma once
 
+#include <initializer_list>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -12,13 +13,47 @@
 
 namespace rtagent {
 
+/// A row's counts, one per column, of which only the non-zero ones are kept: an IRQ fires on
+/// the CPUs its affinity sends it to, so on a 256-CPU server nearly every column of its row is
+/// 0, and 4,096 dense rows took 8 MiB that inspect and verify wrote and page-faulted in.
+class ColumnCounts {
+ public:
+  struct Entry {
+    unsigned column = 0;
+    unsigned long long count = 0;
+    bool operator==(const Entry&) const = default;
+  };
+  ColumnCounts() = default;
+  /// From every column's count, in order.
+  ColumnCounts(std::initializer_list<unsigned long long> dense);
+  explicit ColumnCounts(const std::vector<unsigned long long>& dense);
+  /// Adds the next column.
+  void Append(unsigned long long count) {
+    if (count != 0) nonzero_.push_back({static_cast<unsigned>(columns_), count});
+    ++columns_;
+  }
+  size_t size() const { return columns_; }
+  bool empty() const { return columns_ == 0; }
+  /// The count of column `column` (0 past the end).
+  unsigned long long operator[](size_t column) const;
+  /// The non-zero counts, by column.
+  const std::vector<Entry>& NonZero() const { return nonzero_; }
+  /// Every column's count, in order.
+  std::vector<unsigned long long> Dense() const;
+  bool operator==(const ColumnCounts&) const = default;
+
+ private:
+  size_t columns_ = 0;
+  std::vector<Entry> nonzero_;
+};
+
 /// One row of /proc/interrupts (kernel/irq/proc.c show_interrupts(), plus the architecture's
 /// own rows from arch_show_interrupts()).
 struct InterruptRow {
   std::string id;  ///< "24", "LOC", "IPI0", "ERR"
   int irq = -1;    ///< the IRQ number for numbered rows, -1 for the named per-CPU rows
   /// Counts per column (InterruptTable::cpus); a single total for ERR/MIS/Err rows.
-  std::vector<unsigned long long> counts;
+  ColumnCounts counts;
   std::string chip;     ///< numbered rows: "IO-APIC", "GICv3", "PCI-MSIX-0000:00:05.0"
   std::string hwirq;    ///< numbered rows: the hardware IRQ number, "" when the IRQ has no domain
   std::string trigger;  ///< "Level" or "Edge" (architectures with GENERIC_IRQ_SHOW_LEVEL: arm64)
@@ -57,7 +92,7 @@ struct IrqInfo {
   std::string type;     ///< "edge", "level" or "" when unknown
   std::string handler;  ///< flow handler name ("edge", "fasteoi"), often ""
   std::vector<std::string> actions;
-  std::vector<unsigned long long> counts;  ///< per column of IrqState::cpu_columns
+  ColumnCounts counts;  ///< per column of IrqState::cpu_columns
   unsigned long long total = 0;
   unsigned long long on_isolated = 0;  ///< sum over CpuState::isolated_all
   std::optional<CpuSet> affinity;            ///< proc/irq/N/smp_affinity_list
@@ -78,7 +113,7 @@ struct IrqInfo {
 struct PerCpuInterrupt {
   std::string id;
   std::string description;
-  std::vector<unsigned long long> counts;
+  ColumnCounts counts;
   unsigned long long total = 0;
   unsigned long long on_isolated = 0;
 };

@@ -20,7 +20,7 @@ TEST_CASE("x86 /proc/interrupts: IO-APIC, PCI-MSI and named rows", "[inspect]") 
   REQUIRE(t.rows.size() == 8);
   const auto& i8042 = t.rows[0];
   CHECK(i8042.irq == 1);
-  CHECK(i8042.counts == std::vector<unsigned long long>{9, 0});
+  CHECK(i8042.counts.Dense() == std::vector<unsigned long long>{9, 0});
   CHECK(i8042.chip == "IO-APIC");
   CHECK(i8042.hwirq == "1");
   CHECK(i8042.handler == "edge");
@@ -34,10 +34,10 @@ TEST_CASE("x86 /proc/interrupts: IO-APIC, PCI-MSI and named rows", "[inspect]") 
   CHECK(t.rows[4].irq == -1);
   CHECK(t.rows[4].chip.empty());  // per-CPU rows have no chip
   CHECK(t.rows[5].id == "LOC");
-  CHECK(t.rows[5].counts == std::vector<unsigned long long>{16851, 28709});
+  CHECK(t.rows[5].counts.Dense() == std::vector<unsigned long long>{16851, 28709});
   CHECK(t.rows[5].description == "Local timer interrupts");
   CHECK(t.rows[6].id == "ERR");
-  CHECK(t.rows[6].counts == std::vector<unsigned long long>{0});  // one number, no CPU columns
+  CHECK(t.rows[6].counts.Dense() == std::vector<unsigned long long>{0});  // one number, no CPU columns
   CHECK(t.rows[7].description.empty());
 }
 
@@ -68,7 +68,7 @@ TEST_CASE("only online CPUs have columns", "[inspect]") {
   InterruptTable t = ParseInterrupts("      CPU0       CPU2\n  5:   1   7   IO-APIC   5-edge   x\n");
   CHECK(t.cpus == std::vector<int>{0, 2});
   REQUIRE(t.rows.size() == 1);
-  CHECK(t.rows[0].counts == std::vector<unsigned long long>{1, 7});
+  CHECK(t.rows[0].counts.Dense() == std::vector<unsigned long long>{1, 7});
 }
 
 TEST_CASE("garbage lines are skipped, never fatal", "[inspect]") {
@@ -93,7 +93,7 @@ TEST_CASE("fuzz interrupts: a header word shorter than CPUn is no column, not an
   auto t = ParseInterrupts("           CPU0       CPU1 -     \n 24:          1          0  IO-APIC   5-edge  eth0\n");
   CHECK(t.cpus == std::vector<int>{0, 1});
   REQUIRE(t.rows.size() == 1);
-  CHECK(t.rows[0].counts == std::vector<unsigned long long>{1, 0});
+  CHECK(t.rows[0].counts.Dense() == std::vector<unsigned long long>{1, 0});
   auto s = ParseInterrupts("      CPU0       CPU 1      CPU2\n      HI:          1          0          0\n");
   CHECK(s.cpus == std::vector<int>{0, 2});
 }
@@ -105,4 +105,37 @@ TEST_CASE("fuzz interrupts: an IRQ number too long for an integer is a named row
   REQUIRE(t.rows.size() == 2);
   CHECK(t.rows[0].irq == -1);
   CHECK(t.rows[1].irq == 7);
+}
+
+TEST_CASE("a row of a 256-CPU table keeps only its non-zero counts, and reads back whole", "[inspect]") {
+  std::string text = "     ";
+  for (int c = 0; c < 256; ++c) text += " CPU" + std::to_string(c);
+  text += "\n 40:";
+  for (int c = 0; c < 256; ++c) text += c == 3 ? " 981234" : c == 200 ? " 7" : " 0";
+  text += "  PCI-MSIX-0000:00:05.0   0-edge      eth0-rx-0\nLOC:";
+  for (int c = 0; c < 256; ++c) text += " " + std::to_string(c + 1);
+  text += "   Local timer interrupts\n";
+  const InterruptTable t = ParseInterrupts(text);
+  REQUIRE(t.rows.size() == 2);
+  const ColumnCounts& eth = t.rows[0].counts;
+  CHECK(eth.size() == 256);
+  CHECK(eth.NonZero() == std::vector<ColumnCounts::Entry>{{3, 981234}, {200, 7}});
+  CHECK(eth[3] == 981234);
+  CHECK(eth[200] == 7);
+  CHECK(eth[0] == 0);
+  CHECK(eth[255] == 0);
+  CHECK(eth[256] == 0);  // past the last column
+  std::vector<unsigned long long> dense(256, 0);
+  dense[3] = 981234;
+  dense[200] = 7;
+  CHECK(eth.Dense() == dense);
+  CHECK(t.rows[0].chip == "PCI-MSIX-0000:00:05.0");
+  // A row that moves everywhere keeps every column, in order.
+  const ColumnCounts& loc = t.rows[1].counts;
+  REQUIRE(loc.NonZero().size() == 256);
+  CHECK(loc[0] == 1);
+  CHECK(loc[255] == 256);
+  CHECK(t.rows[1].description == "Local timer interrupts");
+  CHECK(ColumnCounts({0, 5, 0}) == ColumnCounts(std::vector<unsigned long long>{0, 5, 0}));
+  CHECK_FALSE(ColumnCounts({0, 5, 0}) == ColumnCounts({0, 5}));
 }

@@ -68,7 +68,9 @@ SystemState CollectSystemState(const SysRoot& root, const std::vector<Section>& 
   if (want(Section::kThreads)) {
     if (keep_tasks) {
       st.tasks = std::make_shared<const std::vector<TaskView>>(ListTasks(root, false));
-      st.threads = ThreadsFromTasks(root, *st.tasks);
+      // Kept for planning and checking: those read no real-time thread's affinity but a
+      // deadline thread's (RealtimeDetail), so status is not read for the rest.
+      st.threads = ThreadsFromTasks(root, *st.tasks, RealtimeDetail::kDeadlineOnly);
     } else {
       st.threads = CollectThreads(root);
     }

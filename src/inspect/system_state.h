@@ -61,7 +61,9 @@ struct SystemState {
 /// stock kernel): they show as absent, and collection never fails. `channels` reads the NICs'
 /// channel counts for the network section; null takes MakeEthtoolPort(root) (netlink only on
 /// the running system). `keep_tasks` keeps the threads section's task list in `tasks` (when
-/// that section is collected).
+/// that section is collected), for planning and checking (verify, PlanAll): a state made so
+/// has the affinity of deadline threads only (RealtimeDetail::kDeadlineOnly), and is not one
+/// to show.
 SystemState CollectSystemState(const SysRoot& root, const std::vector<Section>& sections = {},
                                const EthtoolPort* channels = nullptr, bool keep_tasks = false);
 

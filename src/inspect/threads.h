@@ -95,7 +95,7 @@ struct ThreadInfo {
   std::string process_comm;  ///< the name of its process (the thread whose tid == pid)
   int policy = 0;
   unsigned priority = 0;     ///< rt_priority (1..99; 0 for DEADLINE)
-  std::optional<CpuSet> affinity;  ///< Cpus_allowed_list from status
+  std::optional<CpuSet> affinity;  ///< Cpus_allowed_list from status (deadline threads only under RealtimeDetail::kDeadlineOnly)
   int last_cpu = -1;
   bool kthread = false;
   bool per_cpu_kthread = false;  ///< kernel thread bound to its CPU (PF_NO_SETAFFINITY)
@@ -128,8 +128,16 @@ std::string ThreadPattern(std::string_view comm);
 /// Lists every thread once (ListTasks), then reads status (affinity) and sched (deadline)
 /// only for the real-time threads. Threads that exit meanwhile are skipped.
 ThreadState CollectThreads(const SysRoot& root);
+/// What ThreadsFromTasks reads of each real-time thread beyond its stat line.
+enum class RealtimeDetail {
+  kAll,           ///< its affinity (status), and a deadline thread's parameters (sched): inspect shows them
+  kDeadlineOnly,  ///< a deadline thread's affinity and parameters only: all that planning reads
+                  ///< (the partitions tuner's deadline test); the ranks tuner asks each thread's
+                  ///< affinity itself, so status read here for every other thread went unused
+};
 /// The same, from a list ListTasks(root, ...) already gave (the status and sched files of the
-/// real-time threads are still read from `root`).
-ThreadState ThreadsFromTasks(const SysRoot& root, const std::vector<TaskView>& tasks);
+/// real-time threads are still read from `root`, as `detail` says).
+ThreadState ThreadsFromTasks(const SysRoot& root, const std::vector<TaskView>& tasks,
+                             RealtimeDetail detail = RealtimeDetail::kAll);
 
 }  // namespace rtagent

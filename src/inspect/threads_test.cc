@@ -2,9 +2,12 @@
 
 #include <unistd.h>
 
+#include <algorithm>
+
 #include <catch2/catch.hpp>
 
 #include "base/fault_root.h"
+#include "base/kernel_paths.h"
 #include "inspect/inspect_test_support.h"
 
 using namespace rtagent;
@@ -144,4 +147,61 @@ TEST_CASE("thread listing: every thread, each process's main thread, one process
   CHECK(robot[1].tid == 1000);
   CHECK(robot[1].process_comm == "robot");
   CHECK(ListProcessThreads(root, 4242).empty());
+}
+
+TEST_CASE("real-time threads: every affinity for inspect, a deadline thread's only for planning", "[inspect]") {
+  TempTree t;
+  auto put = [&](int tid, const std::string& comm, int policy, unsigned prio, const std::string& cpus) {
+    t.Put(kpath::TaskStat(tid, tid), StatLine({.tid = tid, .comm = comm, .pgrp = tid, .rt_priority = prio, .policy = policy}));
+    t.Put(kpath::TaskStatus(tid, tid), "Name:\t" + comm + "\nCpus_allowed_list:\t" + cpus + "\n");
+  };
+  put(300, "loop", kSchedFifo, 80, "2-3");
+  put(301, "planner", kSchedDeadline, 0, "0-3");
+  t.Put(kpath::TaskSched(301, 301), "dl.runtime                                   :               500000\n"
+                                     "dl.deadline                                  :             10000000\n");
+  put(302, "shell", kSchedOther, 0, "0-3");
+  FsRoot root(t.dir());
+  const std::vector<TaskView> tasks = ListTasks(root, false);
+  REQUIRE(tasks.size() == 3);
+
+  const ThreadState all = ThreadsFromTasks(root, tasks);
+  REQUIRE(all.realtime.size() == 2);
+  CHECK(all.realtime[0].affinity == CpuSet::Of({2, 3}));
+  CHECK(all.realtime[1].affinity == CpuSet::Of({0, 1, 2, 3}));
+  REQUIRE(all.realtime[1].deadline);
+  CHECK(all.realtime[1].deadline->runtime_ns == 500000);
+
+  // Planning reads a deadline thread's affinity (the partitions tuner's test) and nothing
+  // else's: the FIFO thread's status is there, and left unread.
+  const ThreadState planning = ThreadsFromTasks(root, tasks, RealtimeDetail::kDeadlineOnly);
+  REQUIRE(planning.realtime.size() == 2);
+  CHECK_FALSE(planning.realtime[0].affinity);
+  CHECK(planning.realtime[0].priority == 80);
+  CHECK(planning.realtime[1].affinity == CpuSet::Of({0, 1, 2, 3}));
+  REQUIRE(planning.realtime[1].deadline);
+  CHECK(planning.realtime[1].deadline->deadline_ns == 10000000);
+  CHECK(planning.threads == 3);
+  CHECK(planning.by_policy.at("deadline") == 1);
+}
+
+TEST_CASE("thread listing: processes of many threads each, in order, none lost while the list grows", "[inspect]") {
+  // Most processes have one thread, a few have hundreds, as on a large server: the list grows
+  // past its first guess (one per process) several times, by more than one process at once.
+  TempTree t;
+  std::vector<std::pair<int, int>> want;
+  for (int pid = 100; pid < 400; ++pid) {
+    const int threads = pid % 50 == 0 ? 150 : 1;
+    for (int k = 0; k < threads; ++k) {
+      const int tid = k == 0 ? pid : 10000 + pid * 200 + k;
+      t.Put(kpath::TaskStat(pid, tid), StatLine({.tid = tid, .comm = "w", .pgrp = pid}));
+      want.emplace_back(pid, tid);
+    }
+  }
+  std::sort(want.begin(), want.end());
+  FsRoot root(t.dir());
+  const std::vector<TaskView> all = ListTasks(root, false);
+  std::vector<std::pair<int, int>> got;
+  for (const TaskView& v : all) got.emplace_back(v.pid, v.tid);
+  CHECK(got.size() == 300 - 6 + 6 * 150);
+  CHECK(got == want);
 }

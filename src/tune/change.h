@@ -39,7 +39,9 @@ inline bool IsBootFileActuator(std::string_view actuator) { return actuator.subs
 /// (EIO moving a per-CPU or managed IRQ; STYLE.md).
 struct KnownRefusal {
   int err = 0;
-  std::string reason;
+  /// A string literal: a large server's plan holds tens of thousands of these, each a pointer
+  /// to the one text rather than a copy of it (a std::string does not convert to it).
+  const char* reason = "";
 };
 
 /// One change a tuner asks for.

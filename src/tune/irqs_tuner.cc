@@ -12,7 +12,7 @@ namespace {
 
 constexpr const char* kWhy = "Real-Time Linux, chapters 3 and 6 (device taps, irqaffinity)";
 
-std::string RefusalReason(const IrqInfo& irq) {
+const char* RefusalReason(const IrqInfo& irq) {
   if (irq.irq == 0) return "IRQ 0 is the system timer; the kernel keeps it where it is (EIO)";
   if (irq.managed_hint) {
     return "a managed IRQ: the driver spread its queues over the CPUs and the kernel refuses to move them (EIO); "

@@ -58,16 +58,33 @@ bool IsDeadline(const profile::RankRule& rule) {
   return rule.policy->has_value() && **rule.policy == profile::Policy::kDeadline;
 }
 
+/// Appends how a person knows the thread: "comm (pid N)", or "comm (tid N of process P)".
+void AppendDescription(std::string& out, const TaskView& t) {
+  out += t.comm;
+  if (t.pid == t.tid) {
+    out += " (pid ";
+  } else {
+    out += " (tid ";
+    out += std::to_string(t.tid);
+    out += " of ";
+    out += t.process_comm;
+    out += ' ';
+  }
+  out += std::to_string(t.pid);
+  out += ')';
+}
+
 std::string Describe(const TaskView& t) {
-  if (t.pid == t.tid) return t.comm + " (pid " + std::to_string(t.pid) + ")";
-  return t.comm + " (tid " + std::to_string(t.tid) + " of " + t.process_comm + " " + std::to_string(t.pid) + ")";
+  std::string out;
+  AppendDescription(out, t);
+  return out;
 }
 
 std::string RuleWhy(const profile::RankRule& rule) {
   return "rank \"" + rule.name + "\" (" + rule.mark.ToString() + "); " + kWhyRanks;
 }
 
-std::string AffinityRefusal(const TaskView& t) {
+const char* AffinityRefusal(const TaskView& t) {
   if (t.PerCpuKthread()) {
     return "a per-CPU kernel thread (PF_NO_SETAFFINITY): the kernel keeps it on its own CPU (EINVAL)";
   }
@@ -79,7 +96,12 @@ Change ThreadItem(const std::string& why, const TaskView& t, const std::string& 
                   std::string before, std::string after, Compare compare) {
   Change c;
   c.section = kSection;
-  c.what = "thread " + Describe(t) + " " + what;
+  // Built in place: tens of thousands of these on a large server, each made once.
+  c.what.reserve(32 + t.comm.size() + t.process_comm.size() + what.size());
+  c.what = "thread ";
+  AppendDescription(c.what, t);
+  c.what += ' ';
+  c.what += what;
   c.actuator = actuator;
   c.key = TaskKey({t.pid, t.tid});
   c.before = std::move(before);
