@@ -58,7 +58,8 @@ bool IsDeadline(const profile::RankRule& rule) {
   return rule.policy->has_value() && **rule.policy == profile::Policy::kDeadline;
 }
 
-/// Appends how a person knows the thread: "comm (pid N)", or "comm (tid N of process P)".
+/// Appends how a person knows the thread: "comm (pid N)", or "comm (tid N of pcomm P)" with
+/// its process's name and id.
 void AppendDescription(std::string& out, const TaskView& t) {
   out += t.comm;
   if (t.pid == t.tid) {
