@@ -30,8 +30,9 @@ import sys
 
 # Files that compile on their own whatever their names. test_main.cc defines CATCH_CONFIG_RUNNER
 # before it includes Catch2 (the header then compiles Catch2's main): after another test file's
-# include of the same header it would get nothing.
-ALONE = {"test_main.cc"}
+# include of the same header it would get nothing. kernel_paths.cc defines RTAGENT_KPATH_DEFINE
+# before it includes base/kernel_paths.h, for the same reason.
+ALONE = {"test_main.cc", "kernel_paths.cc"}
 
 KEYWORDS = set("const constexpr static inline struct class enum using typename template return "
                "auto void int bool char long unsigned double float operator namespace extern".split())

@@ -86,8 +86,13 @@ int CmdHold(const GlobalOptions& g, const HoldOptions& o) {
     ho.verdict = [path, log] { return ReadVerdictSummary(path, log); };
   }
   auto notifier = service::MakeSystemdNotifier();
+  if (!notifier) {
+    std::cerr << "rtagent hold: " << notifier.error().message << "\n";
+    ::close(*sigfd);
+    return kExitCannotRun;
+  }
   SysRoot& root = *lp->root;
-  service::HoldDaemon daemon(root, std::move(lp->profile), std::move(ho), *notifier, MakeQosDevice(root));
+  service::HoldDaemon daemon(root, std::move(lp->profile), std::move(ho), **notifier, MakeQosDevice(root));
   const service::StartResult started = daemon.Start();
   if (started != service::StartResult::kHolding) {
     ::close(*sigfd);

@@ -2,7 +2,10 @@
 
 #include <systemd/sd-daemon.h>
 
+#include <cstdlib>
 #include <sstream>
+
+#include "base/shared_library.h"
 
 namespace rtagent::service {
 
@@ -10,17 +13,35 @@ namespace {
 
 class SystemdNotifier : public Notifier {
  public:
+  SystemdNotifier() = default;  // not started by systemd: nothing to send, no watchdog
+  explicit SystemdNotifier(SharedLibrary lib) : lib_(std::move(lib)) {}
+
+  Result<void> Bind() {
+    auto notify = lib_->Function<decltype(sd_notify)>("sd_notify");
+    if (!notify) return notify.error();
+    auto watchdog = lib_->Function<decltype(sd_watchdog_enabled)>("sd_watchdog_enabled");
+    if (!watchdog) return watchdog.error();
+    notify_ = *notify;
+    watchdog_enabled_ = *watchdog;
+    return Ok();
+  }
+
   void Notify(const std::string& state) override {
     // unset_environment = 0: a reload re-reads nothing from the environment, but keeping
     // NOTIFY_SOCKET lets every later message reach systemd.
-    (void)sd_notify(0, state.c_str());
+    if (notify_) (void)notify_(0, state.c_str());
   }
   std::optional<std::chrono::microseconds> WatchdogTimeout() const override {
     uint64_t usec = 0;
     // > 0 only when WATCHDOG_USEC is set and WATCHDOG_PID (if set) is this process.
-    if (sd_watchdog_enabled(0, &usec) > 0 && usec > 0) return std::chrono::microseconds(usec);
+    if (watchdog_enabled_ && watchdog_enabled_(0, &usec) > 0 && usec > 0) return std::chrono::microseconds(usec);
     return std::nullopt;
   }
+
+ private:
+  std::optional<SharedLibrary> lib_;
+  decltype(sd_notify)* notify_ = nullptr;
+  decltype(sd_watchdog_enabled)* watchdog_enabled_ = nullptr;
 };
 
 std::vector<std::string> Lines(const std::string& s) {
@@ -32,7 +53,15 @@ std::vector<std::string> Lines(const std::string& s) {
 
 }  // namespace
 
-std::unique_ptr<Notifier> MakeSystemdNotifier() { return std::make_unique<SystemdNotifier>(); }
+Result<std::unique_ptr<Notifier>> MakeSystemdNotifier(const std::string& soname) {
+  // sd_notify(3): with NOTIFY_SOCKET unset both calls return 0 and send nothing.
+  if (!std::getenv("NOTIFY_SOCKET") && !std::getenv("WATCHDOG_USEC")) return std::unique_ptr<Notifier>(new SystemdNotifier());
+  auto lib = SharedLibrary::Open(soname, "libsystemd0");
+  if (!lib) return MakeError("systemd started rtagent to notify it (NOTIFY_SOCKET or WATCHDOG_USEC is set), but " + lib.error().message);
+  auto n = std::make_unique<SystemdNotifier>(std::move(*lib));
+  if (auto bound = n->Bind(); !bound) return bound.error();
+  return std::unique_ptr<Notifier>(std::move(n));
+}
 
 bool RecordingNotifier::Sent(const std::string& line) const {
   for (const auto& m : messages)

@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "base/result.h"
+
 namespace rtagent::service {
 
 class Notifier {
@@ -19,8 +21,11 @@ class Notifier {
   virtual std::optional<std::chrono::microseconds> WatchdogTimeout() const = 0;
 };
 
-/// libsystemd's sd_notify(); a no-op when NOTIFY_SOCKET is unset (not run by systemd).
-std::unique_ptr<Notifier> MakeSystemdNotifier();
+/// libsystemd's sd_notify() and sd_watchdog_enabled(). libsystemd (`soname`) is loaded only
+/// when systemd started this process for them (NOTIFY_SOCKET or WATCHDOG_USEC is set);
+/// otherwise both calls would do nothing, and so does the notifier, without loading it. The
+/// error: systemd waits for a message that cannot be sent (the library cannot be loaded).
+Result<std::unique_ptr<Notifier>> MakeSystemdNotifier(const std::string& soname = "libsystemd.so.0");
 
 /// Keeps every message, for tests; `watchdog` is what WatchdogTimeout() answers.
 class RecordingNotifier : public Notifier {

@@ -295,9 +295,10 @@ Result<void> RefuseHeldCpus(const std::vector<profile::Partition>& parts, const 
 // other CPUs too is left to the kernel's own test: its bandwidth may still fit there.
 Result<void> RefuseDeadlineCpus(const std::vector<profile::Partition>& parts, const SysRoot& root,
                                 const CgroupBackend& be, const SystemState& state) {
-  // The state's threads when it has them (verify collects every section), else a walk.
+  // The state's threads when it has them (verify collects every section), else a walk that
+  // reads the status and sched of deadline threads only: no other thread is tested here.
   std::optional<ThreadState> walked;
-  if (!state.threads) walked = CollectThreads(root);
+  if (!state.threads) walked = ThreadsFromTasks(root, ListTasks(root, false), RealtimeDetail::kDeadlineOnly);
   const ThreadState& threads = state.threads ? *state.threads : *walked;
   for (const ThreadInfo& t : threads.realtime) {
     if (t.policy != kSchedDeadline || !t.affinity) continue;

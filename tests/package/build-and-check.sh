@@ -154,7 +154,11 @@ if grep -n "was-enabled defaults to true\|deb-systemd-invoke \$_dh_action\|deb-s
 fi
 grep -q "deb-systemd-invoke stop rtagent-verify.timer rtagent-verify.service rtagent.service" "$work/control/prerm" ||
   fail "prerm does not stop the units"
-say "contents: ${#expected[@]} paths, conffile, units neither enabled nor started, stopped on remove"
+# `hold` loads libsystemd with dlopen (base/shared_library.h): dh_shlibdeps cannot see it, so
+# debian/control names it, and the package must say so.
+depends=$(dpkg-deb -f "$deb" Depends)
+grep -Eq '(^|, )libsystemd0( |,|$)' <<<"$depends" || fail "Depends lacks libsystemd0, which hold loads with dlopen: $depends"
+say "contents: ${#expected[@]} paths, conffile, units neither enabled nor started, stopped on remove; Depends names libsystemd0"
 
 # 5. The installed files, from a throw-away directory (this host's / is left alone).
 root=$work/root
