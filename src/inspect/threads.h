@@ -125,8 +125,8 @@ struct ThreadState {
 /// after the '/', folded, for grouping.
 std::string ThreadPattern(std::string_view comm);
 
-/// Lists every thread once (ListTasks), then reads status (affinity) and sched (deadline)
-/// only for the real-time threads. Threads that exit meanwhile are skipped.
+/// ThreadsFromTasks(root, ListTasks(root, false)), a process at a time: no list of every thread
+/// is held. status and sched are read for real-time threads only; exited threads are skipped.
 ThreadState CollectThreads(const SysRoot& root);
 /// What ThreadsFromTasks reads of each real-time thread beyond its stat line.
 enum class RealtimeDetail {

@@ -205,3 +205,78 @@ TEST_CASE("thread listing: processes of many threads each, in order, none lost w
   CHECK(got.size() == 300 - 6 + 6 * 150);
   CHECK(got == want);
 }
+
+namespace {
+
+// Every field of two thread states, compared one by one so a failure names the one that differs.
+void CheckSameThreads(const ThreadState& a, const ThreadState& b) {
+  CHECK(a.processes == b.processes);
+  CHECK(a.threads == b.threads);
+  CHECK(a.kthreads == b.kthreads);
+  CHECK(a.by_policy == b.by_policy);
+  REQUIRE(a.realtime.size() == b.realtime.size());
+  for (size_t i = 0; i < a.realtime.size(); ++i) {
+    const ThreadInfo& x = a.realtime[i];
+    const ThreadInfo& y = b.realtime[i];
+    INFO("real-time thread " << i << ": tid " << x.tid << " against " << y.tid);
+    CHECK(std::tie(x.pid, x.tid, x.comm, x.process_comm, x.policy, x.priority, x.last_cpu, x.kthread, x.per_cpu_kthread) ==
+          std::tie(y.pid, y.tid, y.comm, y.process_comm, y.policy, y.priority, y.last_cpu, y.kthread, y.per_cpu_kthread));
+    CHECK(x.affinity == y.affinity);
+    CHECK(x.deadline.has_value() == y.deadline.has_value());
+    if (x.deadline && y.deadline) {
+      CHECK(x.deadline->runtime_ns == y.deadline->runtime_ns);
+      CHECK(x.deadline->deadline_ns == y.deadline->deadline_ns);
+    }
+  }
+  REQUIRE(a.per_cpu_kthreads.size() == b.per_cpu_kthreads.size());
+  for (size_t i = 0; i < a.per_cpu_kthreads.size(); ++i) {
+    CHECK(a.per_cpu_kthreads[i].pattern == b.per_cpu_kthreads[i].pattern);
+    CHECK(a.per_cpu_kthreads[i].count == b.per_cpu_kthreads[i].count);
+    CHECK(a.per_cpu_kthreads[i].by_policy == b.per_cpu_kthreads[i].by_policy);
+  }
+}
+
+}  // namespace
+
+TEST_CASE("inspect's walk a process at a time gives the state of the whole list, on every fixture", "[inspect]") {
+  for (const char* name : {"x86-ipc-4cpu", "arm64-rt-8cpu", "vm-x86-captured", "debian12-rt-arm64-qemu"}) {
+    INFO(name);
+    FsRoot root(testing::Fixture(name));
+    const ThreadState whole = ThreadsFromTasks(root, ListTasks(root, false));
+    CHECK(whole.threads > 0);
+    CheckSameThreads(CollectThreads(root), whole);
+  }
+}
+
+TEST_CASE("inspect's walk a process at a time: real-time threads of several processes, listed out of order, kept in order", "[inspect]") {
+  TempTree t;
+  // Created from the highest pid down, so the directory lists them in no particular order;
+  // each process has a real-time thread whose tid sorts before or after another process's.
+  for (int pid : {900, 40, 500, 7}) {
+    const int other = pid * 10 + 1;
+    t.Put(kpath::TaskStat(pid, pid), StatLine({.tid = pid, .comm = "main" + std::to_string(pid), .pgrp = pid}));
+    t.Put(kpath::TaskStat(pid, other),
+          StatLine({.tid = other, .comm = "rt" + std::to_string(pid), .pgrp = pid, .rt_priority = 70, .policy = kSchedFifo}));
+    t.Put(kpath::TaskStatus(pid, other), "Cpus_allowed_list:\t" + std::to_string(pid % 4) + "\n");
+  }
+  // A per-CPU kernel thread on each of two CPUs, one of them real-time.
+  t.Put(kpath::TaskStat(2, 2), StatLine({.tid = 2, .comm = "kthreadd", .pgrp = 0, .flags = kPfKthread}));
+  t.Put(kpath::TaskStat(15, 15), StatLine({.tid = 15, .comm = "ksoftirqd/0", .pgrp = 0, .flags = kPfKthread | kPfNoSetaffinity}));
+  t.Put(kpath::TaskStat(16, 16), StatLine({.tid = 16, .comm = "ksoftirqd/1", .pgrp = 0, .flags = kPfKthread | kPfNoSetaffinity,
+                                           .rt_priority = 1, .policy = kSchedFifo}));
+  t.Put(kpath::TaskStatus(16, 16), "Cpus_allowed_list:\t1\n");
+  FsRoot root(t.dir());
+  const ThreadState walked = CollectThreads(root);
+  CHECK(walked.processes == 7);
+  CHECK(walked.threads == 11);
+  REQUIRE(walked.realtime.size() == 5);
+  std::vector<int> tids;
+  for (const ThreadInfo& i : walked.realtime) tids.push_back(i.tid);
+  CHECK(tids == std::vector<int>{71, 16, 401, 5001, 9001});
+  CHECK(walked.realtime[0].process_comm == "main7");
+  CHECK(walked.realtime[0].affinity == CpuSet::Of({3}));
+  REQUIRE(walked.per_cpu_kthreads.size() == 1);
+  CHECK(walked.per_cpu_kthreads[0].pattern == "ksoftirqd/N");
+  CHECK(walked.per_cpu_kthreads[0].count == 2);
+  CheckSameThreads(walked, ThreadsFromTasks(root, ListTasks(root, false)));
+}
