@@ -16,7 +16,7 @@
 # clock.resolution) and the priority-inversion experiment are skipped (docs/checks.md,
 # CheckEnv::NoLiveTime); what remains reads and compares.
 #
-# Peak RSS is the kernel's ru_maxrss of each child (wait4), the figure GNU time's %M prints.
+# Peak RSS is GNU time's %M for each run (not Python's wait4: see run() below).
 #
 # usage: bash bench/inspect_verify.sh [--rtagent PATH] [--tree DIR] [--profile YAML] [--runs N]
 #   --tree     a tree made by bench/gen_large_sysroot.py (default: generate the 256-CPU,
@@ -39,6 +39,8 @@ floor=build/rtagent_bench_readfiles
 for bin in "$rtagent" "$floor"; do
   [ -x "$bin" ] || { echo "bench: $bin missing; build it first" >&2; exit 3; }
 done
+command -v /usr/bin/time >/dev/null 2>&1 || apt-get install -y -qq time >/dev/null ||
+  { echo "bench: GNU time is needed (apt-get install time)" >&2; exit 3; }
 if ! command -v strace >/dev/null; then
   apt-get install -y -qq strace >/dev/null || { echo "bench: strace is needed (apt-get install strace)" >&2; exit 3; }
 fi
@@ -75,12 +77,22 @@ def paths_opened(argv, name):
         f.write("".join(p + "\n" for p in seen))
     return listing, len(seen), opens
 
+RSS_FILE = os.path.join(work, "rss")
+
 def run(argv, stdin=None, stdout=subprocess.DEVNULL):
-    """Wall seconds, CPU seconds (user + system), peak RSS in KiB."""
+    """Wall seconds, CPU seconds (user + system), peak RSS in KiB.
+    The peak is GNU time's %M, not this process's wait4: a child of Python starts as a copy of
+    Python's memory (fork, or vfork's shared one), and the kernel keeps that peak across exec,
+    so wait4 here reported this script's own 27 MiB for an inspect of 13 (docs/performance.md).
+    The CPU time from wait4 includes GNU time's own, well under a millisecond."""
     t0 = time.monotonic()
-    p = subprocess.Popen(argv, stdin=stdin, stdout=stdout, stderr=subprocess.DEVNULL)
+    p = subprocess.Popen(["/usr/bin/time", "-f", "%M", "-o", RSS_FILE] + argv, stdin=stdin, stdout=stdout,
+                         stderr=subprocess.DEVNULL)
     _, status, ru = os.wait4(p.pid, 0)
-    return time.monotonic() - t0, ru.ru_utime + ru.ru_stime, ru.ru_maxrss
+    wall = time.monotonic() - t0
+    with open(RSS_FILE) as f:
+        rss = int(f.read().split()[-1])
+    return wall, ru.ru_utime + ru.ru_stime, rss
 
 lists = {}
 for name, argv in (("inspect", inspect), ("verify", verify)):
