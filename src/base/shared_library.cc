@@ -27,15 +27,6 @@ Result<SharedLibrary> SharedLibrary::Open(const std::string& soname, const std::
 SharedLibrary::SharedLibrary(SharedLibrary&& other) noexcept
     : handle_(std::exchange(other.handle_, nullptr)), soname_(std::move(other.soname_)) {}
 
-SharedLibrary& SharedLibrary::operator=(SharedLibrary&& other) noexcept {
-  if (this != &other) {
-    if (handle_) ::dlclose(handle_);
-    handle_ = std::exchange(other.handle_, nullptr);
-    soname_ = std::move(other.soname_);
-  }
-  return *this;
-}
-
 SharedLibrary::~SharedLibrary() {
   if (handle_) ::dlclose(handle_);
 }

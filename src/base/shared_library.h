@@ -18,7 +18,7 @@ class SharedLibrary {
   static Result<SharedLibrary> Open(const std::string& soname, const std::string& package);
 
   SharedLibrary(SharedLibrary&& other) noexcept;
-  SharedLibrary& operator=(SharedLibrary&& other) noexcept;
+  SharedLibrary& operator=(SharedLibrary&&) = delete;
   SharedLibrary(const SharedLibrary&) = delete;
   SharedLibrary& operator=(const SharedLibrary&) = delete;
   ~SharedLibrary();

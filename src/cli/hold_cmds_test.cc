@@ -233,6 +233,25 @@ TEST_CASE("hold start failures give their exit codes: device 3, journal 3", "[cl
   CHECK_THAT(out, Catch::StartsWith("rtagent hold: not running (failed at "));
 }
 
+TEST_CASE("hold started by systemd with a libsystemd it cannot use: exit 3 before anything is written", "[cli][service]") {
+  Board b;
+  b.files.Put("p.yaml", Profile());
+  // A real shared library under libsystemd's name, found first through LD_LIBRARY_PATH:
+  // it loads, and has no sd_notify.
+  std::string out;
+  REQUIRE(rtagent::test::RunShell("cp \"$(ldconfig -p | awk '/libz\\.so\\.1 /{print $NF; exit}')\" " + b.files.dir() +
+                                  "/libsystemd.so.0").code == 0);
+  const std::string stat = b.tree.Get(kStat);
+  const std::string env = "NOTIFY_SOCKET=" + b.files.dir() + "/notify LD_LIBRARY_PATH=" + b.files.dir() + " ";
+  const rtagent::test::ShellResult r =
+      rtagent::test::RunShell(env + RTAGENT_BINARY + " --root " + b.tree.dir() + " hold --once " + b.profile + " 2>&1");
+  INFO(r.out);
+  CHECK(r.code == 3);
+  CHECK_THAT(r.out, Catch::Contains("rtagent hold: libsystemd.so.0 has no symbol sd_notify"));
+  CHECK(b.tree.Get(kStat) == stat);
+  CHECK(b.tree.Get(kpath::kRunDir + "/journal.json").empty());
+}
+
 TEST_CASE("hold whose write is refused rolls back what it wrote, exits 4 and says why", "[cli][service]") {
   Board b;
   b.files.Put("p.yaml", Profile());
