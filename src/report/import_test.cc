@@ -79,6 +79,17 @@ TEST_CASE("rtla timerlat hist errors name the line and what was expected", "[rep
            {"no max line", replace("max:", "top:"), "no \"max:\" line after the buckets"},
            {"2 µs buckets", "# Time unit is microseconds (us)\nIndex Thr-000\n0 5\n2 3\n4 1\nover: 0\ncount: 9\nmin: 0\navg: 1\nmax: 4\n",
             "the buckets step by 2 µs (rtla -b 2)"},
+           {"a bucket past any histogram, in ns",
+            "# Time unit is nanoseconds (ns)\nIndex Thr-000\n0 5\n10000000000 1\nover: 0\ncount: 6\nmin: 0\navg: 1\nmax: 4\n",
+            "line 4: bucket 10000000000 ns is past any histogram"},
+           {"a maximum beyond any latency", replace("max:           2        17        41", "max:           2        17        1000000000001"),
+            "Usr-2: min, avg or max 1000000000001 is beyond any latency"},
+           {"counts past any run", "# Time unit is microseconds (us)\nIndex Thr-000\n0 18446744073709551615\n1 1\nover: 0\n"
+                                   "count: 0\nmin: 0\navg: 1\nmax: 1\n",
+            "Thr-0: more wake-ups than any run"},
+           {"a mean that overflows the sum", "# Time unit is microseconds (us)\nIndex Thr-000\n0 1\n1 999999999999999\nover: 0\n"
+                                             "count: 0\nmin: 0\navg: 999999999999\nmax: 1\n",
+            "Thr-0: 1000000000000000 wake-ups of mean 999999999999 overflow the sum"},
        }) {
     INFO(name);
     auto r = ImportFile("rtla", "t.txt", text);
@@ -420,6 +431,21 @@ TEST_CASE("fuzz import: a cyclictest -h bin past the largest histogram is refuse
   REQUIRE_FALSE(v);
   CHECK_THAT(v.error().message, Catch::Contains("bin 10000000 µs is past any histogram (at most 9999999)"));
   CHECK(ImportFile("cyclictest", "c.txt", text));  // the file as cyclictest wrote it still reads
+}
+
+TEST_CASE("fuzz import: an rtla bucket past the largest histogram is refused with its line, not written past the bins", "[report]") {
+  // fuzz/import_fuzz.cc (CI's run of b95aca8): a row for bucket 13999999999999859 µs made a
+  // limit that wrapped around 32 bits, and the histogram was filled past its bins (SEGV).
+  auto crash = FsRoot(RTAGENT_SOURCE_DIR).Read("fuzz/regressions/import/rtla-bucket-past-32-bits");
+  REQUIRE(crash);
+  auto v = ImportFile("rtla", "r.txt", *crash);
+  REQUIRE_FALSE(v);
+  CHECK_THAT(v.error().message, Catch::Contains("line 175: bucket 13999999999999859 µs is past any histogram (at most 9999999 µs)"));
+  // The fuzzer made it from tests/imports/rtla-6.1-timerlat-hist-qemu-e40000.txt: without that
+  // row it reads.
+  std::string text = *crash;
+  text.erase(text.find("13999999999999859"), text.find('\n', text.find("13999999999999859")) - text.find("13999999999999859") + 1);
+  CHECK(ImportFile("rtla", "r.txt", text));
 }
 
 TEST_CASE("fuzz import: a footer latency too large for nanoseconds is refused, not multiplied", "[report]") {

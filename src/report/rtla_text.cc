@@ -14,6 +14,9 @@ struct Column {
   std::string kind;  // "IRQ", "Thr", "Usr"
 };
 
+// More wake-ups than a run at 1 µs would see in 30 years: not a count rtla printed.
+constexpr uint64_t kMaxRtlaSamples = 1000000000000000ULL;
+
 Error LineError(int line_no, const std::string& what) { return MakeError("line " + std::to_string(line_no) + ": " + what); }
 
 // "0 00:10:00": days, then hours, minutes and seconds.
@@ -40,6 +43,7 @@ struct RtlaLines {
   std::map<uint64_t, std::vector<uint64_t>> rows;
   std::map<std::string, std::vector<std::string_view>> footer;
   bool header_seen = false;
+  int last_bucket_line = 0;  // the line of the highest bucket, for the error that bounds it
 };
 
 // Every line: the unit and duration comments (the duration into `run`), the "Index" header,
@@ -93,6 +97,7 @@ Result<RtlaLines> ReadRtlaLines(std::string_view text, ImportedRun& run) {
       if (!n) return LineError(line_no, "not a count: \"" + std::string(f[i]) + "\"");
       counts.push_back(*n);
     }
+    if (in.rows.empty() || *index >= in.rows.rbegin()->first) in.last_bucket_line = line_no;
     in.rows[*index] = std::move(counts);
   }
   return in;
@@ -104,6 +109,18 @@ Result<void> CheckRtlaLines(const RtlaLines& in) {
   if (in.unit_ns == 0) return MakeError("no \"# Time unit is microseconds (us)\" line");
   for (const char* key : {"over", "count", "min", "avg", "max"}) {
     if (!in.footer.count(key)) return MakeError("no \"" + std::string(key) + ":\" line after the buckets");
+  }
+  // The histogram holds 1 µs bins up to the highest bucket, so that bucket must leave its limit
+  // within what a verdict reader takes (a bucket of 14e15 µs made a limit that wrapped around
+  // 32 bits and a write past the bins: fuzz/import_fuzz.cc).
+  if (!in.rows.empty()) {
+    const uint64_t last = in.rows.rbegin()->first;
+    const uint64_t last_us = in.unit_ns == 1000 ? last : last / 1000;
+    if (last_us >= Histogram::kMaxLimitUs) {
+      return LineError(in.last_bucket_line, "bucket " + std::to_string(last) + (in.unit_ns == 1000 ? " µs" : " ns") +
+                                                " is past any histogram (at most " + std::to_string(Histogram::kMaxLimitUs - 1) +
+                                                " µs)");
+    }
   }
   if (in.unit_ns == 1000 && in.rows.size() >= 2) {
     uint64_t step = 0;
@@ -126,20 +143,34 @@ Result<Histogram> ColumnHistogram(int cpu, const Column& col, uint32_t limit_us,
   HistogramParts p;
   p.limit_us = limit_us;
   p.bins.assign(limit_us, 0);
+  const std::string name = col.kind + "-" + std::to_string(cpu);
   uint64_t in_bins = 0;
+  auto add = [&](uint64_t count) -> Result<void> {
+    if (count > kMaxRtlaSamples - in_bins) return MakeError(name + ": more wake-ups than any run (over 10^15)");
+    in_bins += count;
+    return Ok();
+  };
   for (const auto& [index, counts] : in.rows) {
     p.bins[index * static_cast<uint64_t>(in.unit_ns) / 1000] += counts[col.index];
-    in_bins += counts[col.index];
+    if (auto ok = add(counts[col.index]); !ok) return ok.error();
   }
   auto over = FooterNumber(in, "over", col.index);
-  if (!over) return MakeError(col.kind + "-" + std::to_string(cpu) + ": \"over:\" is not a number");
+  if (!over) return MakeError(name + ": \"over:\" is not a number");
+  if (auto ok = add(*over); !ok) return ok.error();
   p.overflows = *over;
-  p.samples = in_bins + p.overflows;
+  p.samples = in_bins;
   if (p.samples > 0) {
     auto min = FooterNumber(in, "min", col.index), max = FooterNumber(in, "max", col.index),
          avg = FooterNumber(in, "avg", col.index);
-    if (!min || !max || !avg) {
-      return MakeError(col.kind + "-" + std::to_string(cpu) + ": min, avg or max is not a number");
+    if (!min || !max || !avg) return MakeError(name + ": min, avg or max is not a number");
+    // A latency past kMaxImportedLatencyUs is no wake-up latency, and its ns would not fit.
+    const auto most = static_cast<uint64_t>(kMaxImportedLatencyUs) * 1000 / static_cast<uint64_t>(in.unit_ns);
+    for (uint64_t v : {*min, *max, *avg}) {
+      if (v > most) return MakeError(name + ": min, avg or max " + std::to_string(v) + " is beyond any latency (more than 10^12 µs)");
+    }
+    // The mean times the count, in ns; a count that makes it overflow is not a real run.
+    if (!(static_cast<double>(*avg) * static_cast<double>(in.unit_ns) * static_cast<double>(p.samples) < 9.0e18)) {
+      return MakeError(name + ": " + std::to_string(p.samples) + " wake-ups of mean " + std::to_string(*avg) + " overflow the sum");
     }
     p.min_ns = static_cast<int64_t>(*min) * in.unit_ns;
     p.max_ns = static_cast<int64_t>(*max) * in.unit_ns;
@@ -147,7 +178,7 @@ Result<Histogram> ColumnHistogram(int cpu, const Column& col, uint32_t limit_us,
     if (p.overflows > 0) p.overflow_max_ns = p.max_ns;
   }
   auto h = Histogram::Restore(std::move(p));
-  if (!h) return MakeError(col.kind + "-" + std::to_string(cpu) + ": " + h.error().message);
+  if (!h) return MakeError(name + ": " + h.error().message);
   return std::move(*h);
 }
 
