@@ -74,7 +74,7 @@ Result<void> ReadCmdline(const json& root, ImportedRun& run, std::optional<uint3
 
 // One thread's histogram from its object at `where` ("thread.0"): cycles, min, max, avg and
 // the 1 µs buckets -h N wrote (`histogram_us`: N from the command line, when it says).
-Result<Histogram> ThreadHistogram(const std::string& where, const json& t, std::optional<uint32_t> histogram_us) {
+Result<Histogram> ThreadHistogram(const std::string& where, const json& t, std::optional<uint32_t> histogram_us, uint64_t& bins) {
   if (!t.is_object()) return MakeError(where + ": not an object");
   for (const char* key : {"cycles", "min", "max", "avg"}) {
     if (!t.contains(key) || !t[key].is_number()) return MakeError(where + "." + key + ": missing or not a number");
@@ -107,6 +107,7 @@ Result<Histogram> ThreadHistogram(const std::string& where, const json& t, std::
   // all the file says of the range.
   p.limit_us = buckets.empty() ? 0 : static_cast<uint32_t>(buckets.rbegin()->first + 1);
   if (histogram_us) p.limit_us = std::max(p.limit_us, *histogram_us);
+  if (auto ok = TakeImportBins(bins, p.limit_us, where); !ok) return ok.error();
   p.bins.assign(p.limit_us, 0);
   for (const auto& [b, n] : buckets) p.bins[b] = n;
   p.samples = static_cast<uint64_t>(cycles);
@@ -157,8 +158,9 @@ Result<ImportedRun> ParseParsed(const json& root) {
     // A span past 9e9 s (285 years) is no run, and would not fit in ns (fuzz/import_fuzz.cc): unknown.
     if (a && b && *b > *a && *b - *a < 9000000000) run.duration_ns = (*b - *a) * 1000000000;
   }
+  uint64_t bins = 0;
   for (const auto& [name, t] : root["thread"].items()) {
-    auto h = ThreadHistogram("thread." + name, t, histogram_us);
+    auto h = ThreadHistogram("thread." + name, t, histogram_us, bins);
     if (!h) return h.error();
     run.threads.push_back(std::move(*h));
     if (t.contains("cpu") && t["cpu"].is_number_integer() && t["cpu"].get<int>() >= 0) run.cpus.push_back(t["cpu"].get<int>());

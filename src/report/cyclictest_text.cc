@@ -265,7 +265,9 @@ Result<CyclictestReport> ParseCyclictestHistogram(std::string_view text) {
   auto footer = ReadFooter(*in);
   if (!footer) return footer.error();
   const uint32_t limit = in->rows.empty() ? 1 : static_cast<uint32_t>(in->rows.rbegin()->first + 1);
+  uint64_t bins = 0;
   for (size_t t = 0; t < footer->threads; ++t) {
+    if (auto ok = TakeImportBins(bins, limit, "thread " + std::to_string(t)); !ok) return ok.error();
     auto h = ThreadHistogram(t, limit, *in, *footer);
     if (!h) return h.error();
     out.threads.push_back(std::move(*h));

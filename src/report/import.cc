@@ -74,6 +74,16 @@ ImportedRun FromCyclictestText(CyclictestReport rep) {
 
 }  // namespace
 
+Result<void> TakeImportBins(uint64_t& used, uint64_t bins, const std::string& what) {
+  if (bins > kMaxImportedBins - used) {
+    return MakeError(what + ": a histogram of " + std::to_string(bins) + " µs would bring this file's histograms to " +
+                     std::to_string(used + bins) + " bins in all, more than an import holds (" +
+                     std::to_string(kMaxImportedBins) + ", 256 MiB of counts); no real run's file comes near it");
+  }
+  used += bins;
+  return Ok();
+}
+
 Result<Verdict> ImportFile(const std::string& format, const std::string& path, std::string_view text) {
   Result<ImportedRun> run = MakeError("unknown import format \"" + format + "\" (cyclictest, rtla, rteval)");
   std::string hint;

@@ -21,6 +21,16 @@ namespace rtagent {
 /// found the overflow). Every reader of another tool's file refuses more.
 inline constexpr int64_t kMaxImportedLatencyUs = 1000000000000LL;
 
+/// The most histogram bins one imported file may make, over all its threads or CPUs: 2^25
+/// (256 MiB of counts). A real run's file is far below it (rtla's default is 256 buckets a CPU;
+/// 256 CPUs at cyclictest -h 100000 make 25.6 million); a few lines of rtla output naming a
+/// bucket near 10 s for 40 CPUs made 400 million bins, 3.2 GB and 21 s of `report`.
+inline constexpr uint64_t kMaxImportedBins = uint64_t{1} << 25;
+
+/// Adds `bins` to `used`, the bins an import has made so far; an error naming `what` (the
+/// thread, CPU or column) when the sum would pass kMaxImportedBins, before anything is made.
+Result<void> TakeImportBins(uint64_t& used, uint64_t bins, const std::string& what);
+
 /// What one tool's file says about a run: one histogram per thread and each stated fact.
 struct ImportedRun {
   std::string tool;                 ///< "cyclictest -h", "cyclictest --json", "rtla timerlat hist", "rteval 3.9"

@@ -448,6 +448,50 @@ TEST_CASE("fuzz import: an rtla bucket past the largest histogram is refused wit
   CHECK(ImportFile("rtla", "r.txt", text));
 }
 
+TEST_CASE("an import whose histograms would pass 2^25 bins in all is refused before they are made", "[report]") {
+  // Four CPUs or threads at a 10 s histogram (rteval: CPUs 2, 4, 5, then 3, the fourth): 40 million bins, 320 MB of counts, from a file of
+  // a few lines (40 columns of rtla output made 3.2 GB and 21 s of `report`). Each format, with
+  // the error naming the thread or CPU that would pass the bound.
+  std::string rtla = "# Time unit is microseconds (us)\nIndex Thr-0 Thr-1 Thr-2 Thr-3\n1 1 1 1 1\n9999999 1 1 1 1\n"
+         "over: 0 0 0 0\ncount: 2 2 2 2\nmin: 1 1 1 1\navg: 5 5 5 5\nmax: 9999999 9999999 9999999 9999999\n";
+  std::string ct = "# Histogram\n000001 1 1 1 1\n9999999 1 1 1 1\n# Total: 2 2 2 2\n# Min Latencies: 1 1 1 1\n"
+                   "# Avg Latencies: 5 5 5 5\n# Max Latencies: 9999999 9999999 9999999 9999999\n"
+                   "# Histogram Overflows: 0 0 0 0\n";
+  auto json = nlohmann::json::parse(Fixture("cyclictest-h20.json"));
+  std::string cmdline = json["cmdline:"];
+  cmdline.replace(cmdline.find("-h 20"), 5, "-h 10000000");
+  json["cmdline:"] = cmdline;
+  json["thread"]["2"] = json["thread"]["0"];
+  json["thread"]["3"] = json["thread"]["1"];
+  std::string rteval = Fixture("rteval-3-cyclictest.xml");
+  rteval.replace(rteval.find("-h 3500"), 7, "-h 10000000");
+  const size_t core = rteval.find("      <core id=\"2\"");
+  const size_t core_end = rteval.find("</core>", core) + std::string("</core>\n").size();
+  std::string copies = rteval.substr(core, core_end - core);
+  std::string more = copies;
+  for (const char* id : {"4", "5"}) {
+    std::string c = copies;
+    c.replace(c.find("id=\"2\""), 6, std::string("id=\"") + id + "\"");
+    more += c;
+  }
+  rteval.replace(core, core_end - core, more);
+  for (const auto& [format, text, says] : std::vector<std::tuple<std::string, std::string, std::string>>{
+           {"rtla", rtla, "Thr-3: a histogram of 10000000 µs would bring this file's histograms to 40000000 bins in all"},
+           {"cyclictest", ct, "thread 3: a histogram of 10000000 µs would bring this file's histograms to 40000000 bins in all"},
+           {"cyclictest", json.dump(), "thread.3: a histogram of 10000000 µs would bring this file's histograms to 40000000 bins"},
+           {"rteval", rteval, "CPU 3: a histogram of 10000000 µs would bring this file's histograms to 40000000 bins"},
+       }) {
+    INFO(format << ": " << says);
+    auto v = ImportFile(format, "big", text);
+    REQUIRE_FALSE(v);
+    CHECK_THAT(v.error().message, Catch::Contains(says) && Catch::Contains("more than an import holds (33554432"));
+  }
+  // Three of them fit (30 million bins): the bound is on the sum, not on one histogram.
+  rtla = "# Time unit is microseconds (us)\nIndex Thr-0 Thr-1 Thr-2\n1 1 1 1\n9999999 1 1 1\n"
+         "over: 0 0 0\ncount: 2 2 2\nmin: 1 1 1\navg: 5 5 5\nmax: 9999999 9999999 9999999\n";
+  CHECK(ImportFile("rtla", "big", rtla));
+}
+
 TEST_CASE("fuzz import: a footer latency too large for nanoseconds is refused, not multiplied", "[report]") {
   // fuzz/import_fuzz.cc under UBSan: "# Max Latencies: 34924444444444444" times 1000 overflowed
   // a signed 64-bit integer in ParseCyclictestHistogram.

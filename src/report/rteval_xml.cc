@@ -166,7 +166,7 @@ void ReadHost(const pugi::xml_node& root, ImportedRun& run) {
 
 // One <core>'s statistics and histogram; `limit_us` is -h N when the command line gives it.
 Result<Histogram> CoreHistogram(const XmlFile& f, const pugi::xml_node& core, const std::string& where,
-                                std::optional<uint32_t> histogram_us) {
+                                std::optional<uint32_t> histogram_us, uint64_t& bins) {
   const pugi::xml_node st = core.child("statistics");
   if (!st) return f.At(core, where, "no <statistics>", "rteval writes one per measured CPU: the file may be cut short");
   if (!st.child("samples")) return f.At(st, where, "no <samples>", "rteval writes it first in every <statistics>");
@@ -196,6 +196,7 @@ Result<Histogram> CoreHistogram(const XmlFile& f, const pugi::xml_node& core, co
   }
   p.limit_us = buckets.empty() ? 1 : static_cast<uint32_t>(buckets.rbegin()->first + 1);
   if (histogram_us) p.limit_us = std::max(p.limit_us, *histogram_us);
+  if (auto ok = TakeImportBins(bins, p.limit_us, where); !ok) return ok.error();
   p.bins.assign(p.limit_us, 0);
   for (const auto& [i, n] : buckets) p.bins[i] = n;
   if (p.samples > 0) {  // rteval 1.x writes minimum 100000000 for a CPU without samples: not read
@@ -233,12 +234,13 @@ Result<pugi::xml_node> LatencySection(const XmlFile& f, const pugi::xml_node& ro
 
 // Every <core> of the section, in the file's order; `where` names the section for errors.
 Result<void> ReadCores(const XmlFile& f, const pugi::xml_node& ct, ImportedRun& run, std::optional<uint32_t> histogram_us) {
+  uint64_t bins = 0;
   for (const pugi::xml_node& core : ct.children("core")) {
     const std::string id = core.attribute("id").value();
     auto cpu = ParseUint(TrimView(id));
     if (!cpu || *cpu > 100000) return f.At(core, "", "id=\"" + id + "\" is not a CPU number", "rteval names each measured CPU by its number");
     const std::string where = "CPU " + id;
-    auto h = CoreHistogram(f, core, where, histogram_us);
+    auto h = CoreHistogram(f, core, where, histogram_us, bins);
     if (!h) return h.error();
     if (h->samples() > 0 && h->max_ns() >= static_cast<int64_t>(h->limit_us()) * 1000) {
       run.notes.push_back("CPU " + id + ": its worst, " + FormatNsAsUs(h->max_ns()) + " µs, is past the histogram's " +

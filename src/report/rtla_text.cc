@@ -200,7 +200,9 @@ Result<ImportedRun> ParseRtlaTimerlatHist(std::string_view text) {
   if (chosen.empty()) return MakeError("no Thr-NNN or Usr-NNN column: nothing a thread saw");
   const uint32_t limit_us =
       in->rows.empty() ? 1 : static_cast<uint32_t>(in->rows.rbegin()->first * static_cast<uint64_t>(in->unit_ns) / 1000 + 1);
+  uint64_t bins = 0;
   for (const auto& [cpu, col] : chosen) {
+    if (auto ok = TakeImportBins(bins, limit_us, col->kind + "-" + std::to_string(cpu)); !ok) return ok.error();
     auto h = ColumnHistogram(cpu, *col, limit_us, *in);
     if (!h) return h.error();
     run.threads.push_back(std::move(*h));
