@@ -233,13 +233,12 @@ Result<Histogram> ThreadHistogram(size_t t, uint32_t limit, const CyclictestLine
   p.min_ns = footer.mins ? static_cast<int64_t>((*footer.mins)[t]) * 1000 : 0;
   if (p.samples == 0) p.min_ns = p.max_ns = 0;
   if (footer.avgs && t < footer.avgs->size()) {
-    // The mean times the count, in ns; a count that makes it overflow is not a real run.
-    const double sum_ns = static_cast<double>((*footer.avgs)[t]) * static_cast<double>(p.samples) * 1000.0;
-    if (!(sum_ns < 9.0e18)) {
+    auto sum_ns = ImportedSumNs((*footer.avgs)[t], 1000, p.samples);
+    if (!sum_ns) {
       return MakeError("\"# Thread " + std::to_string(t) + "\": " + std::to_string(p.samples) +
                        " samples of mean " + std::to_string((*footer.avgs)[t]) + " µs overflow the sum: not a cyclictest report");
     }
-    p.sum_ns = static_cast<int64_t>(sum_ns);
+    p.sum_ns = *sum_ns;
   } else {
     p.sum_ns = 0;
   }

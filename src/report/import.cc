@@ -74,6 +74,11 @@ ImportedRun FromCyclictestText(CyclictestReport rep) {
 
 }  // namespace
 
+std::optional<int64_t> ImportedSumNs(uint64_t mean, int64_t unit_ns, uint64_t samples) {
+  if (!(static_cast<double>(mean) * static_cast<double>(unit_ns) * static_cast<double>(samples) < 9.0e18)) return std::nullopt;
+  return static_cast<int64_t>(mean) * unit_ns * static_cast<int64_t>(samples);
+}
+
 Result<void> TakeImportBins(uint64_t& used, uint64_t bins, const std::string& what) {
   if (bins > kMaxImportedBins - used) {
     return MakeError(what + ": a histogram of " + std::to_string(bins) + " µs would bring this file's histograms to " +

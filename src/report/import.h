@@ -21,6 +21,15 @@ namespace rtagent {
 /// found the overflow). Every reader of another tool's file refuses more.
 inline constexpr int64_t kMaxImportedLatencyUs = 1000000000000LL;
 
+/// The most wake-ups one thread or CPU of an imported file may count, 10^15 (a million years at
+/// 30 kHz): more is no file a tool wrote, and it keeps each sum in ns within 64 bits.
+inline constexpr uint64_t kMaxImportedSamples = 1000000000000000ULL;
+
+/// The sum of `samples` wake-ups of mean `mean` (in units of `unit_ns`), in ns: what a verdict
+/// keeps of a file that states only the mean. nullopt when it passes 9e18 ns, which no real
+/// run's total does (a count or a mean too large to be one).
+std::optional<int64_t> ImportedSumNs(uint64_t mean, int64_t unit_ns, uint64_t samples);
+
 /// The most histogram bins one imported file may make, over all its threads or CPUs: 2^25
 /// (256 MiB of counts). A real run's file is far below it (rtla's default is 256 buckets a CPU;
 /// 256 CPUs at cyclictest -h 100000 make 25.6 million); a few lines of rtla output naming a

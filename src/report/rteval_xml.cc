@@ -33,9 +33,6 @@ struct XmlFile {
 };
 
 const char* const kNumberHint = "rteval writes plain decimal numbers here";
-// The most wake-ups one CPU may count (a million years at 30 kHz): more is no file rteval wrote,
-// and keeps every product below with the sum in ns within 64 bits.
-constexpr uint64_t kMaxSamples = 1000000000000000ULL;
 
 // A whole decimal number, nothing around it but blanks.
 std::optional<double> ParseNumber(std::string_view s) {
@@ -172,7 +169,7 @@ Result<Histogram> CoreHistogram(const XmlFile& f, const pugi::xml_node& core, co
   if (!st.child("samples")) return f.At(st, where, "no <samples>", "rteval writes it first in every <statistics>");
   auto samples = Count(f, st.child("samples"), where);
   if (!samples) return samples.error();
-  if (*samples > kMaxSamples) return f.At(st.child("samples"), where, std::to_string(*samples) + " is more wake-ups than any run", kNumberHint);
+  if (*samples > kMaxImportedSamples) return f.At(st.child("samples"), where, std::to_string(*samples) + " is more wake-ups than any run", kNumberHint);
   HistogramParts p;
   p.samples = *samples;
   std::map<uint64_t, uint64_t> buckets;
@@ -186,7 +183,7 @@ Result<Histogram> CoreHistogram(const XmlFile& f, const pugi::xml_node& core, co
     if (!value) return value.error();
     if (*index >= static_cast<uint64_t>(Histogram::kMaxLimitUs)) return f.At(b, where, "bucket " + std::to_string(*index) + " µs is past any histogram", kNumberHint);
     if (*value == 0) continue;  // rteval 1.x lists the empty buckets too
-    if (*value > kMaxSamples || in_bins + *value > kMaxSamples) return f.At(b, where, "value=" + std::to_string(*value) + " is more wake-ups than any run", kNumberHint);
+    if (*value > kMaxImportedSamples || in_bins + *value > kMaxImportedSamples) return f.At(b, where, "value=" + std::to_string(*value) + " is more wake-ups than any run", kNumberHint);
     buckets[*index] += *value;
     in_bins += *value;
   }

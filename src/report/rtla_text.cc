@@ -14,9 +14,6 @@ struct Column {
   std::string kind;  // "IRQ", "Thr", "Usr"
 };
 
-// More wake-ups than a run at 1 µs would see in 30 years: not a count rtla printed.
-constexpr uint64_t kMaxRtlaSamples = 1000000000000000ULL;
-
 Error LineError(int line_no, const std::string& what) { return MakeError("line " + std::to_string(line_no) + ": " + what); }
 
 // "0 00:10:00": days, then hours, minutes and seconds.
@@ -146,7 +143,7 @@ Result<Histogram> ColumnHistogram(int cpu, const Column& col, uint32_t limit_us,
   const std::string name = col.kind + "-" + std::to_string(cpu);
   uint64_t in_bins = 0;
   auto add = [&](uint64_t count) -> Result<void> {
-    if (count > kMaxRtlaSamples - in_bins) return MakeError(name + ": more wake-ups than any run (over 10^15)");
+    if (count > kMaxImportedSamples - in_bins) return MakeError(name + ": more wake-ups than any run (over 10^15)");
     in_bins += count;
     return Ok();
   };
@@ -168,13 +165,13 @@ Result<Histogram> ColumnHistogram(int cpu, const Column& col, uint32_t limit_us,
     for (uint64_t v : {*min, *max, *avg}) {
       if (v > most) return MakeError(name + ": min, avg or max " + std::to_string(v) + " is beyond any latency (more than 10^12 µs)");
     }
-    // The mean times the count, in ns; a count that makes it overflow is not a real run.
-    if (!(static_cast<double>(*avg) * static_cast<double>(in.unit_ns) * static_cast<double>(p.samples) < 9.0e18)) {
+    auto sum_ns = ImportedSumNs(*avg, in.unit_ns, p.samples);  // rtla rounds avg to its unit
+    if (!sum_ns) {
       return MakeError(name + ": " + std::to_string(p.samples) + " wake-ups of mean " + std::to_string(*avg) + " overflow the sum");
     }
     p.min_ns = static_cast<int64_t>(*min) * in.unit_ns;
     p.max_ns = static_cast<int64_t>(*max) * in.unit_ns;
-    p.sum_ns = static_cast<int64_t>(*avg) * in.unit_ns * static_cast<int64_t>(p.samples);  // rtla rounds avg to its unit
+    p.sum_ns = *sum_ns;
     if (p.overflows > 0) p.overflow_max_ns = p.max_ns;
   }
   auto h = Histogram::Restore(std::move(p));
