@@ -17,6 +17,7 @@ json ModeJson(const PiModeResult& m) {
               {"inversions", m.inversions},
               {"contended", m.contended},
               {"attempts", m.attempts},
+              {"out_of_time", m.out_of_time},
               {"worst_response_ns", m.worst_response_ns},
               {"worst_block_ns", m.worst_block_ns},
               {"worst_medium_ns", m.worst_medium_ns},
@@ -24,7 +25,7 @@ json ModeJson(const PiModeResult& m) {
               {"low_tids", m.low_tids}};
 }
 
-std::string ModeText(const std::string& name, const PiModeResult& m, const PiTiming& t) {
+std::string ModeText(const std::string& name, const PiModeResult& m, const PiTiming& t, int64_t limit_ns) {
   std::ostringstream o;
   o << "  " << name << ": " << m.misses << " of " << m.periods << " missed the " << FormatNsShort(t.deadline_ns)
     << " deadline; slowest request " << FormatNsShort(m.worst_response_ns) << ", longest wait for the lock "
@@ -34,6 +35,7 @@ std::string ModeText(const std::string& name, const PiModeResult& m, const PiTim
     << "    the high thread found the lock held in " << m.contended << " of " << m.periods << " periods";
   if (m.attempts > 1) o << " (" << m.attempts << " runs: a run without contention tests nothing and is repeated)";
   o << "\n";
+  if (m.out_of_time) o << "    stopped at its half of the " << FormatNsShort(limit_ns) << " time limit\n";
   return o.str();
 }
 
@@ -50,8 +52,8 @@ std::string RenderPiText(const PiResult& r, const PiJudgement& j, bool virtual_m
     << " from " << FormatNsShort(t.medium_start_ns) << "; high " << r.priority << " wants the lock at "
     << FormatNsShort(t.high_start_ns) << " for " << FormatNsShort(t.high_work_ns) << ", deadline "
     << FormatNsShort(t.deadline_ns) << "; every " << FormatNsShort(t.period_ns) << "\n";
-  o << ModeText("plain mutex", r.none, t);
-  o << ModeText("PTHREAD_PRIO_INHERIT", r.inherit, t);
+  o << ModeText("plain mutex", r.none, t, r.time_limit_ns);
+  o << ModeText("PTHREAD_PRIO_INHERIT", r.inherit, t, r.time_limit_ns);
   const PiEvidence& e = r.evidence;
   if (e.traced) {
     o << "  tracefs sched_pi_setprio: the lock holder was raised " << e.boosts_inherit << " times with inheritance, "
@@ -70,6 +72,7 @@ std::string RenderPiJson(const PiResult& r, const PiJudgement& j, bool virtual_m
            {"summary", j.summary},
            {"virtual_machine", virtual_machine},
            {"interrupted", r.interrupted},
+           {"time_limit_ns", r.time_limit_ns},
            {"cpu", r.cpu},
            {"priorities", json{{"low", r.priority - 2}, {"medium", r.priority - 1}, {"high", r.priority}}},
            {"timing_ns", json{{"period", t.period_ns},

@@ -3,8 +3,9 @@
 // one that waits for a low-ranked lock holder; PTHREAD_PRIO_INHERIT must stop that. Real-Time
 // Linux, Chapter 9 ("Lend the holder the arm's rank"); the kernel's PI futexes
 // (Documentation/locking/pi-futex.rst, rt-mutex.rst). It runs three SCHED_FIFO threads on the
-// profile's measured CPU for about half a second (0.3 s of CPU) and, where tracefs has the
-// sched_pi_setprio event, shows the boost as the kernel recorded it.
+// profile's measured CPU for about half a second (0.3 s of CPU), never more than 10 s (where
+// timer wake-ups come seconds late it stops there and says so: bench::PiTimeLimitNs) and,
+// where tracefs has the sched_pi_setprio event, shows the boost as the kernel recorded it.
 #include <unistd.h>
 
 #include "bench/pi_trace.h"

@@ -63,11 +63,14 @@ bench_quick() {
 }
 
 # bench_pi: the priority-inversion experiment with tracefs on. Its verdict under TCG is a
-# fact; the kernel's own record of the boost is asserted.
+# fact; the kernel's own record of the boost is asserted. On housekeeping CPU 1: on the
+# guest's nohz_full CPUs a thread's CPU-time clock stands still between 1 Hz ticks (the TSC is
+# unstable under TCG), so a period there takes seconds and the experiment stops at its time
+# limit after a period or two (docs/bench.md), too few to be sure of a contended one.
 bench_pi() {
-  rtagent bench pi --cpu 2 --json > "$OUT/pi.json" 2> "$OUT/pi.err"
+  rtagent bench pi --cpu 1 --json > "$OUT/pi.json" 2> "$OUT/pi.err"
   RT_RC=$?
-  echo "STEP bench-pi: rtagent bench pi --cpu 2 --json -> exit $RT_RC"
+  echo "STEP bench-pi: rtagent bench pi --cpu 1 --json -> exit $RT_RC"
   case $RT_RC in 0|1|3) pass "bench pi ran to a verdict (exit $RT_RC)" ;; *) fail "bench pi" "exit $RT_RC: $(head -3 "$OUT/pi.err" | tr '\n' '|')"; return ;; esac
   json_flat "$OUT/pi.json" > /tmp/pi.flat
   jexpect "pi: the sched_pi_setprio event was recorded" /tmp/pi.flat evidence.traced true

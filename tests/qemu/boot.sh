@@ -74,13 +74,13 @@ CMD=(qemu-system-x86_64 -machine q35 -accel "${RTAGENT_QEMU_ACCEL:-tcg}" -cpu ma
 if [ $ARCH = arm64 ]; then
   CMD=(qemu-system-aarch64 -machine virt,gic-version=3 -accel "${RTAGENT_QEMU_ACCEL:-tcg}" -cpu cortex-a57 -smp 4 -m 2048 -nographic
        -no-reboot -kernel "$KERNEL" -initrd "$INITRD"
-       -append "console=ttyAMA0 panic=-1 isolcpus=nohz,domain,managed_irq,1-3 nohz_full=1-3 rcu_nocbs=1-3 irqaffinity=0 rtagent.scenario=$SCEN $EXTRA_APPEND")
+       -append "console=ttyAMA0 panic=-1 isolcpus=nohz,domain,managed_irq,1-3 nohz_full=1-3 rcu_nocbs=1-3 irqaffinity=0 rtagent.scenario=$SCEN rtagent.timeout=$TMO $EXTRA_APPEND")
 elif [ $DISKBOOT = 1 ]; then
   # No network card (its option ROM would add a network boot attempt to every boot), no
   # graphics card (the boot loader and the kernel use the serial console).
   CMD+=(-nic none -vga none)
 else
-  APPEND="console=ttyS0 panic=-1 $ISOLATION rtagent.scenario=$SCEN $EXTRA_APPEND"
+  APPEND="console=ttyS0 panic=-1 $ISOLATION rtagent.scenario=$SCEN rtagent.timeout=$TMO $EXTRA_APPEND"
   CMD+=(-no-reboot -kernel "$KERNEL" -initrd "$INITRD" -append "$APPEND")
 fi
 # shellcheck disable=SC2206
@@ -165,7 +165,15 @@ echo "# qemu exit $QRC after $(awk -v a="$START" -v b="$END" 'BEGIN{printf "%.1f
 
 if ! grep -q "=== RTAGENT-SCENARIO-END $SCEN rc=" "$LOG"; then
   echo "boot.sh: no end marker for $SCEN (qemu exit $QRC$([ $QRC = 124 ] && echo ", timed out after ${TMO}s")); last console lines:"
-  tail -25 "$LOG" | sed 's/^/  > /'
+  if grep -q '^HANG report at ' "$LOG"; then
+    # init.sh's hang report: the console before it, then where each process waited.
+    sed '/^HANG report at /,$d' "$LOG" | tail -25 | sed 's/^/  > /'
+    grep -E '^HANG (report|pid|  |load)' "$LOG" | head -120 | sed 's/^/  > /'
+    echo "  > (the kernel's blocked tasks and run queues: HANG dmesg and HANG sched lines in $LOG)"
+    tail -2 "$LOG" | sed 's/^/  > /'
+  else
+    tail -25 "$LOG" | sed 's/^/  > /'
+  fi
   exit 124
 fi
 sed -n "/^=== RTAGENT-SCENARIO-BEGIN $SCEN ===/,/^=== RTAGENT-SCENARIO-END $SCEN rc=/p" "$LOG"

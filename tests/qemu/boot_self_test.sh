@@ -2,7 +2,8 @@
 # Self-test of boot.sh's handling of the emulator itself, with a stand-in for
 # qemu-system-x86_64 first on PATH (no guest is booted): a QEMU killed by a signal is booted
 # again once and said so, when nothing the guest wrote survives it (no writable disk, or before
-# the begin marker); after the begin marker with a writable disk, or a second time, it is not; a run without an end marker fails with 124; a guest's host-monitor request
+# the begin marker); after the begin marker with a writable disk, or a second time, it is not; a run without an end marker fails with 124, showing
+# the guest's hang report (init.sh, timed from the rtagent.timeout= boot.sh appends) when there is one; a guest's host-monitor request
 # without -M is answered with a failed check in the console log.
 set -uo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -11,7 +12,7 @@ trap 'rm -rf "$T"' EXIT
 mkdir -p "$T/bin" "$T/k/boot"
 : > "$T/k/boot/vmlinuz-0-test"; : > "$T/initrd"
 # The stand-in: what each of its runs does is the next line of $T/plan
-# (crash-early | crash-late | ok | monitor | silent); it counts its runs in $T/runs.
+# (crash-early | crash-late | ok | monitor | silent | hang); it counts its runs in $T/runs.
 cat > "$T/bin/qemu-system-x86_64" <<'FAKE'
 #!/bin/bash
 D=$(dirname "$(dirname "$0")")
@@ -25,6 +26,11 @@ case $what in
   monitor) echo "=== RTAGENT-SCENARIO-BEGIN s ==="; printf 'RTAGENT-HOST-MONITOR device_add virtio-net-pci,id=hp0\r\n'
            echo "=== RTAGENT-SCENARIO-END s rc=0 ===" ;;
   silent) exit 1 ;;
+  hang) echo "=== RTAGENT-SCENARIO-BEGIN s ==="; echo "STEP the last step"; echo "appended: $(grep -o 'rtagent\.timeout=[0-9]*' <<< "$*")"
+        printf '%s\n' "HANG report at 1.00 s: the scenario has not ended; its processes:" "HANG pid 7: rtagent verify p.yaml" \
+          "HANG   tid 7 (rtagent) state S (sleeping), cpu 1, policy 0 prio 0, wchan do_wait, allowed 0-1" \
+          "HANG dmesg [    1.0] sysrq: Show Blocked State" "HANG sched cpu#0, 2096.008 MHz" "HANG report ends"
+        exit 1 ;;
 esac
 FAKE
 chmod +x "$T/bin/qemu-system-x86_64"
@@ -65,6 +71,13 @@ check "a second crash is not booted a third time" '[ $RC = 124 ] && [ $RUNS = 2 
 
 run silent ok
 check "QEMU ending without a signal and without an end marker is not retried" '[ $RC = 124 ] && [ $RUNS = 1 ]'
+
+run hang
+check "the guest is told the timeout (rtagent.timeout=, for init.sh's hang report)" 'grep -q "^appended: rtagent.timeout=20$" "$T/console.log"'
+check "a hang's message shows the console before the hang report" '[ $RC = 124 ] && grep -q "^  > STEP the last step$" <<< "$OUT"'
+check "... and each process's lines of the report" 'grep -q "^  > HANG pid 7: rtagent verify p.yaml$" <<< "$OUT" && grep -q "^  > HANG   tid 7 (rtagent) state S" <<< "$OUT"'
+check "... and points at the kernel's part in the log instead of printing it" \
+  '! grep -q "> HANG dmesg \[\|> HANG sched cpu" <<< "$OUT" && grep -q "HANG dmesg and HANG sched lines in $T/console.log" <<< "$OUT"'
 
 run monitor
 check "a host-monitor request without -M is a failed check in the console" \

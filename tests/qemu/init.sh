@@ -58,9 +58,13 @@ if [ -z "$NAME" ] || [ ! -f "/rtagent/scenarios/$NAME.sh" ]; then
   echo "FAIL scenario: no /rtagent/scenarios/${NAME:-<none>}.sh (rtagent.scenario= on the command line)"
   rc=2
 else
+  # 25 s before the host's timeout kills QEMU (rtagent.timeout=, from boot.sh), say on the
+  # console where the scenario is stuck: a killed guest says nothing more.
+  HANG_REPORTER=$(/rtagent/hang-report.sh --arm)
   cd /tmp
   sh "/rtagent/scenarios/$NAME.sh"
   rc=$?
+  /rtagent/hang-report.sh --disarm "$HANG_REPORTER"
 fi
 echo "FACT scenario_done_s: $(cut -d' ' -f1 /proc/uptime)"
 echo "=== RTAGENT-SCENARIO-END ${NAME:-none} rc=$rc ==="

@@ -17,7 +17,7 @@
 #     and every module a scenario's "# modules:" header names) and their dependencies
 #     (decompressed when the package ships .ko.xz/.ko.zst/.ko.gz), and modules.deps
 #     ("name: dep dep") so the guest loads them in order
-#   /rtagent/lib.sh, /rtagent/scenarios/*.sh (tests/qemu/), /rtagent/profiles (profiles/)
+#   /rtagent/lib.sh, /rtagent/hang-report.sh, /rtagent/scenarios/*.sh (tests/qemu/), /rtagent/profiles (profiles/)
 #   /init (tests/qemu/init.sh)
 # The scenario to run is chosen on the kernel command line: rtagent.scenario=NAME.
 #
@@ -135,12 +135,12 @@ fi
 
 # harness files
 cp "$HERE/init.sh" init
-cp "$HERE/lib.sh" "$HERE/apply-lib.sh" "$HERE/bench-lib.sh" rtagent/
+cp "$HERE/lib.sh" "$HERE/apply-lib.sh" "$HERE/bench-lib.sh" "$HERE/hang-report.sh" rtagent/
 cp "$HERE"/scenarios/*.sh rtagent/scenarios/
 [ -d "$REPO/profiles" ] && cp -r "$REPO/profiles" rtagent/profiles
 [ -d "$HERE/profiles" ] && cp -r "$HERE/profiles" rtagent/qemu-profiles
 [ -d "$REPO/examples/lava" ] && mkdir -p rtagent/examples && cp -r "$REPO/examples/lava" rtagent/examples/lava
-chmod 755 init rtagent/scenarios/*.sh
+chmod 755 init rtagent/scenarios/*.sh rtagent/hang-report.sh
 if [ -z "$BASE" ]; then
   echo "root:x:0:0:root:/root:/bin/sh" > etc/passwd
   echo "root:x:0:" > etc/group

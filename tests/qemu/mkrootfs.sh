@@ -72,11 +72,11 @@ if [ "$PROFILE" = none ]; then UNITS=rtagent-scenario.service; else cp "$PROFILE
 
 # The harness inside the guest.
 mkdir -p "$R/rtagent/scenarios"
-cp "$HERE/lib.sh" "$HERE/apply-lib.sh" "$HERE/guest/run-scenario.sh" "$R/rtagent/"
+cp "$HERE/lib.sh" "$HERE/apply-lib.sh" "$HERE/hang-report.sh" "$HERE/guest/run-scenario.sh" "$R/rtagent/"
 cp "$SCEN_FILE" "$R/rtagent/scenarios/$SCEN.sh"
 [ -d "$HERE/profiles" ] && cp -r "$HERE/profiles" "$R/rtagent/qemu-profiles"
 cp -r "$REPO/profiles" "$R/rtagent/profiles"
-chmod 755 "$R/rtagent/run-scenario.sh" "$R/rtagent/scenarios/$SCEN.sh"
+chmod 755 "$R/rtagent/run-scenario.sh" "$R/rtagent/hang-report.sh" "$R/rtagent/scenarios/$SCEN.sh"
 # Without a profile the scenario must not pull rtagent.service in (its Wants=): a hold of the
 # built-in default beside the scenario's own apply would re-assert over it.
 no_hold=()

@@ -9,9 +9,15 @@
 . /rtagent/lib.sh
 cp /rtagent/qemu-profiles/accept-gate.yaml /tmp/lava.yaml
 export RTAGENT_LAVA_OUT="$OUT/lava"
-( cd /rtagent/examples/lava && RTAGENT=rtagent ./rtagent-lava.sh /tmp/lava.yaml 5s verify+accept ) > "$OUT/lava.out" 2>&1
-rc=$?
-grep -E '^(<LAVA_SIGNAL|rtagent-lava)' "$OUT/lava.out" | sed 's/^/  | /' | head -30
+# Every line on the console as it comes, with the guest's uptime, so that a run that stops
+# shows where it stopped (a CI run once hung here with nothing on the console but the start).
+: > "$OUT/lava.out"
+{ ( cd /rtagent/examples/lava && RTAGENT=rtagent ./rtagent-lava.sh /tmp/lava.yaml 5s verify+accept ) 2>&1
+  echo $? > "$OUT/lava.rc"; } | while IFS= read -r line; do
+  printf '%s\n' "$line" >> "$OUT/lava.out"
+  printf '  | %s %s\n' "$(cut -d' ' -f1 /proc/uptime)" "$line"
+done
+rc=$(cat "$OUT/lava.rc")
 if [ $rc = 0 ]; then pass "rtagent-lava.sh ran to its end (exit 0)"; else fail "rtagent-lava.sh" "exit $rc"; fi
 expect_grep "a verify test case" '^<LAVA_SIGNAL_TESTCASE TEST_CASE_ID=rtagent-verify RESULT=(pass|fail)>$' "$OUT/lava.out"
 expect_grep "CPU 2's max as a test case with its measurement in us" '^<LAVA_SIGNAL_TESTCASE TEST_CASE_ID=cpu2-max RESULT=(pass|fail) MEASUREMENT=[0-9.]+ UNITS=us>$' "$OUT/lava.out"
