@@ -105,20 +105,52 @@ host_monitor() {
     echo "FAIL host monitor: $req: $answer"
   fi
 }
-# boot_once: one run of QEMU, its console into $LOG; sets QRC, START and END.
+# A guest kernel that prints nothing for this long after "Linux version" and before it starts
+# its init has stalled in its own early boot (QEMU 7.2's TCG has been seen to do that in CI: a
+# rebooted guest's kernel stopped 1.2 s in, QEMU spinning on both host CPUs, with 20 minutes
+# of its timeout left). Nothing of the scenario has run in that boot.
+STALL_S=${RTAGENT_QEMU_STALL_S:-120}
+# boot_once: one run of QEMU, its console into $LOG; sets QRC, START, END and STALLED (1 when
+# boot_once stopped QEMU because the guest's kernel stalled before its init).
 boot_once() {
   { echo "# boot.sh: ${CMD[*]}"; echo "# timeout ${TMO}s"; } > "$LOG"
   START=$(date +%s.%N)
-  timeout --kill-after=10 "$TMO" "${CMD[@]}" < /dev/null 2>&1 | {
-    while IFS= read -r line; do
+  local fifo qpid line partial= in_kernel=0 quiet_since=$SECONDS
+  fifo=$(mktemp -u "${TMPDIR:-/tmp}/rtagent-boot-fifo.XXXXXX")
+  mkfifo "$fifo"
+  timeout --kill-after=10 "$TMO" "${CMD[@]}" < /dev/null > "$fifo" 2>&1 &
+  qpid=$!
+  STALLED=0
+  {
+    while :; do
+      if IFS= read -r -t 5 line; then
+        line=$partial$line partial=
+        quiet_since=$SECONDS
+      elif [ $? -gt 128 ]; then
+        # no whole line within 5 s (what came of one is kept for the next read)
+        partial=$partial$line
+        if [ $in_kernel = 1 ] && [ $STALLED = 0 ] && [ $((SECONDS - quiet_since)) -ge "$STALL_S" ]; then
+          STALLED=1
+          echo "# boot.sh: the guest's kernel printed nothing for ${STALL_S} s before starting its init: stalled in its early boot; QEMU stopped"
+          kill -TERM $qpid 2>/dev/null
+        fi
+        continue
+      else
+        [ -z "$partial$line" ] || printf '%s\n' "$partial$line"
+        break
+      fi
       printf '%s\n' "$line"
       case $line in
+        *"Linux version "*) in_kernel=1 ;;
+        *"Run /init as init process"*|*"Run /sbin/init as init process"*) in_kernel=0 ;;
         *"=== RTAGENT-SCENARIO-BEGIN"*) echo "${EPOCHREALTIME/,/.}" > "$LOG.init-at" ;;
         "RTAGENT-HOST-MONITOR "*) req=${line#RTAGENT-HOST-MONITOR }; host_monitor "${req%$'\r'}" ;;
       esac
-    done
+    done < "$fifo"
   } >> "$LOG"
-  QRC=${PIPESTATUS[0]}
+  wait $qpid
+  QRC=$?
+  rm -f "$fifo"
   END=$(date +%s.%N)
 }
 # QEMU itself killed by a signal (timeout passes on 128 + the signal: SIGSEGV 139, SIGABRT 134,
@@ -128,8 +160,11 @@ boot_once() {
 # that start is the same as the first: QEMU is given no disk the guest can write for good (every
 # -drive is snapshot=on or readonly=on; the initramfs lives in memory), or the guest's /init had
 # not printed its begin marker yet, before which it has changed nothing on its disks. The crashed
-# console is kept beside the log ($LOG.crash-N) and the retry is said on stdout and in the log. A
-# timeout (124, or 137 after --kill-after) is never retried: a hang is the guest's.
+# console is kept beside the log ($LOG.crash-N) and the retry is said on stdout and in the log.
+# A guest kernel that stalled before its init (STALL_S above; boot_once stops QEMU) is treated
+# the same way, under the same conditions and the same count: the scenario never ran in that
+# boot. A timeout (124, or 137 after --kill-after) is never retried: a hang after init is the
+# guest's, and so is a second stall.
 writable_drives() {
   local a n=0
   for a in "${CMD[@]}"; do
@@ -138,7 +173,7 @@ writable_drives() {
   echo $n
 }
 emulator_crash() {
-  case $1 in 132|134|135|136|139) ;; *) return 1 ;; esac
+  [ "$STALLED" = 1 ] || case $1 in 132|134|135|136|139) ;; *) return 1 ;; esac
   [ "$(writable_drives)" = 0 ] || ! grep -q "=== RTAGENT-SCENARIO-BEGIN" "$LOG"
 }
 INIT_AT=
@@ -148,7 +183,11 @@ while :; do
   boot_once
   if [ "$ATTEMPT" -le "${RTAGENT_QEMU_CRASH_RETRIES:-1}" ] && emulator_crash "$QRC"; then
     mv "$LOG" "$LOG.crash-$ATTEMPT"
-    echo "boot.sh: QEMU died by signal $((QRC - 128)) (exit $QRC) ($SCEN); booting again from the start (attempt $((ATTEMPT + 1)); the crashed console is $LOG.crash-$ATTEMPT)"
+    if [ "$STALLED" = 1 ]; then
+      echo "boot.sh: the guest's kernel stalled in its early boot (nothing on the console for ${STALL_S} s before its init) ($SCEN); booting again from the start (attempt $((ATTEMPT + 1)); the stalled console is $LOG.crash-$ATTEMPT)"
+    else
+      echo "boot.sh: QEMU died by signal $((QRC - 128)) (exit $QRC) ($SCEN); booting again from the start (attempt $((ATTEMPT + 1)); the crashed console is $LOG.crash-$ATTEMPT)"
+    fi
     tail -3 "$LOG.crash-$ATTEMPT" | sed 's/^/  > /'
     [ -n "$QMP_SOCK" ] && rm -f "$QMP_SOCK"
     ATTEMPT=$((ATTEMPT + 1))
@@ -156,7 +195,7 @@ while :; do
   fi
   break
 done
-[ "$ATTEMPT" = 1 ] || echo "# boot.sh: attempt $ATTEMPT; attempt $((ATTEMPT - 1)) ended with QEMU killed by signal (see $LOG.crash-$((ATTEMPT - 1)))" >> "$LOG"
+[ "$ATTEMPT" = 1 ] || echo "# boot.sh: attempt $ATTEMPT; attempt $((ATTEMPT - 1)) ended with QEMU killed by signal or its kernel stalled before init (see $LOG.crash-$((ATTEMPT - 1)))" >> "$LOG"
 # Note the wall time at which the guest's /init printed its begin marker.
 [ -f "$LOG.init-at" ] && INIT_AT=$(awk -v a="$START" -v b="$(cat "$LOG.init-at")" 'BEGIN{printf "%.1f", b-a}') && rm -f "$LOG.init-at"
 # The console uses CRLF line ends.

@@ -12,7 +12,7 @@ trap 'rm -rf "$T"' EXIT
 mkdir -p "$T/bin" "$T/k/boot"
 : > "$T/k/boot/vmlinuz-0-test"; : > "$T/initrd"
 # The stand-in: what each of its runs does is the next line of $T/plan
-# (crash-early | crash-late | ok | monitor | silent | hang); it counts its runs in $T/runs.
+# (crash-early | crash-late | ok | monitor | silent | hang | stall-early | stall-late); it counts its runs in $T/runs.
 cat > "$T/bin/qemu-system-x86_64" <<'FAKE'
 #!/bin/bash
 D=$(dirname "$(dirname "$0")")
@@ -26,6 +26,8 @@ case $what in
   monitor) echo "=== RTAGENT-SCENARIO-BEGIN s ==="; printf 'RTAGENT-HOST-MONITOR device_add virtio-net-pci,id=hp0\r\n'
            echo "=== RTAGENT-SCENARIO-END s rc=0 ===" ;;
   silent) exit 1 ;;
+  stall-early) echo "[    0.000000] Linux version 0-test (stalls)"; exec sleep 60 ;;
+  stall-late) printf '%s\n' "[    2.7] Run /init as init process" "=== RTAGENT-SCENARIO-BEGIN s ===" "STEP quiet for a while"; exec sleep 6 ;;
   hang) echo "=== RTAGENT-SCENARIO-BEGIN s ==="; echo "STEP the last step"; echo "appended: $(grep -o 'rtagent\.timeout=[0-9]*' <<< "$*")"
         printf '%s\n' "HANG report at 1.00 s: the scenario has not ended; its processes:" "HANG pid 7: rtagent verify p.yaml" \
           "HANG   tid 7 (rtagent) state S (sleeping), cpu 1, policy 0 prio 0, wchan do_wait, allowed 0-1" \
@@ -68,6 +70,16 @@ check "... and when there is no disk at all (the initramfs is in memory)" '[ $RC
 
 run crash-early crash-early ok
 check "a second crash is not booted a third time" '[ $RC = 124 ] && [ $RUNS = 2 ]'
+
+STALL_RUN() { RTAGENT_QEMU_STALL_S=3 run "$@"; }
+STALL_RUN stall-early ok
+check "a kernel silent for RTAGENT_QEMU_STALL_S before its init is stopped and booted again" '[ $RC = 0 ] && [ $RUNS = 2 ]'
+check "... said on stdout" 'grep -q "the guest.s kernel stalled in its early boot (nothing on the console for 3 s before its init) (s); booting again from the start (attempt 2" <<< "$OUT"'
+check "... and in the stalled console" 'grep -q "^# boot.sh: the guest.s kernel printed nothing for 3 s before starting its init" "$T/console.log.crash-1"'
+STALL_RUN stall-early stall-early ok
+check "a second stall is not booted a third time" '[ $RC = 124 ] && [ $RUNS = 2 ]'
+STALL_RUN stall-late ok
+check "a guest quiet after its init began is no stall: its own timeout decides" '[ $RC = 124 ] && [ $RUNS = 1 ] && ! grep -q "stalled" <<< "$OUT"'
 
 run silent ok
 check "QEMU ending without a signal and without an end marker is not retried" '[ $RC = 124 ] && [ $RUNS = 1 ]'
