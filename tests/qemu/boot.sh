@@ -142,8 +142,8 @@ boot_once() {
       printf '%s\n' "$line"
       case $line in
         *"Linux version "*) in_kernel=1 ;;
-        *"Run /init as init process"*|*"Run /sbin/init as init process"*) in_kernel=0 ;;
-        *"=== RTAGENT-SCENARIO-BEGIN"*) echo "${EPOCHREALTIME/,/.}" > "$LOG.init-at" ;;
+        *"Run /init as init process"*|*"Run /sbin/init as init process"*|*"=== RTAGENT-SCENARIO-BOOT "*) in_kernel=0 ;;
+        *"=== RTAGENT-SCENARIO-BEGIN"*) in_kernel=0; echo "${EPOCHREALTIME/,/.}" > "$LOG.init-at" ;;
         "RTAGENT-HOST-MONITOR "*) req=${line#RTAGENT-HOST-MONITOR }; host_monitor "${req%$'\r'}" ;;
       esac
     done < "$fifo"

@@ -12,7 +12,7 @@ trap 'rm -rf "$T"' EXIT
 mkdir -p "$T/bin" "$T/k/boot"
 : > "$T/k/boot/vmlinuz-0-test"; : > "$T/initrd"
 # The stand-in: what each of its runs does is the next line of $T/plan
-# (crash-early | crash-late | ok | monitor | silent | hang | stall-early | stall-late); it counts its runs in $T/runs.
+# (crash-early | crash-late | ok | monitor | silent | hang | stall-early | stall-late | stall-begun); it counts its runs in $T/runs.
 cat > "$T/bin/qemu-system-x86_64" <<'FAKE'
 #!/bin/bash
 D=$(dirname "$(dirname "$0")")
@@ -27,7 +27,8 @@ case $what in
            echo "=== RTAGENT-SCENARIO-END s rc=0 ===" ;;
   silent) exit 1 ;;
   stall-early) echo "[    0.000000] Linux version 0-test (stalls)"; exec sleep 60 ;;
-  stall-late) printf '%s\n' "[    2.7] Run /init as init process" "=== RTAGENT-SCENARIO-BEGIN s ===" "STEP quiet for a while"; exec sleep 6 ;;
+  stall-late) printf '%s\n' "[    0.0] Linux version 0-test" "[    2.7] Run /init as init process" "STEP quiet for a while"; exec sleep 6 ;;
+  stall-begun) printf '%s\n' "[    0.0] Linux version 0-test" "=== RTAGENT-SCENARIO-BEGIN s ===" "STEP quiet for a while"; exec sleep 6 ;;
   hang) echo "=== RTAGENT-SCENARIO-BEGIN s ==="; echo "STEP the last step"; echo "appended: $(grep -o 'rtagent\.timeout=[0-9]*' <<< "$*")"
         printf '%s\n' "HANG report at 1.00 s: the scenario has not ended; its processes:" "HANG pid 7: rtagent verify p.yaml" \
           "HANG   tid 7 (rtagent) state S (sleeping), cpu 1, policy 0 prio 0, wchan do_wait, allowed 0-1" \
@@ -80,6 +81,8 @@ STALL_RUN stall-early stall-early ok
 check "a second stall is not booted a third time" '[ $RC = 124 ] && [ $RUNS = 2 ]'
 STALL_RUN stall-late ok
 check "a guest quiet after its init began is no stall: its own timeout decides" '[ $RC = 124 ] && [ $RUNS = 1 ] && ! grep -q "stalled" <<< "$OUT"'
+STALL_RUN stall-begun ok
+check "... nor one quiet after the begin marker, whatever the kernel printed" '[ $RC = 124 ] && [ $RUNS = 1 ] && ! grep -q "stalled" <<< "$OUT"'
 
 run silent ok
 check "QEMU ending without a signal and without an end marker is not retried" '[ $RC = 124 ] && [ $RUNS = 1 ]'
