@@ -37,15 +37,16 @@ struct PiOptions {
   int periods = 10;   ///< per protocol: 10 periods cost 145 ms of CPU, 0.25 s of wall time
   PiTiming timing;
   const std::atomic<bool>* stop = nullptr;  ///< Ctrl-C: ends after the period in hand
-  /// Wall-clock limit of the whole experiment, half of it for each protocol (its repeated runs
-  /// included); 0: PiTimeLimitNs(periods, timing). No period begins past its protocol's half.
+  /// Wall-clock limit of the whole experiment, half of it for each protocol: no repeated run
+  /// (kPiMaxAttempts) begins past that half; a run in hand finishes its periods. 0:
+  /// PiTimeLimitNs(periods, timing).
   int64_t time_limit_ns = 0;
 };
 
 /// The default limit: 20 times the experiment's own length (both protocols' periods), at least
 /// 5 s. 10 periods take 0.5 s and get 10 s. On a CPU whose timer wake-ups come seconds late
 /// (a nohz_full CPU of a guest under QEMU's TCG: 30 s and more for 10 periods, up to 5 runs a
-/// protocol) the experiment stops there instead of holding up verify for minutes.
+/// protocol) the repeated runs stop there instead of holding up verify for minutes.
 int64_t PiTimeLimitNs(int periods, const PiTiming& timing);
 
 /// One run of the experiment with one mutex protocol.
@@ -56,7 +57,7 @@ struct PiModeResult {
   int inversions = 0;            ///< periods in which the medium thread ran while the high one waited for the lock
   int contended = 0;             ///< periods in which the high thread found the lock held (only these test the protocol)
   int attempts = 0;              ///< runs of `periods` periods it took to see a contended one (at most kPiMaxAttempts)
-  bool out_of_time = false;      ///< its half of the time limit ended before its periods did
+  bool out_of_time = false;      ///< no contended period yet, and its half of the time limit ended the repeated runs
   int64_t worst_response_ns = 0;  ///< the high thread's slowest request (lock, work, unlock)
   int64_t worst_block_ns = 0;     ///< the longest it waited in pthread_mutex_lock
   int64_t worst_medium_ns = 0;    ///< the most CPU time the medium thread got during one such wait
@@ -105,9 +106,8 @@ void MergePiRuns(PiModeResult& into, const PiModeResult& more);
 /// "PASS", "FAIL", "INCONCLUSIVE".
 std::string VerdictName(PiJudgement::Verdict v);
 
-/// INCONCLUSIVE first when a mode ran out of its time and inheritance showed no inversion in
-/// what ran (the periods that did not run may hold the answer), or when a mode never found the
-/// lock held (nothing was tested). FAIL when, with PTHREAD_PRIO_INHERIT, the medium thread still ran while the high one
+/// INCONCLUSIVE first when the time limit ended a mode's repeated runs (it never found the lock
+/// held), or when a mode never found the lock held in all its runs (nothing was tested). FAIL when, with PTHREAD_PRIO_INHERIT, the medium thread still ran while the high one
 /// waited (the holder was not raised: a kernel or libc that breaks PI futexes). PASS when it
 /// never did and the plain mutex showed the inversion. INCONCLUSIVE when the plain mutex
 /// showed none (the set-up did not produce an inversion, so inheritance was not tested), or
@@ -117,7 +117,7 @@ PiJudgement JudgePi(const PiResult& r);
 
 /// Runs the plain mutex, then PTHREAD_PRIO_INHERIT, each for `periods` periods, on the
 /// options' CPU; a mode whose run had no contended period runs again (kPiMaxAttempts), the
-/// runs' figures added up. Each mode stops at its half of the time limit (out_of_time). Needs SCHED_FIFO (EPERM otherwise, before anything runs). Leaves `evidence`
+/// runs' figures added up. No repeated run begins past a mode's half of the time limit (out_of_time). Needs SCHED_FIFO (EPERM otherwise, before anything runs). Leaves `evidence`
 /// empty: RunPiWithEvidence (pi_trace.h) fills it.
 Result<PiResult> RunPiExperiment(const PiOptions& options);
 

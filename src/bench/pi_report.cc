@@ -35,7 +35,7 @@ std::string ModeText(const std::string& name, const PiModeResult& m, const PiTim
     << "    the high thread found the lock held in " << m.contended << " of " << m.periods << " periods";
   if (m.attempts > 1) o << " (" << m.attempts << " runs: a run without contention tests nothing and is repeated)";
   o << "\n";
-  if (m.out_of_time) o << "    stopped at its half of the " << FormatNsShort(limit_ns) << " time limit\n";
+  if (m.out_of_time) o << "    its runs were stopped at its half of the " << FormatNsShort(limit_ns) << " time limit\n";
   return o.str();
 }
 

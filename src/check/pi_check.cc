@@ -3,8 +3,8 @@
 // one that waits for a low-ranked lock holder; PTHREAD_PRIO_INHERIT must stop that. Real-Time
 // Linux, Chapter 9 ("Lend the holder the arm's rank"); the kernel's PI futexes
 // (Documentation/locking/pi-futex.rst, rt-mutex.rst). It runs three SCHED_FIFO threads on the
-// profile's measured CPU for about half a second (0.3 s of CPU), never more than 10 s (where
-// timer wake-ups come seconds late it stops there and says so: bench::PiTimeLimitNs) and,
+// profile's measured CPU for about half a second (0.3 s of CPU), with no repeated run begun
+// after 10 s (where periods take seconds it stops there and says so: bench::PiTimeLimitNs) and,
 // where tracefs has the sched_pi_setprio event, shows the boost as the kernel recorded it.
 #include <unistd.h>
 
