@@ -194,7 +194,6 @@ void MergePiRuns(PiModeResult& into, const PiModeResult& more) {
   into.inversions += more.inversions;
   into.contended += more.contended;
   into.attempts += more.attempts;
-  into.out_of_time = into.out_of_time || more.out_of_time;
   into.worst_response_ns = std::max(into.worst_response_ns, more.worst_response_ns);
   into.worst_block_ns = std::max(into.worst_block_ns, more.worst_block_ns);
   into.worst_medium_ns = std::max(into.worst_medium_ns, more.worst_medium_ns);
