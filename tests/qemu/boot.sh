@@ -36,6 +36,17 @@ set -uo pipefail
 
 KDIR= INITRD= SCEN= LOG= EXTRA_APPEND= EXTRA_QEMU= TMO=${RTAGENT_QEMU_TIMEOUT:-240} DISKBOOT=0 ARCH=amd64 MONITOR=0
 ISOLATION="isolcpus=nohz,domain,managed_irq,2-3 nohz_full=2-3 rcu_nocbs=2-3 irqaffinity=0-1"
+# Every directly booted guest gets noirqdebug. Without it a PREEMPT_RT guest's kernel disabled its
+# console's IRQ 4 in the middle of a long write to the console (CI of ba36e07, rt-accept, and
+# very likely the silent rt-bench of b49278b): QEMU's 16550 sends each byte at once and raises
+# its edge-triggered "transmitter empty" interrupt again, and the RT kernel's forced-threaded
+# 8250 handler runs with interrupts on, so every byte is a hard interrupt that finds the handler
+# thread still running. The kernel's spurious-interrupt detector counts each such interrupt as
+# unhandled (89,818 of the first 89,882 after a 90 KB write) and at 99,900 of 100,000 prints
+# "Disabling IRQ #4": from then on nothing leaves the guest's console, and every process that
+# writes to it, the scenario and its hang report included, waits for good. noirqdebug turns the
+# detector off; the boot disks' GRUB line has it too (guest/install-bootdisk.sh).
+GUEST_ARGS="noirqdebug"
 while getopts "k:i:s:l:a:q:t:A:DNM" opt; do
   case $opt in
     A) ARCH=$OPTARG ;;
@@ -74,13 +85,13 @@ CMD=(qemu-system-x86_64 -machine q35 -accel "${RTAGENT_QEMU_ACCEL:-tcg}" -cpu ma
 if [ $ARCH = arm64 ]; then
   CMD=(qemu-system-aarch64 -machine virt,gic-version=3 -accel "${RTAGENT_QEMU_ACCEL:-tcg}" -cpu cortex-a57 -smp 4 -m 2048 -nographic
        -no-reboot -kernel "$KERNEL" -initrd "$INITRD"
-       -append "console=ttyAMA0 panic=-1 isolcpus=nohz,domain,managed_irq,1-3 nohz_full=1-3 rcu_nocbs=1-3 irqaffinity=0 rtagent.scenario=$SCEN rtagent.timeout=$TMO $EXTRA_APPEND")
+       -append "console=ttyAMA0 panic=-1 $GUEST_ARGS isolcpus=nohz,domain,managed_irq,1-3 nohz_full=1-3 rcu_nocbs=1-3 irqaffinity=0 rtagent.scenario=$SCEN rtagent.timeout=$TMO $EXTRA_APPEND")
 elif [ $DISKBOOT = 1 ]; then
   # No network card (its option ROM would add a network boot attempt to every boot), no
   # graphics card (the boot loader and the kernel use the serial console).
   CMD+=(-nic none -vga none)
 else
-  APPEND="console=ttyS0 panic=-1 $ISOLATION rtagent.scenario=$SCEN rtagent.timeout=$TMO $EXTRA_APPEND"
+  APPEND="console=ttyS0 panic=-1 $GUEST_ARGS $ISOLATION rtagent.scenario=$SCEN rtagent.timeout=$TMO $EXTRA_APPEND"
   CMD+=(-no-reboot -kernel "$KERNEL" -initrd "$INITRD" -append "$APPEND")
 fi
 # shellcheck disable=SC2206
@@ -204,6 +215,10 @@ echo "# qemu exit $QRC after $(awk -v a="$START" -v b="$END" 'BEGIN{printf "%.1f
 
 if ! grep -q "=== RTAGENT-SCENARIO-END $SCEN rc=" "$LOG"; then
   echo "boot.sh: no end marker for $SCEN (qemu exit $QRC$([ $QRC = 124 ] && echo ", timed out after ${TMO}s")); last console lines:"
+  # A guest kernel that disabled an interrupt line says so once, at KERN_EMERG; when that line is
+  # the console's, nothing after it reaches the host (GUEST_ARGS above).
+  irq_off=$(grep -a -o 'Disabling IRQ #[0-9]*' "$LOG" | head -1)
+  [ -z "$irq_off" ] || echo "boot.sh: the guest's kernel printed \"$irq_off\" (its spurious-interrupt detector): if that is the serial console's IRQ (4 on a PC), the console went silent there and every process writing to it waits; the kernel command line: $(grep -a -o -m1 'Kernel command line: .*' "$LOG" | cut -c22-)"
   if grep -q '^HANG report at ' "$LOG"; then
     # init.sh's hang report: the console before it, then where each process waited.
     sed '/^HANG report at /,$d' "$LOG" | tail -25 | sed 's/^/  > /'

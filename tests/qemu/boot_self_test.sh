@@ -3,7 +3,7 @@
 # qemu-system-x86_64 first on PATH (no guest is booted): a QEMU killed by a signal is booted
 # again once and said so, when nothing the guest wrote survives it (no writable disk, or before
 # the begin marker); after the begin marker with a writable disk, or a second time, it is not; a run without an end marker fails with 124, showing
-# the guest's hang report (init.sh, timed from the rtagent.timeout= boot.sh appends) when there is one; a guest's host-monitor request
+# the guest's hang report (init.sh, timed from the rtagent.timeout= boot.sh appends) when there is one, and a guest kernel's disabled interrupt line (noirqdebug is appended against it); a guest's host-monitor request
 # without -M is answered with a failed check in the console log.
 set -uo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -12,7 +12,7 @@ trap 'rm -rf "$T"' EXIT
 mkdir -p "$T/bin" "$T/k/boot"
 : > "$T/k/boot/vmlinuz-0-test"; : > "$T/initrd"
 # The stand-in: what each of its runs does is the next line of $T/plan
-# (crash-early | crash-late | ok | monitor | silent | hang | stall-early | stall-late | stall-begun); it counts its runs in $T/runs.
+# (crash-early | crash-late | ok | monitor | silent | hang | irq-off | stall-early | stall-late | stall-begun); it counts its runs in $T/runs.
 cat > "$T/bin/qemu-system-x86_64" <<'FAKE'
 #!/bin/bash
 D=$(dirname "$(dirname "$0")")
@@ -29,6 +29,8 @@ case $what in
   stall-early) echo "[    0.000000] Linux version 0-test (stalls)"; exec sleep 60 ;;
   stall-late) printf '%s\n' "[    0.0] Linux version 0-test" "[    2.7] Run /init as init process" "STEP quiet for a while"; exec sleep 6 ;;
   stall-begun) printf '%s\n' "[    0.0] Linux version 0-test" "=== RTAGENT-SCENARIO-BEGIN s ===" "STEP quiet for a while"; exec sleep 6 ;;
+  irq-off) echo "[    0.08] Kernel command line: $(sed 's/.*-append //' <<< "$*")"; echo "=== RTAGENT-SCENARIO-BEGIN s ==="
+           printf '%s' "ARTIFACT v.json   \"na"; echo "[   33.686063] Disabling IRQ #4"; exit 1 ;;
   hang) echo "=== RTAGENT-SCENARIO-BEGIN s ==="; echo "STEP the last step"; echo "appended: $(grep -o 'rtagent\.timeout=[0-9]*' <<< "$*")"
         printf '%s\n' "HANG report at 1.00 s: the scenario has not ended; its processes:" "HANG pid 7: rtagent verify p.yaml" \
           "HANG   tid 7 (rtagent) state S (sleeping), cpu 1, policy 0 prio 0, wchan do_wait, allowed 0-1" \
@@ -94,9 +96,29 @@ check "... and each process's lines of the report" 'grep -q "^  > HANG pid 7: rt
 check "... and points at the kernel's part in the log instead of printing it" \
   '! grep -q "> HANG dmesg \[\|> HANG sched cpu" <<< "$OUT" && grep -q "HANG dmesg and HANG sched lines in $T/console.log" <<< "$OUT"'
 
+run irq-off
+check "every direct boot turns off the guest's spurious-interrupt detector (noirqdebug)" 'grep -q "^\[    0.08\] Kernel command line: console=ttyS0 panic=-1 noirqdebug " "$T/console.log"'
+check "a guest that disabled an IRQ is said so, with its command line" \
+  '[ $RC = 124 ] && grep -q "^boot.sh: the guest.s kernel printed \"Disabling IRQ #4\" (its spurious-interrupt detector): if that is the serial console.s IRQ (4 on a PC), the console went silent there and every process writing to it waits; the kernel command line: console=ttyS0 panic=-1 noirqdebug" <<< "$OUT"'
+run hang
+check "... and a hang without one is not" '! grep -q "Disabling IRQ" <<< "$OUT"'
+
 run monitor
 check "a host-monitor request without -M is a failed check in the console" \
   'grep -q "^FAIL host monitor: device_add virtio-net-pci,id=hp0: no monitor (boot.sh without -M; a scenario asks for it with # monitor: qmp)" "$T/console.log"'
+
+# The boot-loader runs' hang report (guest/run-phases.sh) is timed from the wall clock: the
+# host's deadline that mkharness.sh -d writes on the harness disk.
+job=$("$HERE/hang-report.sh" --arm-at $(( $(date +%s) + 85 )) 2>/dev/null)
+sleep 0.5
+check "--arm-at a deadline 85 s away arms a job that waits about 60 s, then reports" \
+  '[ -n "$job" ] && s=$(pgrep -P "$job" -x sleep) && [ -n "$s" ] && w=$(tr "\0" " " < /proc/$s/cmdline) && [ "${w% }" = "sleep 60" -o "${w% }" = "sleep 59" ]'
+"$HERE/hang-report.sh" --disarm "$job"
+sleep 0.2
+# (gone, or a zombie left to whoever reaps this machine's orphans)
+check "... and --disarm stops it and its wait" 'st=$(ps -o stat= -p "$job"); { [ -z "$st" ] || [ "${st#Z}" != "$st" ]; } && [ -z "$(pgrep -P "$job")" ]'
+check "--arm-at a deadline less than 25 s away arms nothing" '[ -z "$("$HERE/hang-report.sh" --arm-at $(( $(date +%s) + 20 )))" ]'
+check "--arm-at without a deadline (no file on the harness disk) arms nothing" '[ -z "$("$HERE/hang-report.sh" --arm-at "")" ]'
 
 [ $FAILS = 0 ] && echo "boot.sh self-test: all passed" || echo "boot.sh self-test: $FAILS failed"
 [ $FAILS = 0 ]

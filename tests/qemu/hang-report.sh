@@ -8,6 +8,10 @@
 #   hang-report.sh --arm   (before the scenario) starts the report in the background, timed
 #                          from rtagent.timeout= and the uptime, its output on this stderr;
 #                          prints the background job's pid (nothing without rtagent.timeout=)
+#   hang-report.sh --arm-at EPOCH  the same, timed from the wall clock: the host's deadline in
+#                          seconds since the epoch (a boot-loader run, whose guest boots several
+#                          times and has no rtagent.timeout=; its clock comes from QEMU's RTC,
+#                          which starts at the host's time)
 #   hang-report.sh --disarm PID   (after it) stops that job before it prints
 #   hang-report.sh         prints the report now
 case ${1:-} in
@@ -16,6 +20,13 @@ case ${1:-} in
     [ -n "$tmo" ] || exit 0
     up=$(cut -d' ' -f1 /proc/uptime)
     wait_s=$(( tmo - 25 - ${up%.*} ))
+    [ "$wait_s" -gt 0 ] || exit 0
+    ( sleep "$wait_s" && "$0" ) >&2 &
+    echo $!
+    exit 0 ;;
+  --arm-at)
+    [ -n "${2:-}" ] || exit 0
+    wait_s=$(( $2 - 25 - $(date +%s) ))
     [ "$wait_s" -gt 0 ] || exit 0
     ( sleep "$wait_s" && "$0" ) >&2 &
     echo $!

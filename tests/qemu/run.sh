@@ -144,7 +144,8 @@ for s in "${SCENARIOS[@]}"; do
     # Through a real boot loader: the cached disk (made once by an installer boot of this
     # kernel and initramfs) written to only through a snapshot, and the harness disk of this run.
     if ! base=$("$HERE/mkbootdisk.sh" -l "$loader" -k "${KDIR[$flavour]}" -i "${INITRD[$flavour]}" 2> "$work/mkbootdisk.log") \
-       || ! "$HERE/mkharness.sh" -r "$RTAGENT" -s "$s" -o "$work/harness.img" $([ "$STRICT" = 1 ] && echo -S) 2>> "$work/mkbootdisk.log"; then
+       || ! "$HERE/mkharness.sh" -r "$RTAGENT" -s "$s" -o "$work/harness.img" $([ "$STRICT" = 1 ] && echo -S) \
+              -d $(( $(date +%s) + boots * ${RTAGENT_QEMU_TIMEOUT:-480} )) 2>> "$work/mkbootdisk.log"; then
       sed 's/^/  | /' "$work/mkbootdisk.log" | tail -12
       summary+=("FAIL $s: mkbootdisk.sh or mkharness.sh failed ($work/mkbootdisk.log)"); failed=$((failed+1)); continue
     fi

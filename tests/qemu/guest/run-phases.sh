@@ -42,8 +42,12 @@ if [ $boot -gt $MAX_BOOTS ]; then
 fi
 rm -f $STATE/reboot
 cd /tmp
+# 25 s before the host stops QEMU (mkharness.sh -d: the deadline of the whole run, every boot
+# together), say on the console where this boot's part of the scenario is stuck.
+HANG_REPORTER=$(/rtagent/hang-report.sh --arm-at "$(cat /rtagent/deadline 2>/dev/null)")
 RTAGENT_RESULTS=$STATE/results RTAGENT_PHASE=$phase RTAGENT_STATE=$STATE sh "/rtagent/scenarios/$NAME.sh"
 rc=$?
+/rtagent/hang-report.sh --disarm "$HANG_REPORTER"
 if [ -f $STATE/reboot ]; then
   echo "=== RTAGENT-SCENARIO-REBOOT $NAME boot=$boot next_phase=$(cat $STATE/phase) ==="
   systemctl reboot --check-inhibitors=no
