@@ -59,7 +59,7 @@ bench_quick() {
       fact "bench_${id}_$phase" "p50 $(echo "$line" | sed 's/.*"p50":\([0-9]*\).*/\1/') ns, p99 $(echo "$line" | sed 's/.*"p99":\([0-9]*\).*/\1/') ns (emulated)"
     done
   done
-  sed 's/^/ARTIFACT bench.jsonl /' "$OUT/bench.jsonl"
+  artifact bench.jsonl "$OUT/bench.jsonl"
 }
 
 # bench_pi: the priority-inversion experiment with tracefs on. Its verdict under TCG is a

@@ -36,17 +36,6 @@ set -uo pipefail
 
 KDIR= INITRD= SCEN= LOG= EXTRA_APPEND= EXTRA_QEMU= TMO=${RTAGENT_QEMU_TIMEOUT:-240} DISKBOOT=0 ARCH=amd64 MONITOR=0
 ISOLATION="isolcpus=nohz,domain,managed_irq,2-3 nohz_full=2-3 rcu_nocbs=2-3 irqaffinity=0-1"
-# Every directly booted guest gets noirqdebug. Without it a PREEMPT_RT guest's kernel disabled its
-# console's IRQ 4 in the middle of a long write to the console (CI of ba36e07, rt-accept, and
-# very likely the silent rt-bench of b49278b): QEMU's 16550 sends each byte at once and raises
-# its edge-triggered "transmitter empty" interrupt again, and the RT kernel's forced-threaded
-# 8250 handler runs with interrupts on, so every byte is a hard interrupt that finds the handler
-# thread still running. The kernel's spurious-interrupt detector counts each such interrupt as
-# unhandled (89,818 of the first 89,882 after a 90 KB write) and at 99,900 of 100,000 prints
-# "Disabling IRQ #4": from then on nothing leaves the guest's console, and every process that
-# writes to it, the scenario and its hang report included, waits for good. noirqdebug turns the
-# detector off; the boot disks' GRUB line has it too (guest/install-bootdisk.sh).
-GUEST_ARGS="noirqdebug"
 while getopts "k:i:s:l:a:q:t:A:DNM" opt; do
   case $opt in
     A) ARCH=$OPTARG ;;
@@ -85,13 +74,13 @@ CMD=(qemu-system-x86_64 -machine q35 -accel "${RTAGENT_QEMU_ACCEL:-tcg}" -cpu ma
 if [ $ARCH = arm64 ]; then
   CMD=(qemu-system-aarch64 -machine virt,gic-version=3 -accel "${RTAGENT_QEMU_ACCEL:-tcg}" -cpu cortex-a57 -smp 4 -m 2048 -nographic
        -no-reboot -kernel "$KERNEL" -initrd "$INITRD"
-       -append "console=ttyAMA0 panic=-1 $GUEST_ARGS isolcpus=nohz,domain,managed_irq,1-3 nohz_full=1-3 rcu_nocbs=1-3 irqaffinity=0 rtagent.scenario=$SCEN rtagent.timeout=$TMO $EXTRA_APPEND")
+       -append "console=ttyAMA0 panic=-1 isolcpus=nohz,domain,managed_irq,1-3 nohz_full=1-3 rcu_nocbs=1-3 irqaffinity=0 rtagent.scenario=$SCEN rtagent.timeout=$TMO $EXTRA_APPEND")
 elif [ $DISKBOOT = 1 ]; then
   # No network card (its option ROM would add a network boot attempt to every boot), no
   # graphics card (the boot loader and the kernel use the serial console).
   CMD+=(-nic none -vga none)
 else
-  APPEND="console=ttyS0 panic=-1 $GUEST_ARGS $ISOLATION rtagent.scenario=$SCEN rtagent.timeout=$TMO $EXTRA_APPEND"
+  APPEND="console=ttyS0 panic=-1 $ISOLATION rtagent.scenario=$SCEN rtagent.timeout=$TMO $EXTRA_APPEND"
   CMD+=(-no-reboot -kernel "$KERNEL" -initrd "$INITRD" -append "$APPEND")
 fi
 # shellcheck disable=SC2206
@@ -174,8 +163,14 @@ boot_once() {
 # console is kept beside the log ($LOG.crash-N) and the retry is said on stdout and in the log.
 # A guest kernel that stalled before its init (STALL_S above; boot_once stops QEMU) is treated
 # the same way, under the same conditions and the same count: the scenario never ran in that
-# boot. A timeout (124, or 137 after --kill-after) is never retried: a hang after init is the
-# guest's, and so is a second stall.
+# boot. So is a guest that froze whole: timed out after its current boot armed the hang report
+# ("INFO hang report armed", hang-report.sh), and the report, due 25 s before the timeout at
+# SCHED_FIFO 99, never came. Nothing ran in that guest any more, not even a shell above every
+# thread a scenario starts; a scenario that hangs while its guest lives gets its report and is
+# never retried (CI of 1b26b04: rt-explain silent from its 5th second to the timeout, after 10
+# passing runs; grub-reboot once in six runs here, in boot 2; and before either, the early-boot
+# stall above). Any other timeout (124, or 137 after --kill-after) is never retried: a hang after
+# init is the guest's, and so is a second stall or freeze.
 writable_drives() {
   local a n=0
   for a in "${CMD[@]}"; do
@@ -183,8 +178,20 @@ writable_drives() {
   done
   echo $n
 }
+# guest_froze QRC: the run timed out after the last begin or boot marker armed a hang report,
+# and no report came.
+guest_froze() {
+  case $1 in 124|137) ;; *) return 1 ;; esac
+  tr -d '\r' < "$LOG" | awk '
+    /^=== RTAGENT-SCENARIO-(BEGIN|BOOT) / { armed = 0; reported = 0 }
+    /^INFO hang report armed: / { armed = 1 }
+    /^HANG report at / { reported = 1 }
+    END { exit !(armed && !reported) }'
+}
 emulator_crash() {
-  [ "$STALLED" = 1 ] || case $1 in 132|134|135|136|139) ;; *) return 1 ;; esac
+  FROZEN=0
+  [ "$STALLED" = 0 ] && guest_froze "$1" && FROZEN=1
+  [ "$STALLED" = 1 ] || [ "$FROZEN" = 1 ] || case $1 in 132|134|135|136|139) ;; *) return 1 ;; esac
   [ "$(writable_drives)" = 0 ] || ! grep -q "=== RTAGENT-SCENARIO-BEGIN" "$LOG"
 }
 INIT_AT=
@@ -194,7 +201,9 @@ while :; do
   boot_once
   if [ "$ATTEMPT" -le "${RTAGENT_QEMU_CRASH_RETRIES:-1}" ] && emulator_crash "$QRC"; then
     mv "$LOG" "$LOG.crash-$ATTEMPT"
-    if [ "$STALLED" = 1 ]; then
+    if [ "$FROZEN" = 1 ]; then
+      echo "boot.sh: the guest froze ($SCEN): no end marker within ${TMO}s, and the hang report it armed, due 25 s before that at SCHED_FIFO 99, never came: nothing ran in it any more; booting again from the start (attempt $((ATTEMPT + 1)); the frozen console is $LOG.crash-$ATTEMPT)"
+    elif [ "$STALLED" = 1 ]; then
       echo "boot.sh: the guest's kernel stalled in its early boot (nothing on the console for ${STALL_S} s before its init) ($SCEN); booting again from the start (attempt $((ATTEMPT + 1)); the stalled console is $LOG.crash-$ATTEMPT)"
     else
       echo "boot.sh: QEMU died by signal $((QRC - 128)) (exit $QRC) ($SCEN); booting again from the start (attempt $((ATTEMPT + 1)); the crashed console is $LOG.crash-$ATTEMPT)"
@@ -206,7 +215,7 @@ while :; do
   fi
   break
 done
-[ "$ATTEMPT" = 1 ] || echo "# boot.sh: attempt $ATTEMPT; attempt $((ATTEMPT - 1)) ended with QEMU killed by signal or its kernel stalled before init (see $LOG.crash-$((ATTEMPT - 1)))" >> "$LOG"
+[ "$ATTEMPT" = 1 ] || echo "# boot.sh: attempt $ATTEMPT; attempt $((ATTEMPT - 1)) ended with QEMU killed by signal, its kernel stalled before init or the guest frozen (see $LOG.crash-$((ATTEMPT - 1)))" >> "$LOG"
 # Note the wall time at which the guest's /init printed its begin marker.
 [ -f "$LOG.init-at" ] && INIT_AT=$(awk -v a="$START" -v b="$(cat "$LOG.init-at")" 'BEGIN{printf "%.1f", b-a}') && rm -f "$LOG.init-at"
 # The console uses CRLF line ends.
@@ -216,7 +225,9 @@ echo "# qemu exit $QRC after $(awk -v a="$START" -v b="$END" 'BEGIN{printf "%.1f
 if ! grep -q "=== RTAGENT-SCENARIO-END $SCEN rc=" "$LOG"; then
   echo "boot.sh: no end marker for $SCEN (qemu exit $QRC$([ $QRC = 124 ] && echo ", timed out after ${TMO}s")); last console lines:"
   # A guest kernel that disabled an interrupt line says so once, at KERN_EMERG; when that line is
-  # the console's, nothing after it reaches the host (GUEST_ARGS above).
+  # the console's, nothing after it reaches the host (lib.sh's `artifact` paces long writes so
+  # that its spurious-interrupt detector cannot trip: docs/qemu.md, "The console's IRQ").
+  guest_froze "$QRC" && echo "boot.sh: the guest froze: the hang report it armed, due 25 s before the timeout at SCHED_FIFO 99, never came (not booted again: $([ "$ATTEMPT" -gt 1 ] && echo "this was attempt $ATTEMPT" || echo "a disk keeps the guest's writes"))"
   irq_off=$(grep -a -o 'Disabling IRQ #[0-9]*' "$LOG" | head -1)
   [ -z "$irq_off" ] || echo "boot.sh: the guest's kernel printed \"$irq_off\" (its spurious-interrupt detector): if that is the serial console's IRQ (4 on a PC), the console went silent there and every process writing to it waits; the kernel command line: $(grep -a -o -m1 'Kernel command line: .*' "$LOG" | cut -c22-)"
   if grep -q '^HANG report at ' "$LOG"; then

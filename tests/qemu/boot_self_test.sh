@@ -3,7 +3,7 @@
 # qemu-system-x86_64 first on PATH (no guest is booted): a QEMU killed by a signal is booted
 # again once and said so, when nothing the guest wrote survives it (no writable disk, or before
 # the begin marker); after the begin marker with a writable disk, or a second time, it is not; a run without an end marker fails with 124, showing
-# the guest's hang report (init.sh, timed from the rtagent.timeout= boot.sh appends) when there is one, and a guest kernel's disabled interrupt line (noirqdebug is appended against it); a guest's host-monitor request
+# the guest's hang report (init.sh, timed from the rtagent.timeout= boot.sh appends) when there is one, and a guest kernel's disabled interrupt line; a guest whose armed hang report never came (frozen) is booted again like a crashed one; a guest's host-monitor request
 # without -M is answered with a failed check in the console log.
 set -uo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -12,7 +12,7 @@ trap 'rm -rf "$T"' EXIT
 mkdir -p "$T/bin" "$T/k/boot"
 : > "$T/k/boot/vmlinuz-0-test"; : > "$T/initrd"
 # The stand-in: what each of its runs does is the next line of $T/plan
-# (crash-early | crash-late | ok | monitor | silent | hang | irq-off | stall-early | stall-late | stall-begun); it counts its runs in $T/runs.
+# (crash-early | crash-late | ok | monitor | silent | hang | irq-off | frozen | armed-hang | stall-early | stall-late | stall-begun); it counts its runs in $T/runs.
 cat > "$T/bin/qemu-system-x86_64" <<'FAKE'
 #!/bin/bash
 D=$(dirname "$(dirname "$0")")
@@ -29,6 +29,8 @@ case $what in
   stall-early) echo "[    0.000000] Linux version 0-test (stalls)"; exec sleep 60 ;;
   stall-late) printf '%s\n' "[    0.0] Linux version 0-test" "[    2.7] Run /init as init process" "STEP quiet for a while"; exec sleep 6 ;;
   stall-begun) printf '%s\n' "[    0.0] Linux version 0-test" "=== RTAGENT-SCENARIO-BEGIN s ===" "STEP quiet for a while"; exec sleep 6 ;;
+  frozen) printf '%s\n' "=== RTAGENT-SCENARIO-BEGIN s ===" "INFO hang report armed: due in 1 s" "STEP the last step"; exec sleep 60 ;;
+  armed-hang) printf '%s\n' "=== RTAGENT-SCENARIO-BEGIN s ===" "INFO hang report armed: due in 1 s" "HANG report at 1.00 s: the scenario has not ended; its processes:" "HANG report ends"; exec sleep 60 ;;
   irq-off) echo "[    0.08] Kernel command line: $(sed 's/.*-append //' <<< "$*")"; echo "=== RTAGENT-SCENARIO-BEGIN s ==="
            printf '%s' "ARTIFACT v.json   \"na"; echo "[   33.686063] Disabling IRQ #4"; exit 1 ;;
   hang) echo "=== RTAGENT-SCENARIO-BEGIN s ==="; echo "STEP the last step"; echo "appended: $(grep -o 'rtagent\.timeout=[0-9]*' <<< "$*")"
@@ -48,7 +50,7 @@ QARGS=
 run() {
   printf '%s\n' "$@" > "$T/plan"; rm -f "$T/runs" "$T"/console.log*
   OUT=$(PATH="$T/bin:$PATH" RTAGENT_QEMU_BZIMAGE=1 RTAGENT_QEMU_CRASH_RETRIES=1 RTAGENT_QEMU_ACCEL=tcg "$HERE/boot.sh" -k "$T/k" -i "$T/initrd" -s s \
-        -l "$T/console.log" -t 20 -q "$QARGS" 2>&1)
+        -l "$T/console.log" -t "${BOOT_T:-20}" -q "$QARGS" 2>&1)
   RC=$?; RUNS=$(cat "$T/runs" 2>/dev/null || echo 0)
 }
 
@@ -97,11 +99,21 @@ check "... and points at the kernel's part in the log instead of printing it" \
   '! grep -q "> HANG dmesg \[\|> HANG sched cpu" <<< "$OUT" && grep -q "HANG dmesg and HANG sched lines in $T/console.log" <<< "$OUT"'
 
 run irq-off
-check "every direct boot turns off the guest's spurious-interrupt detector (noirqdebug)" 'grep -q "^\[    0.08\] Kernel command line: console=ttyS0 panic=-1 noirqdebug " "$T/console.log"'
 check "a guest that disabled an IRQ is said so, with its command line" \
-  '[ $RC = 124 ] && grep -q "^boot.sh: the guest.s kernel printed \"Disabling IRQ #4\" (its spurious-interrupt detector): if that is the serial console.s IRQ (4 on a PC), the console went silent there and every process writing to it waits; the kernel command line: console=ttyS0 panic=-1 noirqdebug" <<< "$OUT"'
+  '[ $RC = 124 ] && grep -q "^boot.sh: the guest.s kernel printed \"Disabling IRQ #4\" (its spurious-interrupt detector): if that is the serial console.s IRQ (4 on a PC), the console went silent there and every process writing to it waits; the kernel command line: console=ttyS0 panic=-1 isolcpus=" <<< "$OUT"'
 run hang
 check "... and a hang without one is not" '! grep -q "Disabling IRQ" <<< "$OUT"'
+
+BOOT_T=3 run frozen ok
+check "a guest whose armed hang report never came (frozen) is booted again" '[ $RC = 0 ] && [ $RUNS = 2 ]'
+check "... said on stdout, and the frozen console kept" 'grep -q "the guest froze (s): no end marker within 3s, and the hang report it armed, due 25 s before that at SCHED_FIFO 99, never came" <<< "$OUT" && grep -q "^STEP the last step" "$T/console.log.crash-1"'
+BOOT_T=3 run armed-hang ok
+check "a guest that printed its hang report is no frozen one: not booted again" '[ $RC = 124 ] && [ $RUNS = 1 ] && ! grep -q "froze" <<< "$OUT"'
+QARGS="-drive file=$T/disk.img,if=virtio,format=raw"
+BOOT_T=3 run frozen ok
+check "a frozen guest with a disk that keeps its writes is not booted again, and said to have frozen" \
+  '[ $RC = 124 ] && [ $RUNS = 1 ] && grep -q "^boot.sh: the guest froze: .*(not booted again: a disk keeps the guest.s writes)" <<< "$OUT"'
+QARGS=
 
 run monitor
 check "a host-monitor request without -M is a failed check in the console" \

@@ -14,29 +14,46 @@
 #                          which starts at the host's time)
 #   hang-report.sh --disarm PID   (after it) stops that job before it prints
 #   hang-report.sh         prints the report now
+# arm WAIT_S: the background job; its pid on stdout, and on the console a line that says a
+# report is due (boot.sh takes a guest whose armed report never came for a frozen one). Where
+# chrt exists the whole job runs at SCHED_FIFO 99, above any thread a scenario starts, and the
+# report raises the console's interrupt thread to 99 too, so that a real-time thread spinning
+# on a housekeeping CPU cannot keep it from printing. The wait itself must be real-time: on
+# PREEMPT_RT the timer of an ordinary task's sleep expires in the ktimers thread (FIFO 1),
+# which such a spinner starves for good, RT throttling or not; a real-time task's expires in
+# the timer interrupt.
+arm() {
+  [ "$1" -gt 0 ] || exit 0
+  echo "INFO hang report armed: due in $1 s" >&2
+  if command -v chrt > /dev/null; then
+    chrt -f 99 sh -c 'sleep "$1" && exec "$2"' hang-report "$1" "$0" >&2 &
+  else
+    ( sleep "$1" && exec "$0" ) >&2 &
+  fi
+  echo $!
+  exit 0
+}
 case ${1:-} in
   --arm)
     tmo=$(sed -n 's/.*rtagent\.timeout=\([0-9]*\).*/\1/p' /proc/cmdline)
     [ -n "$tmo" ] || exit 0
     up=$(cut -d' ' -f1 /proc/uptime)
-    wait_s=$(( tmo - 25 - ${up%.*} ))
-    [ "$wait_s" -gt 0 ] || exit 0
-    ( sleep "$wait_s" && "$0" ) >&2 &
-    echo $!
-    exit 0 ;;
+    arm $(( tmo - 25 - ${up%.*} )) ;;
   --arm-at)
     [ -n "${2:-}" ] || exit 0
-    wait_s=$(( $2 - 25 - $(date +%s) ))
-    [ "$wait_s" -gt 0 ] || exit 0
-    ( sleep "$wait_s" && "$0" ) >&2 &
-    echo $!
-    exit 0 ;;
+    arm $(( $2 - 25 - $(date +%s) )) ;;
   --disarm)
     [ -n "${2:-}" ] || exit 0
     pkill -P "$2" 2>/dev/null
     kill "$2" 2>/dev/null
     exit 0 ;;
 esac
+# The console's interrupt thread to SCHED_FIFO 99 first: what this prints leaves the guest
+# only through it, and a real-time thread spinning on a housekeeping CPU would starve it (a
+# scenario with FIFO 98 spinners on CPUs 0-1 got no report before this).
+command -v chrt > /dev/null && for t in /proc/[0-9]*; do
+  case $(cat "$t/comm" 2>/dev/null) in irq/*-ttyS*|irq/*uart*) chrt -f -p 99 "${t#/proc/}" 2>/dev/null ;; esac
+done
 now=$(cut -d' ' -f1 /proc/uptime)
 echo "HANG report at ${now} s: the scenario has not ended; its processes:"
 for d in /proc/[0-9]*; do

@@ -26,7 +26,7 @@ S=$RTAGENT_STATE
 # under a loaded host; which of them does it under TCG is not known (docs/qemu.md).
 PROFILE_ARGS="isolcpus=nohz,domain,managed_irq,2-3 nohz_full=2-3 rcu_nocbs=2-3 irqaffinity=0-1"
 USER_MANAGED="isolcpus=3 nohz_full=3"
-USER_KEPT="console=ttyS0,115200n8 no_timer_check noirqdebug"
+USER_KEPT="console=ttyS0,115200n8 no_timer_check"
 
 # count_arg LINE ARG: how many times ARG is a whole argument of LINE
 count_arg() { printf '%s\n' "$1" | tr ' \t' '\n\n' | grep -cxF -- "$2"; }

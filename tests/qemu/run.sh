@@ -130,7 +130,9 @@ for s in "${SCENARIOS[@]}"; do
       sed 's/^/  | /' "$work/mkrootfs.log" | tail -8
       summary+=("FAIL $s: mkrootfs.sh failed ($work/mkrootfs.log)"); failed=$((failed+1)); continue
     fi
-    qargs="$qargs -drive file=$work/root.img,if=none,format=raw,id=root -device virtio-blk-pci,drive=root"
+    # One boot, through a snapshot: the image stays as mkrootfs.sh made it, so a guest that froze
+    # whole can be booted again from the same start (boot.sh).
+    qargs="$qargs -drive file=$work/root.img,if=none,format=raw,snapshot=on,id=root -device virtio-blk-pci,drive=root"
     append="$append rtagent.root=vda rw systemd.show_status=0 loglevel=3"
     mods=$(header "$s" modules)
     [ -n "$mods" ] && append="$append rtagent.modules=$(echo $mods | tr ' ' ,)"

@@ -31,7 +31,7 @@ grub)
   # messages shown (a hang shows where), systemd's only on errors.
   sed -i -e 's/^GRUB_TIMEOUT=.*/GRUB_TIMEOUT=0/' \
          -e 's/^GRUB_CMDLINE_LINUX_DEFAULT=.*/GRUB_CMDLINE_LINUX_DEFAULT="systemd.show_status=error"/' \
-         -e 's/^GRUB_CMDLINE_LINUX=.*/GRUB_CMDLINE_LINUX="console=ttyS0,115200n8 no_timer_check noirqdebug"/' /etc/default/grub
+         -e 's/^GRUB_CMDLINE_LINUX=.*/GRUB_CMDLINE_LINUX="console=ttyS0,115200n8 no_timer_check"/' /etc/default/grub
   printf '%s\n' 'GRUB_TERMINAL=serial' 'GRUB_SERIAL_COMMAND="serial --unit=0 --speed=115200"' >> /etc/default/grub
   step grub-install /dev/vda
   step update-grub

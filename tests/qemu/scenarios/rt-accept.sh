@@ -38,9 +38,9 @@ fact accept_result "$(jget /tmp/v.flat result) (exit $RT_RC; an emulated run, no
 
 # The kernel gate (docs/ci.md; stock-accept's host-after step, tests/qemu/host/kernel-gate.sh):
 # this run is the baseline, a second run on the same kernel the candidate that must pass.
-sed 's/^/ARTIFACT verdict.json /' "$OUT/v.json"
+artifact verdict.json "$OUT/v.json"
 if rt_verdict accept-again accept /tmp/accept.yaml --duration 5s --json "$OUT/v2.json" && [ -s "$OUT/v2.json" ]; then
-  sed 's/^/ARTIFACT verdict-again.json /' "$OUT/v2.json"
+  artifact verdict-again.json "$OUT/v2.json"
 fi
 
 # accept after apply made an isolated cgroup v2 partition on the measured CPUs (found on the

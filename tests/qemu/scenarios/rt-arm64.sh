@@ -46,7 +46,7 @@ rt inspect-text inspect && sed 's/^/  | /' "$OUT/inspect-text.out" | head -40
 if rt capture capture -o /tmp/cap; then
   expect_grep "captured version says PREEMPT_RT" PREEMPT_RT /tmp/cap/proc/sys/kernel/version /tmp/cap/proc/version
   fact capture_files "$(find /tmp/cap -type f | wc -l) files, $(du -sk /tmp/cap | cut -f1) KiB"
-  tar -C /tmp/cap -czf /tmp/cap.tgz . && base64 -w 76 /tmp/cap.tgz | sed 's/^/ARTIFACT capture.tgz.b64 /'
+  tar -C /tmp/cap -czf /tmp/cap.tgz . && base64 -w 76 /tmp/cap.tgz | artifact capture.tgz.b64
 fi
 
 # apply + verify: every value read back from the kernel's files.

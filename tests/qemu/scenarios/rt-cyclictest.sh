@@ -23,10 +23,10 @@ record() {
   rc=$?
   if [ $rc = 0 ]; then pass "cyclictest $* exits 0"; else fail "cyclictest $*" "exit $rc: $(head -3 "$OUT/$name.err" | tr '\n' '|')"; return; fi
   expect_grep "$name: a thread object" '"thread"' "$OUT/$name"
-  sed "s/^/ARTIFACT $name /" "$OUT/$name"
+  artifact $name "$OUT/$name"
   # The -h text has a line per bucket: handed over only when short (-h 40000 would be 40,000
   # lines on the serial console, longer than the boot's time limit).
-  [ "$(wc -l < "$OUT/$name.txt")" -le 1000 ] && sed "s/^/ARTIFACT $name.txt /" "$OUT/$name.txt"
+  [ "$(wc -l < "$OUT/$name.txt")" -le 1000 ] && artifact $name.txt "$OUT/$name.txt"
   rt_verdict "import-$name" report --from-cyclictest "$OUT/$name" --json "$OUT/$name.v.json" --md "$OUT/$name.md"
   json_flat "$OUT/$name.v.json" > "$OUT/$name.flat"
   jexpect "$name: the kernel is PREEMPT_RT (uname -v in the file)" "$OUT/$name.flat" host.preempt_rt true
@@ -41,7 +41,7 @@ record cyclictest-rt-qemu-h40000.json -m -p 80 -i 10000 -l 300 -t 1 -a 2 -h 4000
 # read from the file, and rtagent refuses it (exit 2) rather than call every wake-up an overflow.
 name=cyclictest-rt-qemu-noh.json
 if cyclictest -m -p 80 -i 1000 -l 500 -t 1 -a 2 -q --json="$OUT/$name" > /dev/null 2> "$OUT/$name.err"; then
-  sed "s/^/ARTIFACT $name /" "$OUT/$name"
+  artifact $name "$OUT/$name"
   rt_expect "import-$name" 2 report --from-cyclictest "$OUT/$name" --json "$OUT/$name.v.json"
   expect_grep "$name: the error says to run with -h" 'run it with -h' "$OUT/import-$name.err"
 else

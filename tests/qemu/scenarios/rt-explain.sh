@@ -1,7 +1,7 @@
 #!/bin/sh
 # kernel: rt
 # disk: 16M
-# qemu: -drive file=@WORK@/disk.img,if=none,format=raw,id=d0 -device virtio-blk-pci,drive=d0,vectors=0
+# qemu: -drive file=@WORK@/disk.img,if=none,format=raw,readonly=on,id=d0 -device virtio-blk-pci,drive=d0,vectors=0
 # `rtagent explain` and `accept`'s why on Debian's PREEMPT_RT kernel (issue 13, docs/explain.md)
 # with two causes injected on isolated CPU 2 whose answer is known:
 # (1) "noise-spin", a FIFO 98 thread (above timerlat's FIFO 95 and the sampler's 90) spinning
@@ -12,6 +12,8 @@
 #     util-linux's (mkinitramfs.sh adds it: busybox-static has none).
 # (2) the virtio-blk disk's interrupt (vectors=0: one legacy IO-APIC line, whose affinity can
 #     be set, unlike the managed MSI queue lines) sent to CPU 2 and fired by reads from CPU 0.
+#     The disk is read-only: nothing the guest does survives it, so boot.sh may boot a guest
+#     that froze whole again (docs/qemu.md).
 # The serial console is only the scenario's output: no IRQ of its own is used as noise (a
 # serial flood with the trace dumped over the same line made the kernel disable IRQ 4 and
 # hang the console), and only the last lines of the trace are printed.

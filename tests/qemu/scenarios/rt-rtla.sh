@@ -23,7 +23,7 @@ record() {
   if [ $rc = 0 ]; then pass "rtla timerlat hist $* exits 0"; else fail "rtla timerlat hist $*" "exit $rc: $(head -3 "$OUT/$name.err" | tr '\n' '|')"; return; fi
   expect_grep "$name: rtla's histogram header" '^# RTLA timerlat histogram' "$OUT/$name"
   expect_grep "$name: a Thr column per CPU" '^Index .*Thr-002' "$OUT/$name"
-  sed "s/^/ARTIFACT $name /" "$OUT/$name"
+  artifact $name "$OUT/$name"
   rt_verdict "import-$name" report --from-rtla "$OUT/$name" --json "$OUT/$name.json" --md "$OUT/$name.md"
   json_flat "$OUT/$name.json" > "$OUT/$name.flat"
   jexpect "$name: the kernel is unknown, not stated" "$OUT/$name.flat" host.preempt_rt null

@@ -278,5 +278,5 @@ if [ -s "$S/revert-before.diff" ]; then
   fail "after revert the snapshot equals before (less what TuneD left that could not be written back)" "$(cut -d: -f1 "$S/revert-before.diff" | tr '\n' ' ')"
 else pass "after revert the snapshot equals before (less what TuneD left that could not be written back)"; fi
 # the snapshots, for docs/migrating-from-tuned.md
-for f in tuned.diff off.diff rtagent.diff; do sed "s/^/ARTIFACT $f /" "$S/$f"; done
+for f in tuned.diff off.diff rtagent.diff; do artifact $f "$S/$f"; done
 finish

@@ -17,5 +17,5 @@ pass "verdict JSON written"
 json_flat "$OUT/v.json" > /tmp/v.flat
 jexpect "kernel is not PREEMPT_RT" /tmp/v.flat host.preempt_rt false
 jexpect "verdict says virtual machine" /tmp/v.flat host.virtual_machine true
-sed 's/^/ARTIFACT verdict.json /' "$OUT/v.json"
+artifact verdict.json "$OUT/v.json"
 finish
