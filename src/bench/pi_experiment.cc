@@ -50,6 +50,9 @@ struct Period {
   int64_t medium_ns = 0;
 };
 
+// Whether the caller asked the experiment to stop (Ctrl-C).
+bool StopAsked(const PiOptions& o) { return o.stop != nullptr && o.stop->load(); }
+
 // The three threads of one mode's run and what they share: the mutex, the periods' start
 // (t0), each period's figures and the medium thread's CPU clock.
 struct PiRun {
@@ -60,7 +63,7 @@ struct PiRun {
   std::atomic<int64_t> medium_cpu{0};
   std::atomic<int> low_tid{0};
 
-  bool Stopped() const { return o.stop != nullptr && o.stop->load(); }
+  bool Stopped() const { return StopAsked(o); }
   int64_t PeriodStart(int k) const { return t0 + k * o.timing.period_ns; }
 
   // Takes the mutex at each period's start and holds it for its work.
@@ -273,7 +276,6 @@ Result<PiResult> RunPiExperiment(const PiOptions& o) {
   r.time_limit_ns = o.time_limit_ns > 0 ? o.time_limit_ns : PiTimeLimitNs(o.periods, o.timing);
   for (auto [protocol, into] : {std::pair{PTHREAD_PRIO_NONE, &r.none}, std::pair{PTHREAD_PRIO_INHERIT, &r.inherit}}) {
     const int64_t deadline = NowNs() + r.time_limit_ns / 2;
-    const auto stopped = [&o] { return o.stop != nullptr && o.stop->load(); };
     for (;;) {
       auto run = RunMode(o, protocol);
       if (!run) return run.error();
@@ -282,7 +284,7 @@ Result<PiResult> RunPiExperiment(const PiOptions& o) {
       } else {
         MergePiRuns(*into, *run);
       }
-      if (into->contended > 0 || into->attempts >= kPiMaxAttempts || stopped()) break;
+      if (into->contended > 0 || into->attempts >= kPiMaxAttempts || StopAsked(o)) break;
       // No further run begins past the protocol's half of the limit; a run in hand finishes.
       if (NowNs() >= deadline) {
         into->out_of_time = true;

@@ -167,7 +167,7 @@ boot_once() {
 # ("INFO hang report armed", hang-report.sh), and the report, due 25 s before the timeout at
 # SCHED_FIFO 99, never came. Nothing ran in that guest any more, not even a shell above every
 # thread a scenario starts; a scenario that hangs while its guest lives gets its report and is
-# never retried (CI of 1b26b04: rt-explain silent from its 5th second to the timeout, after 10
+# never retried (CI of 1b26b04: rt-explain silent from its 5th second to the timeout, after 14
 # passing runs; grub-reboot once in six runs here, in boot 2; and before either, the early-boot
 # stall above). Any other timeout (124, or 137 after --kill-after) is never retried: a hang after
 # init is the guest's, and so is a second stall or freeze.
@@ -224,10 +224,10 @@ echo "# qemu exit $QRC after $(awk -v a="$START" -v b="$END" 'BEGIN{printf "%.1f
 
 if ! grep -q "=== RTAGENT-SCENARIO-END $SCEN rc=" "$LOG"; then
   echo "boot.sh: no end marker for $SCEN (qemu exit $QRC$([ $QRC = 124 ] && echo ", timed out after ${TMO}s")); last console lines:"
+  guest_froze "$QRC" && echo "boot.sh: the guest froze: the hang report it armed, due 25 s before the timeout at SCHED_FIFO 99, never came (not booted again: $([ "$ATTEMPT" -gt 1 ] && echo "this was attempt $ATTEMPT" || echo "a disk keeps the guest's writes"))"
   # A guest kernel that disabled an interrupt line says so once, at KERN_EMERG; when that line is
   # the console's, nothing after it reaches the host (lib.sh's `artifact` paces long writes so
   # that its spurious-interrupt detector cannot trip: docs/qemu.md, "The console's IRQ").
-  guest_froze "$QRC" && echo "boot.sh: the guest froze: the hang report it armed, due 25 s before the timeout at SCHED_FIFO 99, never came (not booted again: $([ "$ATTEMPT" -gt 1 ] && echo "this was attempt $ATTEMPT" || echo "a disk keeps the guest's writes"))"
   irq_off=$(grep -a -o 'Disabling IRQ #[0-9]*' "$LOG" | head -1)
   [ -z "$irq_off" ] || echo "boot.sh: the guest's kernel printed \"$irq_off\" (its spurious-interrupt detector): if that is the serial console's IRQ (4 on a PC), the console went silent there and every process writing to it waits; the kernel command line: $(grep -a -o -m1 'Kernel command line: .*' "$LOG" | cut -c22-)"
   if grep -q '^HANG report at ' "$LOG"; then

@@ -125,10 +125,19 @@ job=$("$HERE/hang-report.sh" --arm-at $(( $(date +%s) + 85 )) 2>/dev/null)
 sleep 0.5
 check "--arm-at a deadline 85 s away arms a job that waits about 60 s, then reports" \
   '[ -n "$job" ] && s=$(pgrep -P "$job" -x sleep) && [ -n "$s" ] && w=$(tr "\0" " " < /proc/$s/cmdline) && [ "${w% }" = "sleep 60" -o "${w% }" = "sleep 59" ]'
+check "... the job and its wait at SCHED_FIFO 99 where chrt exists" \
+  '[ "$(ps -o cls=,rtprio= -p "$job" -p "$(pgrep -P "$job" -x sleep)" | tr -s " \n" " ")" = " FF 99 FF 99 " ]'
 "$HERE/hang-report.sh" --disarm "$job"
 sleep 0.2
 # (gone, or a zombie left to whoever reaps this machine's orphans)
 check "... and --disarm stops it and its wait" 'st=$(ps -o stat= -p "$job"); { [ -z "$st" ] || [ "${st#Z}" != "$st" ]; } && [ -z "$(pgrep -P "$job")" ]'
+# Without chrt (a guest that lacks util-linux) the job waits as an ordinary task.
+mkdir -p "$T/nochrt"; for c in date sleep sh; do ln -sf "$(command -v $c)" "$T/nochrt/$c"; done
+job=$(PATH="$T/nochrt" "$HERE/hang-report.sh" --arm-at $(( $(date +%s) + 85 )) 2>/dev/null)
+sleep 0.5
+check "--arm-at without chrt arms an ordinary job that waits about 60 s" \
+  '[ -n "$job" ] && s=$(pgrep -P "$job" -x sleep) && [ "$(ps -o cls= -p "$s" | tr -d " ")" = TS ] && w=$(tr "\0" " " < /proc/$s/cmdline) && [ "${w% }" = "sleep 60" -o "${w% }" = "sleep 59" ]'
+"$HERE/hang-report.sh" --disarm "$job"
 check "--arm-at a deadline less than 25 s away arms nothing" '[ -z "$("$HERE/hang-report.sh" --arm-at $(( $(date +%s) + 20 )))" ]'
 check "--arm-at without a deadline (no file on the harness disk) arms nothing" '[ -z "$("$HERE/hang-report.sh" --arm-at "")" ]'
 

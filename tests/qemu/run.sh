@@ -145,16 +145,18 @@ for s in "${SCENARIOS[@]}"; do
   if [ -n "$loader" ]; then
     # Through a real boot loader: the cached disk (made once by an installer boot of this
     # kernel and initramfs) written to only through a snapshot, and the harness disk of this run.
+    # A boot from the disk runs SeaBIOS, GRUB, Debian's initramfs and a whole systemd: twice
+    # the per-boot time of a direct boot by default. The guest learns when the host will stop it
+    # from the harness disk (its hang report, mkharness.sh -d).
+    run_tmo=$(( boots * ${RTAGENT_QEMU_TIMEOUT:-480} ))
     if ! base=$("$HERE/mkbootdisk.sh" -l "$loader" -k "${KDIR[$flavour]}" -i "${INITRD[$flavour]}" 2> "$work/mkbootdisk.log") \
        || ! "$HERE/mkharness.sh" -r "$RTAGENT" -s "$s" -o "$work/harness.img" $([ "$STRICT" = 1 ] && echo -S) \
-              -d $(( $(date +%s) + boots * ${RTAGENT_QEMU_TIMEOUT:-480} )) 2>> "$work/mkbootdisk.log"; then
+              -d $(( $(date +%s) + run_tmo )) 2>> "$work/mkbootdisk.log"; then
       sed 's/^/  | /' "$work/mkbootdisk.log" | tail -12
       summary+=("FAIL $s: mkbootdisk.sh or mkharness.sh failed ($work/mkbootdisk.log)"); failed=$((failed+1)); continue
     fi
     echo "--- $s (kernel $flavour through $loader: $(basename "$base"))"
-    # A boot from the disk runs SeaBIOS, GRUB, Debian's initramfs and a whole systemd: twice
-    # the per-boot time of a direct boot by default.
-    "$HERE/boot.sh" -D $mon -s "$s" -l "$work/console.log" -t $(( boots * ${RTAGENT_QEMU_TIMEOUT:-480} )) \
+    "$HERE/boot.sh" -D $mon -s "$s" -l "$work/console.log" -t $run_tmo \
         -q "-drive file=$base,if=none,format=raw,snapshot=on,id=root -device virtio-blk-pci,drive=root,bootindex=0
             -drive file=$work/harness.img,if=none,format=raw,readonly=on,id=harness -device virtio-blk-pci,drive=harness" \
         > "$work/result.txt"
