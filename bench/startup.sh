@@ -11,15 +11,19 @@
 # process alone wrote: its heap, stack, relocated data; what the kernel cannot drop or share)
 # split the RSS into what the program itself costs and the library pages every program shares.
 #
-# usage: bash bench/startup.sh [--rtagent PATH] [--runs N]
+# With a static build (CMake option RTAGENT_STATIC_LIBS, docs/packaging.md "One file to copy")
+# at build-static/rtagent, or named by --static, its --version and validate are measured too.
+#
+# usage: bash bench/startup.sh [--rtagent PATH] [--static PATH] [--runs N]
 # Prints a Markdown table for docs/performance.md; hyperfine comes from apt when missing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-rtagent=build/rtagent runs=200
+rtagent=build/rtagent static=build-static/rtagent runs=200
 while (($#)); do
   case "$1" in
     --rtagent) rtagent=$2; shift 2 ;;
     --runs) runs=$2; shift 2 ;;
+    --static) static=$2; shift 2 ;;
     *) echo "startup: unknown argument $1" >&2; exit 2 ;;
   esac
 done
@@ -68,6 +72,10 @@ g++ -O2 "$work/empty.cc" -o "$work/empty-with-rtagents-libraries" -Wl,--no-as-ne
   [ -n "$cyclictest" ] && printf 'cyclictest --help\t%s\t--help\n' "$cyclictest"
   printf 'rtagent --version\t%s\t--version\n' "$rtagent"
   printf 'rtagent validate (default profile)\t%s\tvalidate\n' "$rtagent"
+  if [ -x "$static" ]; then
+    printf 'static rtagent --version\t%s\t--version\n' "$static"
+    printf 'static rtagent validate (default profile)\t%s\tvalidate\n' "$static"
+  fi
 } > "$work/commands.tsv"
 
 args=()
@@ -78,14 +86,16 @@ done < "$work/commands.tsv"
 hyperfine -N -i --warmup 20 --runs "$runs" --export-json "$work/h.json" "${args[@]}" >&2
 
 # Peak RSS by GNU time (its wait4 of a child that forked from a small C program: a fork from
-# Python would count Python's own pages in the child's peak). The median of 5 runs.
+# Python would count Python's own pages in the child's peak). The median of 21 runs: the same
+# program's peak moves by up to 0.5 MiB from run to run here (where the loader places each
+# object against the kernel's 64 KiB fault-around windows).
 command -v /usr/bin/time >/dev/null 2>&1 || apt-get install -y -qq time >/dev/null
 while IFS=$'\t' read -r name rest; do
   read -r -a argv <<< "${rest//$'\t'/ }"
-  for _ in 1 2 3 4 5; do
+  for _ in $(seq 21); do
     /usr/bin/time -f %M -o "$work/rss" "${argv[@]}" >/dev/null 2>&1 || true
     tail -n 1 "$work/rss"
-  done | sort -n | sed -n 3p > "$work/rss.$(printf '%s' "$name" | md5sum | cut -c1-8)"
+  done | sort -n | sed -n 11p > "$work/rss.$(printf '%s' "$name" | md5sum | cut -c1-8)"
   # The split at exit, from one more run with the preload.
   RTAGENT_BENCH_SMAPS="$work/smaps.$(printf '%s' "$name" | md5sum | cut -c1-8)" LD_PRELOAD="$work/smaps_at_exit.so" \
     "${argv[@]}" >/dev/null 2>&1 || true
@@ -104,7 +114,7 @@ def rollup(path):
 def mib(kib):
     return "?" if kib is None else f"{kib/1024:.1f} MiB"
 
-print("| command | wall time (mean ± sd) | min | peak RSS (median of 5) | at exit: RSS | PSS | private dirty |")
+print("| command | wall time (mean ± sd) | min | peak RSS (median of 21) | at exit: RSS | PSS | private dirty |")
 print("|---|---|---|---|---|---|---|")
 for line in open(sys.argv[2]):
     name = line.split("\t")[0]

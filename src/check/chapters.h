@@ -2,6 +2,7 @@
 // the checks cite, and the small helpers every check uses to build its answers.
 #pragma once
 
+#include <iterator>
 #include <string>
 #include <vector>
 
@@ -9,25 +10,24 @@
 
 namespace rtagent::check {
 
-inline const std::string kChapter1 = "Chapter 1 (How a program waits)";
-inline const std::string kChapter2 = "Chapter 2 (Who goes first)";
-inline const std::string kChapter3 = "Chapter 3 (What keeps the kernel busy)";
-inline const std::string kChapter4 = "Chapter 4 (Inside the real-time kernel)";
-inline const std::string kChapter5 = "Chapter 5 (Measuring the worst case)";
-inline const std::string kChapter6 = "Chapter 6 (A core of its own)";
-inline const std::string kChapter7 = "Chapter 7 (Saving power costs time)";
-inline const std::string kChapter8 = "Chapter 8 (Your own program's habits)";
-inline const std::string kChapter9 = "Chapter 9 (Sharing data safely)";
-inline const std::string kChapter10 = "Chapter 10 (When Linux is not enough)";
-inline const std::string kChapter11 = "Chapter 11 (Field Guide)";
+inline constexpr char kChapter1[] = "Chapter 1 (How a program waits)";
+inline constexpr char kChapter2[] = "Chapter 2 (Who goes first)";
+inline constexpr char kChapter3[] = "Chapter 3 (What keeps the kernel busy)";
+inline constexpr char kChapter4[] = "Chapter 4 (Inside the real-time kernel)";
+inline constexpr char kChapter5[] = "Chapter 5 (Measuring the worst case)";
+inline constexpr char kChapter6[] = "Chapter 6 (A core of its own)";
+inline constexpr char kChapter7[] = "Chapter 7 (Saving power costs time)";
+inline constexpr char kChapter8[] = "Chapter 8 (Your own program's habits)";
+inline constexpr char kChapter9[] = "Chapter 9 (Sharing data safely)";
+inline constexpr char kChapter10[] = "Chapter 10 (When Linux is not enough)";
+inline constexpr char kChapter11[] = "Chapter 11 (Field Guide)";
 
 /// The chapter numbered `n` (a tuner's Chapter()); the Field Guide for a number none has.
-inline const std::string& ChapterTitle(int n) {
-  static const std::vector<const std::string*> kByNumber = {
-      nullptr,    &kChapter1, &kChapter2, &kChapter3, &kChapter4, &kChapter5,
-      &kChapter6, &kChapter7, &kChapter8, nullptr,    &kChapter10, &kChapter11};
-  const std::string* t = n >= 0 && static_cast<size_t>(n) < kByNumber.size() ? kByNumber[static_cast<size_t>(n)] : nullptr;
-  return t != nullptr ? *t : kChapter11;
+inline const char* ChapterTitle(int n) {
+  constexpr const char* kByNumber[] = {nullptr,    kChapter1, kChapter2, kChapter3,  kChapter4, kChapter5,
+                                       kChapter6, kChapter7, kChapter8, nullptr,    kChapter10, kChapter11};
+  const char* t = n >= 0 && static_cast<size_t>(n) < std::size(kByNumber) ? kByNumber[static_cast<size_t>(n)] : nullptr;
+  return t != nullptr ? t : kChapter11;
 }
 
 /// A result with its identity and verdict filled in; callers add measured, limit, mark, hint.

@@ -24,7 +24,10 @@ using profile::FormatDuration;
 
 // The words hwlat_detector/mode takes (Documentation/trace/hwlat_detector.rst; the file and
 // all three modes came with Linux 5.14, kernel/trace/trace_hwlat.c thread_mode_str).
-const std::vector<std::string> kModeNames = {"none", "round-robin", "per-cpu"};
+const std::vector<std::string>& HwlatModeNames() {
+  static const std::vector<std::string> k = {"none", "round-robin", "per-cpu"};
+  return k;
+}
 
 constexpr Duration kMinDuration = 1s;
 
@@ -64,11 +67,11 @@ const profile::CheckBlock<HwlatSettings>& Settings() {
           profile::Int("threshold_us", &HwlatSettings::threshold_us, {1, 1000000}, 10,
                        "gaps longer than this are reported"),
           profile::Custom<HwlatSettings>(
-              "mode", profile::ChoiceType(kModeNames), profile::Code(kModeNames[1]), "`hwlat_detector/mode`",
+              "mode", profile::ChoiceType(HwlatModeNames()), profile::Code(HwlatModeNames()[1]), "`hwlat_detector/mode`",
               [](profile::LoadContext& c, HwlatSettings& h, const profile::YamlNode* v, const std::string& what) {
-                h.mode.value = kModeNames[1];
+                h.mode.value = HwlatModeNames()[1];
                 if (v == nullptr) return;
-                if (auto i = c.reader().Choice(*v, what, kModeNames)) Assign(&h.mode, kModeNames[static_cast<size_t>(*i)], v->mark);
+                if (auto i = c.reader().Choice(*v, what, HwlatModeNames())) Assign(&h.mode, HwlatModeNames()[static_cast<size_t>(*i)], v->mark);
               }),
       },
       {CheckTimes}};

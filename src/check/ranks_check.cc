@@ -28,8 +28,8 @@
 namespace rtagent::check {
 namespace {
 
-const std::string& kChapterOrder = kChapter4;  // "Ranks are now your job"
-const std::string& kChapterSpin = kChapter2;   // "The danger: a ranked program that never sleeps"
+constexpr const char* kChapterOrder = kChapter4;  // "Ranks are now your job"
+constexpr const char* kChapterSpin = kChapter2;  // "The danger: a ranked program that never sleeps"
 
 // checks.ranks in the profile: the schedstat window for spinning and starving threads (no
 // suite sets it).

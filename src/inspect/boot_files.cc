@@ -4,6 +4,20 @@
 
 namespace rtagent {
 
+namespace bootpath {
+const std::string kGrubDefault = "etc/default/grub";
+const std::string kGrubDropInDir = "etc/default/grub.d";
+const std::string kGrubDropIn = "etc/default/grub.d/90-rtagent.cfg";
+const std::string kGrubCfg = "boot/grub/grub.cfg";
+const std::string kGrub2Dir = "boot/grub2";
+const std::vector<std::string> kGrubenv = {"boot/grub2/grubenv", "boot/grub/grubenv"};
+const std::string kExtlinux = "boot/extlinux/extlinux.conf";
+const std::string kRpiCmdline = "boot/firmware/cmdline.txt";
+const std::string kRpiCmdlineOld = "boot/cmdline.txt";
+const std::vector<std::string> kLoaderDirs = {"boot/loader", "efi/loader", "boot/efi/loader"};
+const std::string kKernelCmdline = "etc/kernel/cmdline";
+}  // namespace bootpath
+
 std::vector<std::string> ReadBootFiles(const SysRoot& root) {
   std::vector<std::string> read;
   auto file = [&](const std::string& path) {

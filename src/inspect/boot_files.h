@@ -11,21 +11,23 @@
 namespace rtagent {
 
 /// The boot files rtagent knows, relative to the system root (capture copies them, detection
-/// looks for them). Not kernel interfaces: the boot loaders' own files.
+/// looks for them). Not kernel interfaces: the boot loaders' own files. Defined once, in
+/// boot_files.cc: an inline string here was built again by the start-up code of every file that
+/// includes this header (docs/performance.md, "A static rtagent").
 namespace bootpath {
-inline const std::string kGrubDefault = "etc/default/grub";
-inline const std::string kGrubDropInDir = "etc/default/grub.d";
-inline const std::string kGrubDropIn = "etc/default/grub.d/90-rtagent.cfg";
-inline const std::string kGrubCfg = "boot/grub/grub.cfg";     // Debian's update-grub writes it
-inline const std::string kGrub2Dir = "boot/grub2";            // Fedora, RHEL, SUSE
-inline const std::vector<std::string> kGrubenv = {"boot/grub2/grubenv", "boot/grub/grubenv"};
-inline const std::string kExtlinux = "boot/extlinux/extlinux.conf";
-inline const std::string kRpiCmdline = "boot/firmware/cmdline.txt";  // Raspberry Pi OS Bookworm and later
-inline const std::string kRpiCmdlineOld = "boot/cmdline.txt";        // older releases
+extern const std::string kGrubDefault;  // "etc/default/grub"
+extern const std::string kGrubDropInDir;  // "etc/default/grub.d"
+extern const std::string kGrubDropIn;  // "etc/default/grub.d/90-rtagent.cfg"
+extern const std::string kGrubCfg;  // "boot/grub/grub.cfg" (Debian's update-grub writes it)
+extern const std::string kGrub2Dir;  // "boot/grub2" (Fedora, RHEL, SUSE)
+extern const std::vector<std::string> kGrubenv;  // {"boot/grub2/grubenv", "boot/grub/grubenv"}
+extern const std::string kExtlinux;  // "boot/extlinux/extlinux.conf"
+extern const std::string kRpiCmdline;  // "boot/firmware/cmdline.txt" (Raspberry Pi OS Bookworm and later)
+extern const std::string kRpiCmdlineOld;  // "boot/cmdline.txt" (older releases)
 /// Where systemd-boot's loader.conf and the BLS entries live: the ESP or XBOOTLDR mounted at
 /// /boot, /efi or /boot/efi (the Boot Loader Specification's $BOOT).
-inline const std::vector<std::string> kLoaderDirs = {"boot/loader", "efi/loader", "boot/efi/loader"};
-inline const std::string kKernelCmdline = "etc/kernel/cmdline";  // kernel-install reads it
+extern const std::vector<std::string> kLoaderDirs;  // {"boot/loader", "efi/loader", "boot/efi/loader"}
+extern const std::string kKernelCmdline;  // "etc/kernel/cmdline" (kernel-install reads it)
 }  // namespace bootpath
 
 /// Reads every boot loader file of bootpath under `root` that exists (the directories of

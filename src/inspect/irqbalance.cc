@@ -12,7 +12,7 @@ namespace rtagent {
 
 namespace {
 
-const std::string kUnit = "irqbalance.service";
+constexpr char kUnit[] = "irqbalance.service";
 
 // The name in /proc/PID/stat: between the first '(' and the last ')'.
 std::string CommOf(const std::string& stat) {
@@ -114,7 +114,7 @@ IrqbalanceInfo DetectIrqbalance(const SysRoot& root, const std::vector<TaskView>
   }
   if (!info.running && root.Exists(kpath::SystemdUnitInvocation(kUnit))) {
     info.running = true;
-    info.how = "systemd unit " + kUnit + " active";
+    info.how = "systemd unit " + std::string(kUnit) + " active";
   }
   for (const std::string& path : {kpath::kIrqbalanceDefault, kpath::kIrqbalanceSysconfig}) {
     if (auto text = root.Read(path)) {

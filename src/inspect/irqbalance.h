@@ -15,8 +15,8 @@
 namespace rtagent {
 
 /// The variable irqbalance 1.8 and later read (a CPU list), and the older one (a hex mask).
-inline const std::string kBannedCpulistVar = "IRQBALANCE_BANNED_CPULIST";
-inline const std::string kBannedCpusVar = "IRQBALANCE_BANNED_CPUS";
+inline constexpr char kBannedCpulistVar[] = "IRQBALANCE_BANNED_CPULIST";
+inline constexpr char kBannedCpusVar[] = "IRQBALANCE_BANNED_CPUS";
 
 /// What is known of irqbalance on a system.
 struct IrqbalanceInfo {

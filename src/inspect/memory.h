@@ -18,13 +18,13 @@ struct ChoiceFile {
 };
 
 /// The sysctls inspect reports, dotted (kernel.watchdog), in display order.
-extern const std::vector<std::string> kInspectedSysctls;
+const std::vector<std::string>& InspectedSysctls();
 
 /// What inspect's "memory" section shows.
 struct MemoryState {
   ChoiceFile thp_enabled;
   ChoiceFile thp_defrag;
-  /// kInspectedSysctls with their values (trimmed text), nullopt when absent.
+  /// InspectedSysctls() with their values (trimmed text), nullopt when absent.
   std::vector<std::pair<std::string, std::optional<std::string>>> sysctls;
 };
 

@@ -1,6 +1,7 @@
 // Statistics of a latency histogram, computed from the histogram with overflows counted in.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -23,7 +24,7 @@ struct Percentile {
 };
 
 /// The quantiles every verdict reports: p50, p90, p99, p99.9, p99.99.
-inline const std::vector<double> kReportedQuantiles = {0.5, 0.9, 0.99, 0.999, 0.9999};
+inline constexpr std::array<double, 5> kReportedQuantiles = {0.5, 0.9, 0.99, 0.999, 0.9999};
 
 /// What a reader wants from one CPU's run.
 struct LatencyStats {

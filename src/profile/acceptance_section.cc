@@ -14,7 +14,7 @@ const Section<Load>& BuiltinLoadSection() {
       "acceptance.loads.builtin[]",
       {
           // Read by the list (below), before the other keys.
-          Custom<Load>("name", ChoiceType(kBuiltinLoadNames), "required", "`cache`: compute over a buffer", nullptr),
+          Custom<Load>("name", ChoiceType(BuiltinLoadChoices()), "required", "`cache`: compute over a buffer", nullptr),
           Cpus("cpus", &Load::cpus, CpuKeywords{}, std::nullopt, "placement").Fallback("`acceptance.loads.cpus`"),
           Int("workers", &Load::workers, {1, 4096}, std::nullopt, "tasks").Fallback("one per CPU"),
       }};
@@ -39,15 +39,15 @@ void ReadBuiltinLoads(LoadContext& c, AcceptanceConfig& a, const YamlNode& node,
       if (!r.Map(item, item_keys.Names(), item_what)) continue;
       name = Field(&item, "name");
       if (name == nullptr) {
-        c.diags().Error(item.mark, "a builtin load needs a 'name'", "name one of: " + JoinChoices(kBuiltinLoadNames));
+        c.diags().Error(item.mark, "a builtin load needs a 'name'", "name one of: " + JoinChoices(BuiltinLoadChoices()));
         continue;
       }
       item_keys.Walk(c, l, &item, item_what);
     }
-    auto i = r.Choice(*name, item_what, kBuiltinLoadNames);
+    auto i = r.Choice(*name, item_what, BuiltinLoadChoices());
     if (!i) continue;
     l.kind = static_cast<BuiltinLoad>(*i);
-    l.name = kBuiltinLoadNames[static_cast<size_t>(*i)];
+    l.name = BuiltinLoadChoices()[static_cast<size_t>(*i)];
     a.loads.push_back(std::move(l));
   }
 }
@@ -214,7 +214,7 @@ const Section<AcceptanceConfig>& AcceptanceSection() {
               "wake-ups each CPU must reach"),
           OptInt("pm_qos_us", &AcceptanceConfig::pm_qos_us, {0, 2000000000}, "none", "the sampler's own PM QoS note"),
           Nested("loads", LoadsSection(), "the loads that push against the test"),
-          Choice("explain", &AcceptanceConfig::explain, kExplainWhenNames, ExplainWhen::kOnBreach,
+          Choice("explain", &AcceptanceConfig::explain, ExplainWhenNames(), ExplainWhen::kOnBreach,
                  "record the kernel's tracers during the run and say why the worst wake-up was late"),
       },
       {CheckCriteria, CheckLimits, CheckLoads}};

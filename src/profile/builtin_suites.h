@@ -23,9 +23,9 @@ std::vector<std::string> BuiltinSuiteNames();
 std::string BuiltinSuiteHelp(const std::string& default_name = "");
 
 /// The suite verify and commission run when the profile names none (checks.suite's default).
-inline const std::string kDefaultSuite = "commission";
+inline constexpr char kDefaultSuite[] = "commission";
 /// The fast suite: accept's pre-flight by default, and the checks hold runs at every boot.
-inline const std::string kBootSuite = "boot";
+inline constexpr char kBootSuite[] = "boot";
 /// What to say about a suite name that is neither built in nor a file: the nearest built-in
 /// name when one is close, the built-in names, and that a suite file's path works too.
 std::string UnknownSuiteHint(const std::string& name);

@@ -84,7 +84,7 @@ void ReadIsolcpus(LoadContext& ctx, Marked<IsolcpusFlags>& field, const YamlNode
   std::vector<IsolcpusFlag> flags;
   bool ok = true;
   for (const YamlNode& item : v.items) {
-    auto i = r.Choice(item, what + "[]", kIsolcpusFlagNames);
+    auto i = r.Choice(item, what + "[]", IsolcpusFlagNames());
     if (!i) {
       ok = false;
       continue;
@@ -250,7 +250,7 @@ const Section<BootloaderConfig>& BootloaderSection() {
   static const Section<BootloaderConfig> kSection{
       "cores.bootloader",
       {
-          Choice("type", &BootloaderConfig::type, kBootloaderNames, BootloaderType::kPrint,
+          Choice("type", &BootloaderConfig::type, BootloaderNames(), BootloaderType::kPrint,
                  "`grub`: a drop-in `etc/default/grub.d/90-rtagent.cfg`"),
           Text("path", &BootloaderConfig::path, "the type's file above", "the file to edit").TypeDoc("path"),
           Text("entry", &BootloaderConfig::entry, "the default entry", "extlinux LABEL, or BLS entry file name or glob, to edit"),
@@ -266,7 +266,7 @@ Key<CoresConfig> BootloaderKey() {
   k.load = [&sub](LoadContext& c, CoresConfig& cores, const YamlNode* v, const std::string& what) {
     if (v != nullptr && v->IsScalar()) {
       sub.Read(c, cores.bootloader, nullptr, what);
-      if (auto i = c.reader().Choice(*v, what, kBootloaderNames)) {
+      if (auto i = c.reader().Choice(*v, what, BootloaderNames())) {
         Assign(&cores.bootloader.type, static_cast<BootloaderType>(*i), v->mark);
       }
       return;

@@ -114,7 +114,7 @@ const Section<IrqsConfig>& IrqsSection() {
                "affinity of every movable IRQ no rule matches"),
           Named("rules", &IrqsConfig::rules, RuleSection(), "mapping of names to rules",
                 "send chosen IRQs elsewhere; the first matching rule, in file order, wins"),
-          Choice("irqbalance", &IrqsConfig::irqbalance, kIrqbalanceModeNames, IrqbalanceMode::kBan,
+          Choice("irqbalance", &IrqsConfig::irqbalance, IrqbalanceModeNames(), IrqbalanceMode::kBan,
                  "what to do about a running irqbalance"),
           Allowances("allowed", &IrqsConfig::allowed,
                      {Allow("LOC", 1000), Allow("arch_timer", 1000), Allow("RES", 10), Allow("CAL", 10), Allow("TLB", 10),

@@ -27,11 +27,11 @@ const Section<KernelConfig>& KernelSection() {
   static const Section<KernelConfig> kSection{
       "kernel",
       {
-          Choice("preempt_rt", &KernelConfig::preempt_rt, kPreemptRtNames, PreemptRtRequirement::kPreferred,
+          Choice("preempt_rt", &KernelConfig::preempt_rt, PreemptRtNames(), PreemptRtRequirement::kPreferred,
                  "a kernel without PREEMPT_RT FAILs (`required`) or WARNs (`preferred`)"),
           Custom<KernelConfig>("min_version", "string `\"6.1\"` or `\"6.6.30\"`", "none", "oldest acceptable kernel",
                                ReadMinVersion),
-          Choice("rt_safety_net", &KernelConfig::rt_safety_net, kSafetyNetNames, SafetyNetExpectation::kKeep,
+          Choice("rt_safety_net", &KernelConfig::rt_safety_net, SafetyNetNames(), SafetyNetExpectation::kKeep,
                  "what `verify` expects of the RT safety net"),
       }};
   return kSection;

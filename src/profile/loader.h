@@ -12,7 +12,7 @@
 namespace rtagent::profile {
 
 /// The name diagnostics use for the built-in default profile.
-inline const std::string kDefaultProfileName = "<built-in>/default.yaml";
+inline constexpr char kDefaultProfileName[] = "<built-in>/default.yaml";
 
 /// The possible and online CPUs of the system under `root`
 /// (sys/devices/system/cpu/{possible,online}; present stands in for a missing possible), and

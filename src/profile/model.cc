@@ -21,16 +21,46 @@ const RankRule* Profile::FindRank(const std::string& rank_name) const {
 
 // Documentation/admin-guide/kernel-parameters.txt (isolcpus=), sched(7), cgroup-v2.rst
 // (cpuset.cpus.partition); the rest are rtagent's own words (docs/profile.md).
-const std::vector<std::string> kBootloaderNames = {"auto", "grub", "extlinux", "rpi", "bls", "kernel-install", "print"};
-const std::vector<std::string> kIsolcpusFlagNames = {"nohz", "domain", "managed_irq"};
-const std::vector<std::string> kPolicyNames = {"fifo", "rr", "other", "batch", "idle", "deadline"};
-const std::vector<std::string> kPartitionTypeNames = {"isolated", "root"};
-const std::vector<std::string> kPreemptRtNames = {"required", "preferred", "any"};
-const std::vector<std::string> kSafetyNetNames = {"keep", "isolated_only", "any"};
-const std::vector<std::string> kBuiltinLoadNames = {"cache", "messaging", "disk", "network", "memory"};
-const std::vector<std::string> kOnStopNames = {"keep", "revert"};
-const std::vector<std::string> kIrqbalanceModeNames = {"ban", "stop", "leave"};
-const std::vector<std::string> kExplainWhenNames = {"on-breach", "always", "off"};
+const std::vector<std::string>& BootloaderNames() {
+  static const std::vector<std::string> k = {"auto", "grub", "extlinux", "rpi", "bls", "kernel-install", "print"};
+  return k;
+}
+const std::vector<std::string>& IsolcpusFlagNames() {
+  static const std::vector<std::string> k = {"nohz", "domain", "managed_irq"};
+  return k;
+}
+const std::vector<std::string>& PolicyNames() {
+  static const std::vector<std::string> k = {"fifo", "rr", "other", "batch", "idle", "deadline"};
+  return k;
+}
+const std::vector<std::string>& PartitionTypeNames() {
+  static const std::vector<std::string> k = {"isolated", "root"};
+  return k;
+}
+const std::vector<std::string>& PreemptRtNames() {
+  static const std::vector<std::string> k = {"required", "preferred", "any"};
+  return k;
+}
+const std::vector<std::string>& SafetyNetNames() {
+  static const std::vector<std::string> k = {"keep", "isolated_only", "any"};
+  return k;
+}
+const std::vector<std::string>& BuiltinLoadChoices() {
+  static const std::vector<std::string> k = {"cache", "messaging", "disk", "network", "memory"};
+  return k;
+}
+const std::vector<std::string>& OnStopNames() {
+  static const std::vector<std::string> k = {"keep", "revert"};
+  return k;
+}
+const std::vector<std::string>& IrqbalanceModeNames() {
+  static const std::vector<std::string> k = {"ban", "stop", "leave"};
+  return k;
+}
+const std::vector<std::string>& ExplainWhenNames() {
+  static const std::vector<std::string> k = {"on-breach", "always", "off"};
+  return k;
+}
 
 namespace {
 template <typename E>
@@ -40,16 +70,16 @@ std::string NameOf(const std::vector<std::string>& names, E v) {
 }
 }  // namespace
 
-std::string ToString(BootloaderType v) { return NameOf(kBootloaderNames, v); }
-std::string ToString(IsolcpusFlag v) { return NameOf(kIsolcpusFlagNames, v); }
-std::string ToString(Policy v) { return NameOf(kPolicyNames, v); }
-std::string ToString(PartitionType v) { return NameOf(kPartitionTypeNames, v); }
-std::string ToString(PreemptRtRequirement v) { return NameOf(kPreemptRtNames, v); }
-std::string ToString(SafetyNetExpectation v) { return NameOf(kSafetyNetNames, v); }
-std::string ToString(BuiltinLoad v) { return NameOf(kBuiltinLoadNames, v); }
-std::string ToString(OnStop v) { return NameOf(kOnStopNames, v); }
-std::string ToString(IrqbalanceMode v) { return NameOf(kIrqbalanceModeNames, v); }
-std::string ToString(ExplainWhen v) { return NameOf(kExplainWhenNames, v); }
+std::string ToString(BootloaderType v) { return NameOf(BootloaderNames(), v); }
+std::string ToString(IsolcpusFlag v) { return NameOf(IsolcpusFlagNames(), v); }
+std::string ToString(Policy v) { return NameOf(PolicyNames(), v); }
+std::string ToString(PartitionType v) { return NameOf(PartitionTypeNames(), v); }
+std::string ToString(PreemptRtRequirement v) { return NameOf(PreemptRtNames(), v); }
+std::string ToString(SafetyNetExpectation v) { return NameOf(SafetyNetNames(), v); }
+std::string ToString(BuiltinLoad v) { return NameOf(BuiltinLoadChoices(), v); }
+std::string ToString(OnStop v) { return NameOf(OnStopNames(), v); }
+std::string ToString(IrqbalanceMode v) { return NameOf(IrqbalanceModeNames(), v); }
+std::string ToString(ExplainWhen v) { return NameOf(ExplainWhenNames(), v); }
 
 std::string DefaultBootloaderPath(BootloaderType type) {
   // Relative to the system root, like every file rtagent touches (--root).

@@ -347,17 +347,18 @@ struct Profile {
 };
 
 // Names as they are written in a profile ("fifo", "managed_irq", ...), in the order of each
-// enum's values: the one list ToString and the profile's reader use.
-extern const std::vector<std::string> kBootloaderNames;
-extern const std::vector<std::string> kIsolcpusFlagNames;
-extern const std::vector<std::string> kPolicyNames;
-extern const std::vector<std::string> kPartitionTypeNames;
-extern const std::vector<std::string> kPreemptRtNames;
-extern const std::vector<std::string> kSafetyNetNames;
-extern const std::vector<std::string> kBuiltinLoadNames;
-extern const std::vector<std::string> kOnStopNames;
-extern const std::vector<std::string> kIrqbalanceModeNames;
-extern const std::vector<std::string> kExplainWhenNames;
+// enum's values: the one list ToString and the profile's reader use. Each is made on first use,
+// not by the start-up code of every run (docs/performance.md, "A static rtagent").
+const std::vector<std::string>& BootloaderNames();
+const std::vector<std::string>& IsolcpusFlagNames();
+const std::vector<std::string>& PolicyNames();
+const std::vector<std::string>& PartitionTypeNames();
+const std::vector<std::string>& PreemptRtNames();
+const std::vector<std::string>& SafetyNetNames();
+const std::vector<std::string>& BuiltinLoadChoices();
+const std::vector<std::string>& OnStopNames();
+const std::vector<std::string>& IrqbalanceModeNames();
+const std::vector<std::string>& ExplainWhenNames();
 
 std::string ToString(BootloaderType v);
 std::string ToString(IsolcpusFlag v);

@@ -79,7 +79,7 @@ const Section<Partition>& PartitionSection() {
                                   "give it its CPUs: 'cpus: isolated'");
                 }
               }),
-          Choice("type", &Partition::type, kPartitionTypeNames, PartitionType::kIsolated,
+          Choice("type", &Partition::type, PartitionTypeNames(), PartitionType::kIsolated,
                  "`isolated`: no load balancing, excluded from unbound workqueues"),
           Custom<Partition>("processes", "list of regexes", "none", "process names moved into the partition",
                             ReadProcesses),

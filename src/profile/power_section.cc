@@ -7,8 +7,11 @@
 namespace rtagent::profile {
 namespace {
 // Documentation/admin-guide/pm/cpufreq.rst, "Generic Scaling Governors".
-const std::vector<std::string> kGovernorNames = {"performance", "powersave", "schedutil",
-                                                 "ondemand",    "conservative", "userspace"};
+const std::vector<std::string>& GovernorNames() {
+  static const std::vector<std::string> k = {"performance", "powersave", "schedutil",
+                                                   "ondemand",    "conservative", "userspace"};
+  return k;
+}
 }  // namespace
 
 const Section<PowerConfig>& PowerSection() {
@@ -24,7 +27,7 @@ const Section<PowerConfig>& PowerSection() {
                  "per-CPU resume latency limit"),
           OptInt("max_exit_latency_us", &PowerConfig::max_exit_latency_us, {0, INT_MAX}, "leave",
                  "cpuidle states whose exit latency is above this are disabled on `power.cpus`"),
-          Word("governor", &PowerConfig::governor, kGovernorNames, "leave", "cpufreq governor on `power.cpus`"),
+          Word("governor", &PowerConfig::governor, GovernorNames(), "leave", "cpufreq governor on `power.cpus`"),
       }};
   return kSection;
 }

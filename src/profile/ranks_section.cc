@@ -98,7 +98,7 @@ const Section<RankRule>& RuleSection() {
           OptRegex("threads", &RankRule::threads, "thread names (`comm`) of any process"),
           OptRegex("process", &RankRule::process, "process names"),
           OptRegex("cmdline", &RankRule::cmdline, "command line, arguments joined by spaces").AndThen(CheckMatchesSomething),
-          OptChoice("policy", &RankRule::policy, kPolicyNames, "leave", "scheduling policy"),
+          OptChoice("policy", &RankRule::policy, PolicyNames(), "leave", "scheduling policy"),
           Int("priority", &RankRule::priority, {1, 99}, std::nullopt, "real-time priority")
               .Fallback("required for fifo/rr"),
           OptInt("nice", &RankRule::nice, {-20, 19}, "leave", "nice value for other/batch"),

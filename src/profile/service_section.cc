@@ -36,7 +36,7 @@ const Section<ServiceConfig>& ServiceSection() {
   static const Section<ServiceConfig> kSection{
       "service",
       {
-          Choice("on_stop", &ServiceConfig::on_stop, kOnStopNames, OnStop::kKeep, "what `hold` does on SIGTERM"),
+          Choice("on_stop", &ServiceConfig::on_stop, OnStopNames(), OnStop::kKeep, "what `hold` does on SIGTERM"),
           Dur("watch_interval", &ServiceConfig::watch_interval, std::chrono::milliseconds(100), std::chrono::seconds(5),
               "how often `hold` looks for drift"),
           Cpus("cpus", &ServiceConfig::cpus, CpuKeywords{}, HousekeepingCpus(), "where the daemon runs")

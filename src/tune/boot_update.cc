@@ -10,8 +10,11 @@
 
 namespace rtagent {
 
-const std::vector<BootUpdate> kBootUpdates = {BootUpdate::kNone, BootUpdate::kUpdateGrub, BootUpdate::kGrub2Mkconfig,
-                                              BootUpdate::kGrubby, BootUpdate::kKernelInstall};
+const std::vector<BootUpdate>& BootUpdates() {
+  static const std::vector<BootUpdate> k = {BootUpdate::kNone, BootUpdate::kUpdateGrub, BootUpdate::kGrub2Mkconfig,
+                                                BootUpdate::kGrubby, BootUpdate::kKernelInstall};
+  return k;
+}
 
 std::string BootActuatorName(BootUpdate step) {
   switch (step) {
@@ -137,7 +140,7 @@ std::vector<CommandRun> BootFileActuator::TakeRuns() {
 
 void AddBootFileActuators(Executor& executor, SysRoot& root, const CommandRunnerFactory& factory) {
   std::shared_ptr<CommandRunner> runner = factory(root);
-  for (BootUpdate step : kBootUpdates) {
+  for (BootUpdate step : BootUpdates()) {
     executor.AddActuator(BootActuatorName(step), std::make_unique<BootFileActuator>(root, step, runner));
   }
 }

@@ -27,7 +27,7 @@ enum class BootUpdate {
 };
 
 /// Every update step, kNone included.
-extern const std::vector<BootUpdate> kBootUpdates;
+const std::vector<BootUpdate>& BootUpdates();
 
 /// The actuator that writes a boot file with this step: "bootfile", "bootfile+update-grub",
 /// ... The journal keeps the name, so revert runs the same step.

@@ -136,7 +136,7 @@ TEST_CASE("each loader's update command", "[tune][boot]") {
 
 TEST_CASE("every update step has its own actuator name, all of them boot files", "[tune][boot]") {
   std::vector<std::string> names;
-  for (BootUpdate s : kBootUpdates) {
+  for (BootUpdate s : BootUpdates()) {
     names.push_back(BootActuatorName(s));
     CHECK(IsBootFileActuator(names.back()));
   }

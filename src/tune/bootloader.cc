@@ -12,8 +12,11 @@ namespace rtagent {
 
 using profile::BootloaderType;
 
-const std::vector<std::string> kManagedBootKeys = {"isolcpus", "nohz_full", "rcu_nocbs", "rcu_nocb_poll",
-                                                   "irqaffinity", "skew_tick", "kthread_cpus", "nohz"};
+const std::vector<std::string>& ManagedBootKeys() {
+  static const std::vector<std::string> k = {"isolcpus", "nohz_full", "rcu_nocbs", "rcu_nocb_poll",
+                                                     "irqaffinity", "skew_tick", "kthread_cpus", "nohz"};
+  return k;
+}
 
 namespace {
 
@@ -28,7 +31,7 @@ bool IsNameChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) || 
 
 // Every key that StripBootArgs removes for `args`.
 std::vector<std::string> DroppedKeys(const std::vector<std::string>& args) {
-  std::vector<std::string> drop = kManagedBootKeys;
+  std::vector<std::string> drop = ManagedBootKeys();
   for (const auto& a : args) drop.push_back(BootArgKey(a));
   return drop;
 }

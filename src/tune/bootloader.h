@@ -25,7 +25,7 @@ namespace rtagent {
 
 /// Kernel parameters rtagent manages: an existing occurrence of any of them in a boot file is
 /// replaced, so removing a setting from the profile removes it from the boot file too.
-extern const std::vector<std::string> kManagedBootKeys;
+const std::vector<std::string>& ManagedBootKeys();
 
 /// "isolcpus=nohz,2-3" -> "isolcpus"; "rcu-nocbs=1" -> "rcu_nocbs" (the kernel reads '-' as '_').
 std::string BootArgKey(std::string_view arg);

@@ -69,7 +69,7 @@ Result<std::string> CgroupActuator::Read(const std::string& key) {
   auto b = Backend();
   if (!b) return b.error();
   CgroupBackend& be = **b;
-  if (k->kind == "dir") return be.Exists(k->cgroup) ? kPresent : kAbsent;
+  if (k->kind == "dir") return std::string(be.Exists(k->cgroup) ? kPresent : kAbsent);
   if (k->kind == "file") return be.Get(k->cgroup, k->name);
   if (k->kind == "controller") {
     auto text = be.Get(k->cgroup, kpath::kCgroupSubtreeControl);

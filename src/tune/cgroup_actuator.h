@@ -23,9 +23,9 @@ std::string CgroupFileKey(const std::string& cgroup, const std::string& file);
 std::string CgroupControllerKey(const std::string& cgroup, const std::string& controller);
 std::string CgroupProcKey(int pid);
 
-inline const std::string kCgroupActuator = "cgroup";
-inline const std::string kPresent = "present";
-inline const std::string kAbsent = "absent";
+inline constexpr char kCgroupActuator[] = "cgroup";
+inline constexpr char kPresent[] = "present";
+inline constexpr char kAbsent[] = "absent";
 
 /// The executor's face of a backend. The hierarchy and the backend are found on first use,
 /// so registering it costs nothing when the profile has no partitions.

@@ -15,7 +15,10 @@ extern char** environ;
 
 namespace rtagent {
 
-const std::vector<std::string> kProgramDirs = {"usr/sbin", "usr/bin", "sbin", "bin"};
+const std::vector<std::string>& ProgramDirs() {
+  static const std::vector<std::string> k = {"usr/sbin", "usr/bin", "sbin", "bin"};
+  return k;
+}
 
 namespace {
 
@@ -82,7 +85,7 @@ std::optional<CommandRun> CommandRunFromJson(const nlohmann::json& j) {
 
 std::optional<std::string> FindProgram(const SysRoot& root, const std::string& name) {
   if (name.empty() || name.find('/') != std::string::npos) return std::nullopt;
-  for (const std::string& dir : kProgramDirs) {
+  for (const std::string& dir : ProgramDirs()) {
     const std::string path = dir + "/" + name;
     if (root.Exists(path) && !root.IsDir(path)) return path;
   }
@@ -99,7 +102,7 @@ CommandRun LiveCommandRunner::Run(const std::vector<std::string>& argv) {
   auto found = FindProgram(root_, argv[0]);
   if (!found) {
     std::string dirs;
-    for (const std::string& d : kProgramDirs) dirs += (dirs.empty() ? "/" : ", /") + d;
+    for (const std::string& d : ProgramDirs()) dirs += (dirs.empty() ? "/" : ", /") + d;
     run.note = argv[0] + " is not installed (looked in " + dirs + ")";
     return run;
   }

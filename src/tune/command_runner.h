@@ -51,9 +51,9 @@ class CommandRunner {
 };
 
 /// Where a program named by rtagent is looked for, relative to the system root, in order.
-extern const std::vector<std::string> kProgramDirs;
+const std::vector<std::string>& ProgramDirs();
 
-/// The root-relative path of program `name` under `root` (the first of kProgramDirs that has
+/// The root-relative path of program `name` under `root` (the first of ProgramDirs() that has
 /// it), nullopt when none has.
 std::optional<std::string> FindProgram(const SysRoot& root, const std::string& name);
 

@@ -11,9 +11,9 @@ namespace {
 constexpr const char* kWhy =
     "Real-Time Linux, chapters 3 and 6: irqbalance moves IRQs every ten seconds, onto isolated CPUs too, unless "
     "they are banned";
-const std::string kUnit = "irqbalance.service";
-const std::string kAbsent = "absent";
-const std::string kNoFile = "no-file";
+constexpr char kUnit[] = "irqbalance.service";
+constexpr char kAbsent[] = "absent";
+constexpr char kNoFile[] = "no-file";
 
 Result<std::pair<std::string, std::string>> SplitKey(const std::string& key) {
   size_t hash = key.rfind('#');
@@ -103,7 +103,7 @@ Result<void> IrqbalanceConfigActuator::Write(const std::string& key, const std::
   const std::string status = runs_.back().Status();
   (void)put(had ? std::optional<std::string>(*had) : std::nullopt);
   restart();
-  return MakeError("systemctl try-restart " + kUnit + ": " + status + "; " + path + " put back", EIO);
+  return MakeError("systemctl try-restart " + std::string(kUnit) + ": " + status + "; " + path + " put back", EIO);
 }
 
 std::vector<CommandRun> IrqbalanceConfigActuator::TakeRuns() { return std::exchange(runs_, {}); }

@@ -14,8 +14,8 @@
 namespace rtagent {
 
 /// The actuators' names in plan items and the journal.
-inline const std::string kIrqbalanceConfigActuator = "irqbalance-config";
-inline const std::string kIrqbalanceUnitActuator = "irqbalance-unit";
+inline constexpr char kIrqbalanceConfigActuator[] = "irqbalance-config";
+inline constexpr char kIrqbalanceUnitActuator[] = "irqbalance-unit";
 
 /// What irqs.irqbalance asks for on this system (nothing when irqbalance does not run, when
 /// the mode is `leave`, or when no CPU is isolated).

@@ -18,9 +18,9 @@ using nlohmann::json;
 namespace {
 
 // rtagent's state that must outlive a reboot (the FHS's /var/lib).
-const std::string kStateDir = "var/lib/rtagent";
+constexpr char kStateDir[] = "var/lib/rtagent";
 // The machine's identity (machine-id(5)): the journal records it and refuses another machine's.
-const std::string kMachineId = "etc/machine-id";
+constexpr char kMachineId[] = "etc/machine-id";
 
 // The journal's format; a journal in another one is refused (another rtagent wrote it).
 constexpr int kFormat = 1;
@@ -268,7 +268,7 @@ struct EntryReader {
 }  // namespace
 
 std::string Journal::Path() { return kpath::kRunDir + "/journal.json"; }
-std::string Journal::BootPath() { return kStateDir + "/boot-journal.json"; }
+std::string Journal::BootPath() { return std::string(kStateDir) + "/boot-journal.json"; }
 
 std::string Journal::MachineId() const {
   auto id = root_.ReadTrimmed(kMachineId);

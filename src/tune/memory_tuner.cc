@@ -17,8 +17,14 @@ using profile::LoadContext;
 using profile::YamlNode;
 
 // Documentation/admin-guide/mm/transhuge.rst
-const std::vector<std::string> kThpEnabledNames = {"always", "madvise", "never"};
-const std::vector<std::string> kThpDefragNames = {"always", "defer", "defer+madvise", "madvise", "never"};
+const std::vector<std::string>& ThpEnabledNames() {
+  static const std::vector<std::string> k = {"always", "madvise", "never"};
+  return k;
+}
+const std::vector<std::string>& ThpDefragNames() {
+  static const std::vector<std::string> k = {"always", "defer", "defer+madvise", "madvise", "never"};
+  return k;
+}
 
 // A sysctl that memory.sysctl accepts: RT guides set these, and nothing else is written.
 struct SysctlSpec {
@@ -29,19 +35,22 @@ struct SysctlSpec {
 };
 
 // Documentation/admin-guide/sysctl/{vm,kernel}.rst. Ranges are what the kernel accepts.
-const std::vector<SysctlSpec> kSysctls = {
-    {"vm.stat_interval", 1, 3600, false},               // seconds between per-CPU vmstat updates
-    {"vm.compaction_proactiveness", 0, 100, false},     // background compaction (Chapter 8)
-    {"kernel.sched_rt_runtime_us", -1, INT_MAX, false}, // RT throttling budget; -1 removes the net
-    {"kernel.sched_rt_period_us", 1, INT_MAX, false},
-    {"kernel.timer_migration", 0, 1, false},
-    {"kernel.watchdog", 0, 1, false},
-    {"kernel.nmi_watchdog", 0, 1, false},
-    {"kernel.soft_watchdog", 0, 1, false},
-    {"kernel.watchdog_thresh", 0, 60, false},
-    {"kernel.watchdog_cpumask", 0, 0, true},
-    {"kernel.numa_balancing", 0, 3, false},
-};
+const std::vector<SysctlSpec>& SysctlSpecs() {
+  static const std::vector<SysctlSpec> k = {
+      {"vm.stat_interval", 1, 3600, false},               // seconds between per-CPU vmstat updates
+      {"vm.compaction_proactiveness", 0, 100, false},     // background compaction (Chapter 8)
+      {"kernel.sched_rt_runtime_us", -1, INT_MAX, false}, // RT throttling budget; -1 removes the net
+      {"kernel.sched_rt_period_us", 1, INT_MAX, false},
+      {"kernel.timer_migration", 0, 1, false},
+      {"kernel.watchdog", 0, 1, false},
+      {"kernel.nmi_watchdog", 0, 1, false},
+      {"kernel.soft_watchdog", 0, 1, false},
+      {"kernel.watchdog_thresh", 0, 60, false},
+      {"kernel.watchdog_cpumask", 0, 0, true},
+      {"kernel.numa_balancing", 0, 3, false},
+  };
+  return k;
+}
 
 std::vector<std::string> SysctlNames() { return MemorySysctlNames(); }
 
@@ -50,8 +59,8 @@ void ReadSysctls(LoadContext& c, MemoryConfig& m, const YamlNode* sysctl, const 
   if (sysctl == nullptr || !c.reader().MapWithKeys(*sysctl, SysctlNames(), what, "sysctl")) return;
   for (size_t i = 0; i < sysctl->keys.size(); ++i) {
     const std::string& name = sysctl->keys[i];
-    auto spec = std::find_if(kSysctls.begin(), kSysctls.end(), [&](const SysctlSpec& s) { return s.name == name; });
-    if (spec == kSysctls.end()) continue;  // reported as unknown
+    auto spec = std::find_if(SysctlSpecs().begin(), SysctlSpecs().end(), [&](const SysctlSpec& s) { return s.name == name; });
+    if (spec == SysctlSpecs().end()) continue;  // reported as unknown
     const YamlNode& v = sysctl->items[i];
     const std::string key = what + "." + name;
     Sysctl s{name, sysctl->key_marks[i], ""};
@@ -205,8 +214,8 @@ const profile::Section<MemoryConfig>& ThpSection() {
   static const profile::Section<MemoryConfig> kSection{
       "memory.thp",
       {
-          profile::Word("enabled", &MemoryConfig::thp_enabled, kThpEnabledNames, "leave", "when THP are used"),
-          profile::Word("defrag", &MemoryConfig::thp_defrag, kThpDefragNames, "leave",
+          profile::Word("enabled", &MemoryConfig::thp_enabled, ThpEnabledNames(), "leave", "when THP are used"),
+          profile::Word("defrag", &MemoryConfig::thp_defrag, ThpDefragNames(), "leave",
                         "whether allocations stall to compact memory")
               .Checked(WarnDefrag),
       }};
@@ -343,7 +352,7 @@ Change SysctlChange(const std::string& section, const std::string& name, const s
 
 std::vector<std::string> MemorySysctlNames() {
   std::vector<std::string> names;
-  for (const SysctlSpec& s : kSysctls) names.push_back(s.name);
+  for (const SysctlSpec& s : SysctlSpecs()) names.push_back(s.name);
   return names;
 }
 

@@ -17,7 +17,7 @@ namespace {
 
 constexpr const char* kWhyV2 = "Real-Time Linux, Chapter 6 (partitions); cgroup-v2.rst, cpuset.cpus.partition";
 constexpr const char* kWhyV1 = "Real-Time Linux, Chapter 6 (partitions); cgroup-v1/cpusets.rst, exclusive cpusets";
-const std::string kNone = "(absent)";
+constexpr char kNone[] = "(absent)";
 
 const char* kCpusRefusedEinval =
     "the kernel refused these CPUs (EINVAL): not all within the parent's, offline, or overlapping a sibling's "

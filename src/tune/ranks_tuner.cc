@@ -12,7 +12,7 @@
 namespace rtagent {
 namespace {
 
-const std::string kSection = "ranks";
+constexpr char kSection[] = "ranks";
 constexpr const char* kWhyOrder =
     "Real-Time Linux, Chapter 4: threaded IRQs start at FIFO 50; raise the one that feeds the loop above it, "
     "the loop above the rest";

@@ -25,7 +25,7 @@ class SchedActuator : public Actuator {
 };
 
 /// Actuator names used by the ranks tuner's items.
-inline const std::string kSchedActuator = "sched";
-inline const std::string kAffinityActuator = "affinity";
+inline constexpr char kSchedActuator[] = "sched";
+inline constexpr char kAffinityActuator[] = "affinity";
 
 }  // namespace rtagent

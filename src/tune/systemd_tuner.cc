@@ -7,15 +7,12 @@
 
 namespace rtagent {
 
-// Not a kernel path: systemd's own configuration, under the root like every file.
-const std::string kSystemdDropIn = "etc/systemd/system.conf.d/50-rtagent.conf";
-
 namespace {
 
 using profile::CpuKeyword;
 using profile::CpuSpec;
 
-const std::string kNoFile = "no-file";
+constexpr char kNoFile[] = "no-file";
 constexpr const char* kWhy =
     "Real-Time Linux, chapter 6 (ordinary processes on the housekeeping CPUs); TuneD's cpu-partitioning "
     "[systemd] cpu_affinity";
@@ -80,15 +77,15 @@ Result<SectionPlan> SystemdTuner::Plan(const PlanContext& ctx) const {
   const auto& want = SystemdOf(ctx.profile).cpu_affinity;
   if (want->keyword == CpuKeyword::kKeep || want->cpus.Empty()) return plan;
   auto now = ctx.root.Read(kSystemdDropIn);
-  if (!now && now.error().err == ENOENT) now = kNoFile;
+  if (!now && now.error().err == ENOENT) now = std::string(kNoFile);
   if (!now) {
-    plan.findings.push_back({Finding::Level::kError, kSystemdDropIn + " cannot be read: " + now.error().message,
+    plan.findings.push_back({Finding::Level::kError, std::string(kSystemdDropIn) + " cannot be read: " + now.error().message,
                              want.mark, kWhy});
     return plan;
   }
   Change c;
   c.section = plan.section;
-  c.what = "systemd CPUAffinity= (" + kSystemdDropIn + ")";
+  c.what = "systemd CPUAffinity= (" + std::string(kSystemdDropIn) + ")";
   c.actuator = "dropin";
   c.key = kSystemdDropIn;
   c.before = *now;

@@ -20,8 +20,9 @@ struct SystemdConfig {
 const profile::Block<SystemdConfig>& SystemdSection();
 inline const SystemdConfig& SystemdOf(const profile::Profile& p) { return SystemdSection().Of(p); }
 
-/// The drop-in rtagent writes, root-relative.
-extern const std::string kSystemdDropIn;
+/// The drop-in rtagent writes, root-relative. Not a kernel path: systemd's own configuration,
+/// under the root like every file.
+inline constexpr char kSystemdDropIn[] = "etc/systemd/system.conf.d/50-rtagent.conf";
 /// The drop-in's whole text for `cpus` ("0-1").
 std::string SystemdDropInText(const std::string& cpus);
 

@@ -22,13 +22,22 @@ using profile::TunedOption;
 using profile::TunedUnit;
 
 // TuneD's realtime profiles write the global mask, writeback's, and every workqueue's by a glob.
-const std::string kVirtualWorkqueues = kpath::kWorkqueueCpumask.substr(0, kpath::kWorkqueueCpumask.rfind('/')) + "/*/cpumask";
-const std::string kSysfsWorkqueues = "/" + kpath::kWorkqueueCpumask + ", /" + kpath::WorkqueueCpumask("writeback") +
-                                     ", /" + kVirtualWorkqueues;
+const std::string& VirtualWorkqueues() {
+  static const std::string k = kpath::kWorkqueueCpumask.substr(0, kpath::kWorkqueueCpumask.rfind('/')) + "/*/cpumask";
+  return k;
+}
+const std::string& SysfsWorkqueues() {
+  static const std::string k = "/" + kpath::kWorkqueueCpumask + ", /" + kpath::WorkqueueCpumask("writeback") +
+                               ", /" + VirtualWorkqueues();
+  return k;
+}
 
 // TuneD's realtime and cpu-partitioning profiles turn the polling of corrected machine-check
 // errors off on every CPU's device by a glob.
-const std::string kSysfsMachinecheck = "/" + kpath::MachinecheckIgnoreCe("machinecheck*");
+const std::string& SysfsMachinecheck() {
+  static const std::string k = "/" + kpath::MachinecheckIgnoreCe("machinecheck*");
+  return k;
+}
 
 }  // namespace
 
@@ -73,9 +82,9 @@ const std::vector<TunedMappingRow>& TunedMappingTable() {
       {"bootloader", "any other argument", "cores.boot.extra", "verbatim (`intel_pstate=disable`, `nosoftlockup`, `tsc=reliable`)"},
       {"bootloader", "*", "",
        "TuneD's GRUB and initrd options; rtagent writes the command line for the board's boot loader (`cores.bootloader`)"},
-      {"sysfs", kSysfsWorkqueues, "cores.runtime.workqueue_cpumask", "the mask as a CPU list; `housekeeping` when it is"},
+      {"sysfs", SysfsWorkqueues(), "cores.runtime.workqueue_cpumask", "the mask as a CPU list; `housekeeping` when it is"},
       {"sysfs", "/" + kpath::kThpEnabled + ", /" + kpath::kThpDefrag, "memory.thp.enabled, memory.thp.defrag", ""},
-      {"sysfs", kSysfsMachinecheck, "cores.runtime.machinecheck_ignore_ce",
+      {"sysfs", SysfsMachinecheck(), "cores.runtime.machinecheck_ignore_ce",
        "`1` is `true`; one CPU's device (`machinecheck2`) sets them all, as the kernel keeps one value"},
       {"sysfs", "*", "", "rtagent has no generic sysfs section"},
       {"irqbalance", "banned_cpus", "irqs.irqbalance", "`ban`: rtagent bans the isolated CPUs"},
@@ -488,7 +497,7 @@ class Importer {
     std::string path = s.option;
     std::string rel = path.empty() ? path : path.substr(1);
     if (rel == kpath::kWorkqueueCpumask || rel == kpath::WorkqueueCpumask("writeback") || rel == kpath::WorkqueueCpumask("*") ||
-        rel == kVirtualWorkqueues) {
+        rel == VirtualWorkqueues()) {
       auto c = Mask(s.value);
       if (!c) return Unmapped(s, "not a CPU mask");
       std::string v = CpuValue(*c, s);
