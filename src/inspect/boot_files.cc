@@ -4,18 +4,21 @@
 
 namespace rtagent {
 
+// init_priority: made before every other file's initialisers, as for the kernel paths
+// (base/kernel_paths.h), so a table built from them at start (fuzz/bootfile_fuzz.cc's kinds)
+// sees them made, as it did when they were inline variables in the header.
 namespace bootpath {
-const std::string kGrubDefault = "etc/default/grub";
-const std::string kGrubDropInDir = "etc/default/grub.d";
-const std::string kGrubDropIn = "etc/default/grub.d/90-rtagent.cfg";
-const std::string kGrubCfg = "boot/grub/grub.cfg";
-const std::string kGrub2Dir = "boot/grub2";
-const std::vector<std::string> kGrubenv = {"boot/grub2/grubenv", "boot/grub/grubenv"};
-const std::string kExtlinux = "boot/extlinux/extlinux.conf";
-const std::string kRpiCmdline = "boot/firmware/cmdline.txt";
-const std::string kRpiCmdlineOld = "boot/cmdline.txt";
-const std::vector<std::string> kLoaderDirs = {"boot/loader", "efi/loader", "boot/efi/loader"};
-const std::string kKernelCmdline = "etc/kernel/cmdline";
+const std::string kGrubDefault __attribute__((init_priority(101))) = "etc/default/grub";
+const std::string kGrubDropInDir __attribute__((init_priority(101))) = "etc/default/grub.d";
+const std::string kGrubDropIn __attribute__((init_priority(101))) = "etc/default/grub.d/90-rtagent.cfg";
+const std::string kGrubCfg __attribute__((init_priority(101))) = "boot/grub/grub.cfg";
+const std::string kGrub2Dir __attribute__((init_priority(101))) = "boot/grub2";
+const std::vector<std::string> kGrubenv __attribute__((init_priority(101))) = {"boot/grub2/grubenv", "boot/grub/grubenv"};
+const std::string kExtlinux __attribute__((init_priority(101))) = "boot/extlinux/extlinux.conf";
+const std::string kRpiCmdline __attribute__((init_priority(101))) = "boot/firmware/cmdline.txt";
+const std::string kRpiCmdlineOld __attribute__((init_priority(101))) = "boot/cmdline.txt";
+const std::vector<std::string> kLoaderDirs __attribute__((init_priority(101))) = {"boot/loader", "efi/loader", "boot/efi/loader"};
+const std::string kKernelCmdline __attribute__((init_priority(101))) = "etc/kernel/cmdline";
 }  // namespace bootpath
 
 std::vector<std::string> ReadBootFiles(const SysRoot& root) {
