@@ -43,7 +43,7 @@ python3 - "$tree" "$work" "$runs" "$timeout" bench/tune-large.yaml "$floor" "$rt
 import json, os, shutil, signal, statistics, subprocess, sys, time
 tree, work, runs, timeout, profile, floor_bin = sys.argv[1], sys.argv[2], int(sys.argv[3]), float(sys.argv[4]), sys.argv[5], sys.argv[6]
 binaries = sys.argv[7:]
-TRACED = "openat,write,fsync,fdatasync,close,rename,renameat,renameat2,mkdir,mkdirat,rmdir,unlink,unlinkat"
+TRACED = "openat,write,pwrite64,ftruncate,fsync,fdatasync,close,rename,renameat,renameat2,mkdir,mkdirat,rmdir,unlink,unlinkat"
 
 RSS_FILE = os.path.join(work, "rss")
 

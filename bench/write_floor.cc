@@ -1,6 +1,6 @@
 // The floor for `rtagent apply`: the same file system calls apply made, replayed and nothing
 // else. bench/tune.sh traces one apply on a copy of the large tree (strace: open, write,
-// fsync, close, rename, mkdir, rmdir, unlink), turns the trace into the ops below with
+// pwrite, ftruncate, fsync, close, rename, mkdir, rmdir, unlink), turns the trace into the ops below with
 // bench/write_floor_ops.py, and times this program on a fresh copy: the same values written
 // to the same files, and the same journal commits (write the new journal to a temporary
 // file, fsync it, rename it over the old one, fsync the directory). What apply costs beyond
@@ -8,7 +8,8 @@
 //
 // usage: rtagent_bench_writefloor ROOT < ops
 // Each op is one line of tab-separated fields; paths and data are hex, paths relative to ROOT:
-//   open ID FLAGS MODE PATH | write ID DATA | fsync ID | close ID
+//   open ID FLAGS MODE PATH | write ID DATA | pwrite ID OFFSET DATA | truncate ID LENGTH
+//   fsync ID | close ID
 //   rename FROM TO | mkdir PATH MODE | rmdir PATH | unlink PATH
 // Prints "ops N writes W bytes B commits C failed F"; exit 1 when an op failed.
 #include <fcntl.h>
@@ -57,6 +58,7 @@ int main(int argc, char** argv) {
     const std::string& k = op[0];
     if (k == "open" && op.size() == 5) op[4] = root + "/" + Unhex(op[4]);
     else if (k == "write" && op.size() == 3) op[2] = Unhex(op[2]);
+    else if (k == "pwrite" && op.size() == 4) op[3] = Unhex(op[3]);
     else if ((k == "rename") && op.size() == 3) op[1] = root + "/" + Unhex(op[1]), op[2] = root + "/" + Unhex(op[2]);
     else if ((k == "mkdir" || k == "rmdir" || k == "unlink") && op.size() >= 2) op[1] = root + "/" + Unhex(op[1]);
   }
@@ -74,6 +76,13 @@ int main(int argc, char** argv) {
       rc = n == static_cast<ssize_t>(op[2].size()) ? 0 : -1;
       ++writes;
       bytes += static_cast<long>(op[2].size());
+    } else if (k == "pwrite") {
+      ssize_t n = ::pwrite(fds.at(op[1]), op[3].data(), op[3].size(), static_cast<off_t>(std::stoll(op[2])));
+      rc = n == static_cast<ssize_t>(op[3].size()) ? 0 : -1;
+      ++writes;
+      bytes += static_cast<long>(op[3].size());
+    } else if (k == "truncate") {
+      rc = ::ftruncate(fds.at(op[1]), static_cast<off_t>(std::stoll(op[2])));
     } else if (k == "fsync") {
       rc = ::fsync(fds.at(op[1]));
     } else if (k == "close") {

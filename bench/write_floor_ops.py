@@ -3,9 +3,12 @@
 
 usage: write_floor_ops.py ROOT < strace-log > ops
 The trace must come from `strace -f -qq -y -xx -s 268435456 -e signal=none
--e trace=openat,write,fsync,fdatasync,close,rename,renameat,renameat2,mkdir,mkdirat,rmdir,unlink,unlinkat`.
+-e trace=openat,write,pwrite64,ftruncate,fsync,fdatasync,close,rename,renameat,renameat2,mkdir,mkdirat,
+rmdir,unlink,unlinkat`.
 Only calls on files under ROOT are kept; an open is kept when its descriptor is later written
-or fsynced (the journal directory's fsync included). Prints a summary on stderr.
+or fsynced (the journal directory's fsync included). A fixture file that apply reads and
+rewrites through one descriptor (open O_RDWR, read, pwrite, ftruncate) is replayed with the
+same calls, its read left out. Prints a summary on stderr.
 """
 import os
 import re
@@ -43,7 +46,7 @@ def main():
     for i, (name, args, ret, retpath) in enumerate(calls):
         if name == "openat":
             current[ret] = i
-        elif name in ("write", "fsync", "fdatasync"):
+        elif name in ("write", "pwrite64", "fsync", "fdatasync"):
             fd = int(re.match(FD, args).group(1))
             if fd in current:
                 used.add(current[fd])
@@ -63,17 +66,22 @@ def main():
             ids[ret] = str(next_id)
             out.append(f"open\t{next_id}\t{flags}\t{m.group(3) or '0'}\t{path.hex()}")
             next_id += 1
-        elif name in ("write", "fsync", "fdatasync", "close"):
+        elif name in ("write", "pwrite64", "ftruncate", "fsync", "fdatasync", "close"):
             m = re.match(FD, args)
             fd = int(m.group(1))
             if fd not in ids:
                 continue
-            if name == "write":
-                m = re.match(FD + r", " + STR + r"(\.\.\.)?", args)
+            if name in ("write", "pwrite64"):
+                m = re.match(FD + r", " + STR + r"(\.\.\.)?(?:, \d+, (\d+))?", args)
                 if m.group(4):
                     sys.exit("write_floor_ops: a write was cut short in the trace: raise strace's -s")
                 data = unhex(m.group(3))
-                out.append(f"write\t{ids[fd]}\t{data.hex()}")
+                if name == "pwrite64":
+                    out.append(f"pwrite\t{ids[fd]}\t{m.group(5)}\t{data.hex()}")
+                else:
+                    out.append(f"write\t{ids[fd]}\t{data.hex()}")
+            elif name == "ftruncate":
+                out.append(f"truncate\t{ids[fd]}\t{int(args.rsplit(', ', 1)[1])}")
             elif name == "close":
                 out.append(f"close\t{ids.pop(fd)}")
             else:

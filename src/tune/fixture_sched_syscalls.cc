@@ -121,7 +121,11 @@ Result<SchedAttr> FixtureSchedSyscalls::GetAttr(const TaskId& t) const {
 
 Result<void> FixtureSchedSyscalls::SetAttr(const TaskId& t, const SchedAttr& a) {
   if (writes_ == nullptr) return MakeError("read-only root: cannot set thread " + TaskKey(t), EROFS);
-  if (auto r = CheckExists(t); !r) return r;
+  // The kernel finds the thread (ESRCH) before it checks the parameters (EINVAL); the stat line
+  // read here is the one rewritten below.
+  const std::string stat_path = kpath::TaskStat(t.pid, t.tid);
+  auto text = reads_.Read(stat_path);
+  if (!text) return Missing(t, text.error());
   // The checks sched_setattr(2) makes (kernel/sched/syscalls.c, __checkparam_dl).
   bool rt = a.policy == kSchedFifo || a.policy == kSchedRr;
   bool normal = a.policy == kSchedOther || a.policy == kSchedBatch || a.policy == kSchedIdle;
@@ -135,9 +139,6 @@ Result<void> FixtureSchedSyscalls::SetAttr(const TaskId& t, const SchedAttr& a) 
       bad_dl) {
     return MakeError("sched_setattr(" + std::to_string(t.tid) + ", " + FormatSched(a) + ") under " + reads_.Dir(), EINVAL);
   }
-  const std::string stat_path = kpath::TaskStat(t.pid, t.tid);
-  auto text = reads_.Read(stat_path);
-  if (!text) return text.error();
   auto st = ParseTaskStat(*text);
   if (!st) return MakeError(reads_.Dir() + " " + stat_path + ": malformed stat line", EINVAL);
   // fs/proc/array.c: field 18 is p->prio - MAX_RT_PRIO: -1 - rt_priority for fifo/rr, -101
@@ -150,6 +151,9 @@ Result<void> FixtureSchedSyscalls::SetAttr(const TaskId& t, const SchedAttr& a) 
                                           {41, std::to_string(a.policy)}});
   if (!edited) return edited.error();
   if (auto w = writes_->Write(stat_path, *edited); !w) return w;
+  // The sched file shows dl.* lines only for a deadline thread: from one class other than
+  // deadline to another, it has none to write or take away.
+  if (!dl && st->policy != kSchedDeadline) return Ok();
   return WriteDeadlineLines(t, a);
 }
 
@@ -224,13 +228,17 @@ Result<CpuSet> FixtureSchedSyscalls::GetAffinity(const TaskId& t) const {
 
 Result<void> FixtureSchedSyscalls::SetAffinity(const TaskId& t, const CpuSet& cpus) {
   if (writes_ == nullptr) return MakeError("read-only root: cannot set thread " + TaskKey(t), EROFS);
-  if (auto r = CheckExists(t); !r) return r;
+  // The thread is found (ESRCH) before the mask is checked (EINVAL), as the kernel does.
+  auto stat_text = reads_.Read(kpath::TaskStat(t.pid, t.tid));
+  if (!stat_text) {
+    if (auto gone = Missing(t, stat_text.error()); gone.err == ESRCH) return gone;
+  }
   const std::string where = "sched_setaffinity(" + std::to_string(t.tid) + ", " + cpus.ToList() + ") under " + reads_.Dir();
   if (cpus.Empty()) return MakeError(where, EINVAL);
   // A per-CPU kernel thread (PF_NO_SETAFFINITY) is refused with EINVAL (kernel/sched/core.c,
   // __sched_setaffinity's caller checks the flag).
-  if (auto text = reads_.Read(kpath::TaskStat(t.pid, t.tid))) {
-    if (auto st = ParseTaskStat(*text); st && (st->flags & kPfNoSetaffinity) != 0) {
+  if (stat_text) {
+    if (auto st = ParseTaskStat(*stat_text); st && (st->flags & kPfNoSetaffinity) != 0) {
       return MakeError(where + ": per-CPU kernel thread", EINVAL);
     }
   }

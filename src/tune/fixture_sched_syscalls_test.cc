@@ -128,6 +128,10 @@ TEST_CASE("the twin refuses as the kernel does", "[tune][ranks]") {
   CHECK(sys.GetAttr({186, 1203}).error().err == ESRCH);
   CHECK(sys.GetAffinity({186, 1203}).error().err == ESRCH);
   CHECK(sys.SetAffinity({1200, 1203}, CpuSet()).error().err == EINVAL);
+  // The kernel looks the thread up before it checks what it is asked: an exited thread with a
+  // priority out of range, or an empty mask, is ESRCH, not EINVAL.
+  CHECK(sys.SetAttr({1200, 1299}, SchedAttr{kSchedFifo, 100}).error().err == ESRCH);
+  CHECK(sys.SetAffinity({1200, 1299}, CpuSet()).error().err == ESRCH);
 
   // Planning never writes: a twin without a writable root answers EROFS.
   FixtureSchedSyscalls plan_only(root, nullptr);
