@@ -32,7 +32,10 @@ std::string PhaseSentence(const BenchRun& run, const PhaseLoad& l) {
              " spinner at the measuring thread's rank, while each test runs" +
              (run.realtime && run.rr_timeslice_ms > 0
                   ? " (it gives the CPU up only at the end of its round-robin timeslice, " +
-                        std::to_string(run.rr_timeslice_ms) + " ms here: kernel.sched_rr_timeslice_ms)"
+                        std::to_string(run.rr_timeslice_ms) +
+                        " ms here: kernel.sched_rr_timeslice_ms); the measuring thread and its peers run at "
+                        "SCHED_RR at their ranks in this phase, since beside one SCHED_RR task a SCHED_FIFO one "
+                        "lets a nohz_full CPU's tick stop and the timeslice never ends"
                   : std::string());
   }
   return "";

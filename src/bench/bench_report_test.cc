@@ -26,6 +26,8 @@ TEST_CASE("bench Markdown: the virtual-machine label before any figure, a column
   // The equal phase's timeslice shows in the timer table, with the rate and the overruns.
   CHECK_THAT(md, Catch::Contains("| 2 ms | equal-rank load | 98.0 ms | 99.0 ms | 99.0 ms | 2 | 10.0 Hz of 500 | 97 |"));
   CHECK_THAT(md, Catch::Contains("round-robin timeslice, 100 ms here"));
+  // The measuring side's class in that phase, and why (a FIFO thread there hung on nohz_full).
+  CHECK_THAT(md, Catch::Contains("the measuring thread and its peers run at SCHED_RR at their ranks in this phase"));
   // Skips and errors are said with their reason under their table.
   CHECK_THAT(md, Catch::Contains("`sync.mutex.handoff.protect` (idle): skipped: needs SCHED_FIFO"));
   CHECK_THAT(md, Catch::Contains("`sync.sem.named.trywait` (idle): error: sem_open"));

@@ -49,6 +49,17 @@ SchedState LoadClass(Phase phase, bool realtime, int priority) {
   return realtime ? SchedState{SCHED_RR, priority} : SchedState{SCHED_OTHER, 0};
 }
 
+// The measuring thread's class in the equal phase: SCHED_RR at its rank when it measures at
+// SCHED_FIFO. On a nohz_full CPU the scheduler stops the tick while one SCHED_RR task shares the
+// CPU with SCHED_FIFO ones (kernel/sched/core.c, sched_can_stop_tick: a lone RR task needs no
+// tick, FIFO tasks never do), so the spinner's timeslice would never end and a FIFO thread of
+// ours at its rank would wait for good (CI's rt-bench guest hung so on isolated CPU 2). With
+// two RR tasks runnable the kernel keeps the tick, and the slices run out as the phase means.
+SchedState EqualPhaseClass(const SchedState& measuring) {
+  if (measuring.policy != SCHED_FIFO) return measuring;
+  return {SCHED_RR, measuring.priority};
+}
+
 TestResult Describe(const Primitive& t, Phase phase, int cpu) {
   TestResult r;
   r.id = t.id;
@@ -189,8 +200,15 @@ Result<void> RunBench(const RunOptions& o, BenchRun& run,
   SampleBuffer buffer(capacity);
   auto stopped = [&] { return o.stop != nullptr && o.stop->load(); };
 
+  const SchedState equal_sched = EqualPhaseClass(sched);
   for (Phase phase : AllPhases()) {
     if (stopped()) break;
+    const SchedState phase_sched = phase == Phase::kEqual ? equal_sched : sched;
+    if (const int err = PlaceCallingThread(o.cpu, phase_sched); err != 0) {
+      return MakeError("cannot run on CPU " + std::to_string(o.cpu) + " at " + SchedPolicyName(phase_sched.policy) + " " +
+                           std::to_string(phase_sched.priority) + " for the " + PhaseName(phase) + " phase",
+                       err);
+    }
     PhaseLoad pl;
     pl.phase = phase;
     const SchedState load = LoadClass(phase, run.realtime, o.priority);
@@ -206,7 +224,7 @@ Result<void> RunBench(const RunOptions& o, BenchRun& run,
       if (stopped()) break;
       TestContext ctx;
       ctx.cpu = o.cpu;
-      ctx.sched = sched;
+      ctx.sched = phase_sched;
       ctx.memory_locked = run.memory_locked;
       ctx.budget = phase == Phase::kEqual ? budgets.equal : budgets.test;
       ctx.timer_run_ns = budgets.timer_run_ns;
