@@ -200,14 +200,17 @@ Result<void> RunBench(const RunOptions& o, BenchRun& run,
   SampleBuffer buffer(capacity);
   auto stopped = [&] { return o.stop != nullptr && o.stop->load(); };
 
-  const SchedState equal_sched = EqualPhaseClass(sched);
+  SchedState current = sched;
   for (Phase phase : AllPhases()) {
     if (stopped()) break;
-    const SchedState phase_sched = phase == Phase::kEqual ? equal_sched : sched;
-    if (const int err = PlaceCallingThread(o.cpu, phase_sched); err != 0) {
-      return MakeError("cannot run on CPU " + std::to_string(o.cpu) + " at " + SchedPolicyName(phase_sched.policy) + " " +
-                           std::to_string(phase_sched.priority) + " for the " + PhaseName(phase) + " phase",
-                       err);
+    const SchedState phase_sched = phase == Phase::kEqual ? EqualPhaseClass(sched) : sched;
+    if (phase_sched.policy != current.policy || phase_sched.priority != current.priority) {
+      if (const int err = PlaceCallingThread(o.cpu, phase_sched); err != 0) {
+        return MakeError("cannot run on CPU " + std::to_string(o.cpu) + " at " + SchedPolicyName(phase_sched.policy) +
+                             " " + std::to_string(phase_sched.priority) + " for the " + PhaseName(phase) + " phase",
+                         err);
+      }
+      current = phase_sched;
     }
     PhaseLoad pl;
     pl.phase = phase;
