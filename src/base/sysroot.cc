@@ -194,31 +194,42 @@ std::string FixtureReadBack(const std::string& old_text, const std::string& valu
   return value.empty() || value.back() == '\n' ? value : value + "\n";
 }
 
+// A write to a file of a fixture tree: one open serves the read of what the file shows and the
+// write of what it shows next (FixtureReadBack of what `edit` makes of it), written over it at
+// offset 0 and cut to length. An error names the value written (`value`, or what the edit made).
+Result<void> WriteFixtureFile(const std::string& host, const std::string* value, const EditText& edit) {
+  int fd = ::open(host.c_str(), O_RDWR | O_CLOEXEC);
+  if (fd < 0) return MakeError("cannot open " + host + " for writing", errno);
+  auto old = ReadToEnd(fd, host);
+  if (!old) {
+    ::close(fd);
+    return MakeError("cannot open " + host + " for writing", old.error().err);
+  }
+  auto next = edit(*old);
+  if (!next) {
+    ::close(fd);
+    return next.error();
+  }
+  const std::string text = FixtureReadBack(*old, *next);
+  ssize_t n = ::pwrite(fd, text.data(), text.size(), 0);
+  int e = errno;
+  if (n >= 0 && static_cast<size_t>(n) == text.size() && ::ftruncate(fd, static_cast<off_t>(text.size())) != 0) {
+    e = errno;
+    n = -1;
+  }
+  ::close(fd);
+  if (n < 0 || static_cast<size_t>(n) != text.size()) {
+    return MakeError("cannot write \"" + (value ? *value : StripWs(text)) + "\" to " + host, n < 0 ? e : EIO);
+  }
+  return Ok();
+}
+
 }  // namespace
 
 Result<void> FsRoot::Write(const std::string& path, const std::string& value) {
   std::string host = HostPath(path);
-  if (!IsLive()) {
-    // A fixture tree behaves like the kernel's files: see FixtureReadBack. One open serves
-    // the read of what the file shows and the write of what it shows next.
-    int fd = ::open(host.c_str(), O_RDWR | O_CLOEXEC);
-    if (fd < 0) return MakeError("cannot open " + host + " for writing", errno);
-    auto old = ReadToEnd(fd, host);
-    if (!old) {
-      ::close(fd);
-      return MakeError("cannot open " + host + " for writing", old.error().err);
-    }
-    const std::string text = FixtureReadBack(*old, value);
-    ssize_t n = ::pwrite(fd, text.data(), text.size(), 0);
-    int e = errno;
-    if (n >= 0 && static_cast<size_t>(n) == text.size() && ::ftruncate(fd, static_cast<off_t>(text.size())) != 0) {
-      e = errno;
-      n = -1;
-    }
-    ::close(fd);
-    if (n < 0 || static_cast<size_t>(n) != text.size()) return MakeError("cannot write \"" + value + "\" to " + host, n < 0 ? e : EIO);
-    return Ok();
-  }
+  // A fixture tree behaves like the kernel's files: see FixtureReadBack.
+  if (!IsLive()) return WriteFixtureFile(host, &value, [&](const std::string&) -> Result<std::string> { return value; });
   // Kernel attribute files take one write(2).
   int flags = O_WRONLY | O_CLOEXEC;
   int fd = ::open(host.c_str(), flags);
@@ -330,6 +341,20 @@ Result<void> WriteDurableFrom(SysRoot& root, const std::string& path, const Piec
   std::string contents;
   pieces([&](std::string_view piece) { contents.append(piece); });
   return root.WriteDurable(path, contents);
+}
+
+Result<void> EditFixtureFile(SysRoot& root, const std::string& path, const EditText& edit) {
+  // As with WriteDurableFrom, only an FsRoot itself takes the one-open path, and only over a
+  // fixture tree (a kernel file shows what the kernel makes of a write); a subclass's Read and
+  // Write have their say.
+  if (typeid(root) == typeid(FsRoot) && !root.IsLive()) {
+    return WriteFixtureFile(static_cast<FsRoot&>(root).HostPath(path), nullptr, edit);
+  }
+  auto now = root.Read(path);
+  if (!now) return now.error();
+  auto next = edit(*now);
+  if (!next) return next.error();
+  return root.Write(path, *next);
 }
 
 Result<void> ReadLinesFrom(const SysRoot& root, const std::string& path, const TakeLine& take) {

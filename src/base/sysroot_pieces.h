@@ -40,4 +40,15 @@ using TakeLine = std::function<void(std::string_view line)>;
 /// returned: the caller discards what it made of them.
 Result<void> ReadLinesFrom(const SysRoot& root, const std::string& path, const TakeLine& take);
 
+/// What a file shows next, from what it shows now; an error leaves the file as it is.
+using EditText = std::function<Result<std::string>(const std::string& now)>;
+
+/// root.Read(path), edit, then root.Write(path, edited): the fixture's stand-ins for kernel calls
+/// that change what a file under proc/ shows (the twin's sched_setattr rewrites a thread's stat
+/// line). On an FsRoot over a fixture tree one open serves the read and the write, as FsRoot's
+/// own Write does (the large tree's apply rewrites 14,000 stat lines); any other root (a test
+/// double) has its own Read and Write called. The read's error (ENOENT for a missing file) and
+/// the edit's are returned as they are, nothing written.
+Result<void> EditFixtureFile(SysRoot& root, const std::string& path, const EditText& edit);
+
 }  // namespace rtagent

@@ -138,6 +138,54 @@ TEST_CASE("FsRoot errors name the path and keep the errno", "[base]") {
   CHECK(t.Get("proc/sys/kernel/timer_migration") == "on\n");
 }
 
+TEST_CASE("EditFixtureFile: one edit of what the file shows, the same on an FsRoot and on a test double", "[base]") {
+  TempTree t;
+  const std::string stat = "proc/7/task/7/stat";
+  t.Put(stat, "7 (robot) S 1 7 7 0 -1 0 0 0 0 0 0 0 0 0 20 0\n");
+  FsRoot plain(t.dir());
+  FaultRoot fault(t.dir());
+  for (SysRoot* root : {static_cast<SysRoot*>(&plain), static_cast<SysRoot*>(&fault)}) {
+    INFO((root == &plain ? "FsRoot" : "FaultRoot"));
+    t.Put(stat, "7 (robot) S 1 7 7 0 -1 0 0 0 0 0 0 0 0 0 20 0\n");
+    // The edit sees what the file shows; a shorter text leaves no tail of the longer one.
+    std::string seen;
+    auto ok = EditFixtureFile(*root, stat, [&](const std::string& now) -> Result<std::string> {
+      seen = now;
+      return std::string("7 (robot) S 1 7 7 0 -1 0 0 0 0 0 0 0 0 0 -51 0\n");
+    });
+    REQUIRE(ok.ok());
+    CHECK(seen == "7 (robot) S 1 7 7 0 -1 0 0 0 0 0 0 0 0 0 20 0\n");
+    CHECK(t.Get(stat) == "7 (robot) S 1 7 7 0 -1 0 0 0 0 0 0 0 0 0 -51 0\n");
+    auto shorter = EditFixtureFile(*root, stat, [](const std::string&) -> Result<std::string> { return std::string("7 (r) S"); });
+    REQUIRE(shorter.ok());
+    CHECK(t.Get(stat) == "7 (r) S\n");  // a newline, as a kernel file shows it
+    // The edit's error comes back as it is, and nothing is written.
+    auto refused = EditFixtureFile(*root, stat, [](const std::string&) -> Result<std::string> {
+      return MakeError("sched_setattr(7, fifo:0): bad priority", EINVAL);
+    });
+    REQUIRE_FALSE(refused.ok());
+    CHECK(refused.error().err == EINVAL);
+    CHECK_THAT(refused.error().message, Catch::StartsWith("sched_setattr(7, fifo:0): bad priority"));
+    CHECK(t.Get(stat) == "7 (r) S\n");
+    // A missing file is ENOENT naming it; the edit is never asked.
+    bool asked = false;
+    auto gone = EditFixtureFile(*root, "proc/8/task/8/stat", [&](const std::string&) -> Result<std::string> {
+      asked = true;
+      return std::string("x");
+    });
+    REQUIRE_FALSE(gone.ok());
+    CHECK(gone.error().err == ENOENT);
+    CHECK_THAT(gone.error().message, Catch::Contains(t.dir() + "/proc/8/task/8/stat"));
+    CHECK_FALSE(asked);
+  }
+  // A test double's faults still apply: a write it refuses is refused.
+  fault.FailWrites(stat, EACCES);
+  auto denied = EditFixtureFile(fault, stat, [](const std::string&) -> Result<std::string> { return std::string("y"); });
+  REQUIRE_FALSE(denied.ok());
+  CHECK(denied.error().err == EACCES);
+  CHECK(t.Get(stat) == "7 (r) S\n");
+}
+
 TEST_CASE("WriteDurable replaces a file whole and creates its directories", "[base]") {
   TempTree t;
   FsRoot root(t.dir());

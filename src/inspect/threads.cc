@@ -126,11 +126,53 @@ TaskView ViewOf(int pid, int tid, TaskStat&& st) {
   return v;
 }
 
-// Appends the threads of process `pid` (its main thread alone when `main_only`), each with its
-// process's name and, when `cmdlines`, its command line. Nothing when the process has gone.
-void AppendProcess(const SysRoot& root, int pid, bool main_only, bool cmdlines, std::vector<TaskView>& out) {
+// How much of a process a walk reads.
+enum class Depth {
+  kMain,     ///< its main thread's stat line only
+  kEvery,    ///< every thread's stat line
+  kUserIds,  ///< its main thread's stat line; a user process's other threads by id only
+};
+
+// A thread known by its ids alone: a thread of a user process whose stat line was not read.
+// Its flags are 0, which is what its stat line would say of them: a kernel thread is a process
+// of one thread (kernel/kthread.c creates each without CLONE_THREAD), so every other thread of
+// a process whose main thread is not PF_KTHREAD is a user thread.
+TaskView IdsOnly(int pid, int tid) {
+  TaskView v;
+  v.tid = tid;
+  v.pid = pid;
+  return v;
+}
+
+// Depth::kUserIds: the main thread's stat line first. A kernel thread has no other thread, and
+// a user process's others are listed, not read. False, with nothing appended, when the main
+// thread cannot be read (it exited before the others): the caller then reads every thread.
+bool AppendByIds(const SysRoot& root, int pid, std::vector<TaskView>& out) {
+  auto text = root.Read(kpath::TaskStat(pid, pid));
+  auto st = text ? ParseTaskStat(*text) : std::nullopt;
+  if (!st) return false;
+  const size_t first = out.size();
+  out.push_back(ViewOf(pid, pid, std::move(*st)));
+  if (!out.back().Kthread()) {
+    if (auto names = root.List(kpath::TaskDir(pid))) {
+      for (const auto& n : *names) {
+        auto t = ParseInt(n);
+        if (t && *t != pid) out.push_back(IdsOnly(pid, static_cast<int>(*t)));
+      }
+    }
+  }
+  for (size_t i = first; i < out.size(); ++i) out[i].process_comm = out[first].comm;
+  return true;
+}
+
+// Appends the threads of process `pid` (as `depth` says), each with its process's name and,
+// when `cmdlines`, its command line. Nothing when the process has gone.
+void AppendProcess(const SysRoot& root, int pid, Depth depth, bool cmdlines, std::vector<TaskView>& out) {
+  if (depth == Depth::kUserIds && AppendByIds(root, pid, out)) return;
+  const size_t first = out.size();
+  std::string process_comm;
   std::vector<int> tids;
-  if (main_only) {
+  if (depth == Depth::kMain) {
     tids.push_back(pid);
   } else if (auto names = root.List(kpath::TaskDir(pid))) {
     for (const auto& n : *names) {
@@ -139,8 +181,6 @@ void AppendProcess(const SysRoot& root, int pid, bool main_only, bool cmdlines, 
   } else {
     return;  // exited since the listing
   }
-  const size_t first = out.size();
-  std::string process_comm;
   for (int t : tids) {
     auto text = root.Read(kpath::TaskStat(pid, t));
     if (!text) continue;
@@ -187,7 +227,7 @@ void MakeRoom(std::vector<TaskView>& out, size_t seen, size_t entries) {
   out.reserve(std::max(projected, out.capacity() + out.capacity() / 4 + 64));
 }
 
-std::vector<TaskView> Walk(const SysRoot& root, bool main_only, bool cmdlines) {
+std::vector<TaskView> Walk(const SysRoot& root, Depth depth, bool cmdlines) {
   std::vector<TaskView> out;
   auto pids = root.List(kpath::kProc);
   if (!pids) return out;
@@ -196,8 +236,8 @@ std::vector<TaskView> Walk(const SysRoot& root, bool main_only, bool cmdlines) {
   for (const auto& pname : *pids) {
     ++seen;
     if (pname.empty() || !std::isdigit(static_cast<unsigned char>(pname.front()))) continue;
-    if (!main_only) MakeRoom(out, seen, pids->size());
-    if (auto pid = ParseInt(pname)) AppendProcess(root, static_cast<int>(*pid), main_only, cmdlines, out);
+    if (depth != Depth::kMain) MakeRoom(out, seen, pids->size());
+    if (auto pid = ParseInt(pname)) AppendProcess(root, static_cast<int>(*pid), depth, cmdlines, out);
   }
   SortByIds(out);
   return out;
@@ -205,13 +245,15 @@ std::vector<TaskView> Walk(const SysRoot& root, bool main_only, bool cmdlines) {
 
 }  // namespace
 
-std::vector<TaskView> ListTasks(const SysRoot& root, bool cmdlines) { return Walk(root, false, cmdlines); }
+std::vector<TaskView> ListTasks(const SysRoot& root, bool cmdlines) { return Walk(root, Depth::kEvery, cmdlines); }
 
-std::vector<TaskView> ListProcesses(const SysRoot& root) { return Walk(root, true, false); }
+std::vector<TaskView> ListTasksByProcess(const SysRoot& root) { return Walk(root, Depth::kUserIds, false); }
+
+std::vector<TaskView> ListProcesses(const SysRoot& root) { return Walk(root, Depth::kMain, false); }
 
 std::vector<TaskView> ListProcessThreads(const SysRoot& root, int pid) {
   std::vector<TaskView> out;
-  AppendProcess(root, pid, false, false, out);
+  AppendProcess(root, pid, Depth::kEvery, false, out);
   SortByIds(out);
   return out;
 }
@@ -288,7 +330,7 @@ ThreadState CollectThreads(const SysRoot& root) {
     auto pid = ParseInt(pname);
     if (!pid) continue;
     threads.clear();
-    AppendProcess(root, static_cast<int>(*pid), false, false, threads);
+    AppendProcess(root, static_cast<int>(*pid), Depth::kEvery, false, threads);
     if (threads.empty()) continue;
     ++st.processes;
     for (const TaskView& t : threads) Tally(root, t, RealtimeDetail::kAll, st, groups);

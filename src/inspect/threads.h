@@ -73,6 +73,14 @@ struct TaskView : TaskStat {
 /// line from proc/PID/cmdline only when `cmdlines`. Threads that exit during the walk are
 /// skipped.
 std::vector<TaskView> ListTasks(const SysRoot& root, bool cmdlines);
+/// Every thread under proc/, sorted by (pid, tid), reading only each process's main thread's
+/// stat line: a kernel thread is a process of one thread, so the other threads of a process
+/// are user threads, listed from proc/PID/task and known by their ids alone (comm empty,
+/// flags 0, process_comm set). For a walk that needs only which threads are kernel threads
+/// and where they belong (CgroupActuator::SideEffects): on a server of 20,000 threads in 5,700
+/// processes it reads 5,700 stat lines instead of 20,000. A process whose main thread has
+/// exited is read thread by thread, as ListTasks does. No command lines.
+std::vector<TaskView> ListTasksByProcess(const SysRoot& root);
 /// Each process's main thread (proc/PID/task/PID/stat), sorted by pid; no command lines.
 std::vector<TaskView> ListProcesses(const SysRoot& root);
 /// The threads of one process, sorted by tid; empty when it has gone.

@@ -149,6 +149,49 @@ TEST_CASE("thread listing: every thread, each process's main thread, one process
   CHECK(ListProcessThreads(root, 4242).empty());
 }
 
+TEST_CASE("thread listing by process: a main thread read, the other threads of a user process listed by id", "[inspect]") {
+  TempTree t;
+  auto put = [&](int pid, int tid, const std::string& comm, unsigned long flags) {
+    t.Put("proc/" + std::to_string(pid) + "/task/" + std::to_string(tid) + "/stat",
+          StatLine({.tid = tid, .comm = comm, .ppid = 1, .pgrp = pid, .flags = flags}));
+  };
+  put(12, 12, "ksoftirqd/0", kPfKthread | kPfNoSetaffinity);
+  put(999, 999, "robot", 0);
+  put(999, 1000, "ctrl", 0);
+  // Never read: a user process's other threads are listed only (a garbled line would drop it).
+  t.Put("proc/999/task/1003/stat", "garbled");
+  // A process whose main thread has exited: read thread by thread, as ListTasks does.
+  put(1500, 1502, "worker", 0);
+  t.Put("proc/1500/stat", StatLine({.tid = 1500, .comm = "server", .pgrp = 1500}));
+  t.Put("proc/1600/task/1600/stat", "garbled");  // unreadable main thread, no other: gone
+  FsRoot root(t.dir());
+
+  auto all = ListTasksByProcess(root);
+  REQUIRE(all.size() == 5);
+  CHECK(all[0].tid == 12);
+  CHECK(all[0].PerCpuKthread());
+  CHECK(all[1].tid == 999);
+  CHECK(all[1].comm == "robot");
+  // By number, not by name, and known by their ids: no name of their own, not kernel threads.
+  CHECK(all[2].tid == 1000);
+  CHECK(all[3].tid == 1003);
+  for (int i : {2, 3}) {
+    CHECK(all[i].pid == 999);
+    CHECK(all[i].comm.empty());
+    CHECK(all[i].process_comm == "robot");
+    CHECK_FALSE(all[i].Kthread());
+  }
+  CHECK(all[4].tid == 1502);
+  CHECK(all[4].comm == "worker");
+  CHECK(all[4].process_comm == "server");
+  // The same threads as the full walk, save the one whose garbled line the full walk drops.
+  std::vector<std::pair<int, int>> by_process, every;
+  for (const auto& v : all) by_process.push_back({v.pid, v.tid});
+  for (const auto& v : ListTasks(root, false)) every.push_back({v.pid, v.tid});
+  every.insert(every.begin() + 3, {999, 1003});
+  CHECK(by_process == every);
+}
+
 TEST_CASE("real-time threads: every affinity for inspect, a deadline thread's only for planning", "[inspect]") {
   TempTree t;
   auto put = [&](int tid, const std::string& comm, int policy, unsigned prio, const std::string& cpus) {

@@ -117,10 +117,11 @@ Result<std::vector<SideEffect>> CgroupActuator::SideEffects(const std::string& k
   auto k = ParseKey(key);
   if (!k) return k.error();
   std::vector<SideEffect> out;
-  auto keep = [&](int pid, int tid, const std::string& comm, const std::string& why) {
+  // A thread named by its own name, or, known by its ids alone (ListTasksByProcess), by its process's.
+  auto keep = [&](int pid, int tid, const std::string& comm, const std::string& process_comm, const std::string& why) {
     const std::string task = TaskKey({pid, tid});
-    out.push_back({kAffinityActuator, task, "affinity of " + (comm.empty() ? "task" : comm) + " (" + task + "), kept: " + why,
-                   Compare::kCpuList});
+    const std::string name = !comm.empty() ? comm : !process_comm.empty() ? "a thread of " + process_comm : "task";
+    out.push_back({kAffinityActuator, task, "affinity of " + name + " (" + task + "), kept: " + why, Compare::kCpuList});
   };
   if (k->kind == "proc") {
     auto tids = root_.List(kpath::TaskDir(k->pid));
@@ -128,8 +129,8 @@ Result<std::vector<SideEffect>> CgroupActuator::SideEffects(const std::string& k
     for (const auto& name : *tids) {
       auto tid = ParseInt(name);
       if (!tid) continue;
-      keep(k->pid, static_cast<int>(*tid), "", "moving process " + std::to_string(k->pid) + " to " + value +
-                                               " sets it to the cpuset's CPUs");
+      keep(k->pid, static_cast<int>(*tid), "", "", "moving process " + std::to_string(k->pid) + " to " + value +
+                                                   " sets it to the cpuset's CPUs");
     }
     return out;
   }
@@ -149,7 +150,9 @@ Result<std::vector<SideEffect>> CgroupActuator::SideEffects(const std::string& k
   const std::string why = "the kernel re-places it when " + k->cgroup + "'s " + k->name + " changes";
   int checked_pid = 0;
   bool inside = false;
-  for (const TaskView& t : ListTasks(root_, false)) {
+  // Whether a thread is a kernel thread, and which process it belongs to, is all this walk
+  // needs: each process's main thread is read, the other threads of a user process listed.
+  for (const TaskView& t : ListTasksByProcess(root_)) {
     if (t.PerCpuKthread()) continue;  // the kernel leaves them on their CPU
     if (t.pid != checked_pid) {
       checked_pid = t.pid;
@@ -160,7 +163,7 @@ Result<std::vector<SideEffect>> CgroupActuator::SideEffects(const std::string& k
         inside = cg && (*cg == k->cgroup || cg->rfind(k->cgroup + "/", 0) == 0);
       }
     }
-    if (!inside) keep(t.pid, t.tid, t.comm, why);
+    if (!inside) keep(t.pid, t.tid, t.comm, t.process_comm, why);
   }
   return out;
 }

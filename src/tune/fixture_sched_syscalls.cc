@@ -7,6 +7,7 @@
 
 #include "base/kernel_paths.h"
 #include "base/kernel_text.h"
+#include "base/sysroot_pieces.h"
 #include "inspect/threads.h"
 
 namespace rtagent {
@@ -121,11 +122,6 @@ Result<SchedAttr> FixtureSchedSyscalls::GetAttr(const TaskId& t) const {
 
 Result<void> FixtureSchedSyscalls::SetAttr(const TaskId& t, const SchedAttr& a) {
   if (writes_ == nullptr) return MakeError("read-only root: cannot set thread " + TaskKey(t), EROFS);
-  // The kernel finds the thread (ESRCH) before it checks the parameters (EINVAL); the stat line
-  // read here is the one rewritten below.
-  const std::string stat_path = kpath::TaskStat(t.pid, t.tid);
-  auto text = reads_.Read(stat_path);
-  if (!text) return Missing(t, text.error());
   // The checks sched_setattr(2) makes (kernel/sched/syscalls.c, __checkparam_dl).
   bool rt = a.policy == kSchedFifo || a.policy == kSchedRr;
   bool normal = a.policy == kSchedOther || a.policy == kSchedBatch || a.policy == kSchedIdle;
@@ -135,25 +131,32 @@ Result<void> FixtureSchedSyscalls::SetAttr(const TaskId& t, const SchedAttr& a) 
   auto known_below = [](long long lo, long long hi) { return lo >= 0 && hi >= 0 && hi < lo; };
   bool bad_dl = dl && ((a.runtime_ns >= 0 && a.runtime_ns < 1024) || known_below(a.runtime_ns, a.deadline_ns) ||
                        known_below(a.deadline_ns, a.period_ns) || known_below(a.runtime_ns, a.period_ns));
-  if ((rt && (a.priority < 1 || a.priority > 99)) || (normal && (a.nice < -20 || a.nice > 19)) || (!rt && !normal && !dl) ||
-      bad_dl) {
-    return MakeError("sched_setattr(" + std::to_string(t.tid) + ", " + FormatSched(a) + ") under " + reads_.Dir(), EINVAL);
-  }
-  auto st = ParseTaskStat(*text);
-  if (!st) return MakeError(reads_.Dir() + " " + stat_path + ": malformed stat line", EINVAL);
-  // fs/proc/array.c: field 18 is p->prio - MAX_RT_PRIO: -1 - rt_priority for fifo/rr, -101
-  // for deadline, 20 + nice otherwise; field 19 is the nice value.
-  long prio = rt ? -1 - a.priority : dl ? -101 : 20 + a.nice;
-  long nice = normal ? a.nice : st->nice;
-  auto edited = RewriteStatFields(*text, {{18, std::to_string(prio)},
-                                          {19, std::to_string(nice)},
-                                          {40, std::to_string(rt ? a.priority : 0)},
-                                          {41, std::to_string(a.policy)}});
-  if (!edited) return edited.error();
-  if (auto w = writes_->Write(stat_path, *edited); !w) return w;
+  const bool bad = (rt && (a.priority < 1 || a.priority > 99)) || (normal && (a.nice < -20 || a.nice > 19)) ||
+                   (!rt && !normal && !dl) || bad_dl;
+  const std::string stat_path = kpath::TaskStat(t.pid, t.tid);
+  int old_policy = kSchedOther;
+  // The stat line is read and rewritten in one go. The kernel finds the thread (ESRCH, from a
+  // failed read) before it checks the parameters (EINVAL, from the edit, which then writes nothing).
+  auto edit = [&](const std::string& text) -> Result<std::string> {
+    if (bad) {
+      return MakeError("sched_setattr(" + std::to_string(t.tid) + ", " + FormatSched(a) + ") under " + reads_.Dir(), EINVAL);
+    }
+    auto st = ParseTaskStat(text);
+    if (!st) return MakeError(reads_.Dir() + " " + stat_path + ": malformed stat line", EINVAL);
+    old_policy = st->policy;
+    // fs/proc/array.c: field 18 is p->prio - MAX_RT_PRIO: -1 - rt_priority for fifo/rr, -101
+    // for deadline, 20 + nice otherwise; field 19 is the nice value.
+    long prio = rt ? -1 - a.priority : dl ? -101 : 20 + a.nice;
+    long nice = normal ? a.nice : st->nice;
+    return RewriteStatFields(text, {{18, std::to_string(prio)},
+                                    {19, std::to_string(nice)},
+                                    {40, std::to_string(rt ? a.priority : 0)},
+                                    {41, std::to_string(a.policy)}});
+  };
+  if (auto w = EditFixtureFile(*writes_, stat_path, edit); !w) return Missing(t, w.error());
   // The sched file shows dl.* lines only for a deadline thread: from one class other than
   // deadline to another, it has none to write or take away.
-  if (!dl && st->policy != kSchedDeadline) return Ok();
+  if (!dl && old_policy != kSchedDeadline) return Ok();
   return WriteDeadlineLines(t, a);
 }
 

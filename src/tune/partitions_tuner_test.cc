@@ -630,6 +630,15 @@ TEST_CASE("the cgroup actuator names the placements a write disturbs", "[tune][p
     };
     auto part = keys("file:/ctl:cpuset.cpus.partition");
     CHECK(std::count(part.begin(), part.end(), "1/1") == 1);
+    // A process's other threads are listed, not read: the journal names them by their process.
+    {
+      auto s = a.SideEffects("file:/ctl:cpuset.cpus.partition", "isolated");
+      REQUIRE(s.ok());
+      std::map<std::string, std::string> what;
+      for (const auto& e : *s) what[e.key] = e.what;
+      CHECK(what["1200/1200"].rfind("affinity of robot_ctrl (1200/1200), kept: the kernel re-places it when /ctl's", 0) == 0);
+      CHECK(what["1200/1203"].rfind("affinity of a thread of robot_ctrl (1200/1203), kept: ", 0) == 0);
+    }
     CHECK(std::count(part.begin(), part.end(), "612/612") == 1);
     CHECK(std::count(part.begin(), part.end(), "12/12") == 0);  // per-CPU kthread
     // The threads already inside the partition are not the parent's.
