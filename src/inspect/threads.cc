@@ -133,15 +133,16 @@ enum class Depth {
   kUserIds,  ///< its main thread's stat line; a user process's other threads by id only
 };
 
-// A thread known by its ids alone: a thread of a user process whose stat line was not read.
-// Its flags are 0, which is what its stat line would say of them: a kernel thread is a process
-// of one thread (kernel/kthread.c creates each without CLONE_THREAD), so every other thread of
-// a process whose main thread is not PF_KTHREAD is a user thread.
-TaskView IdsOnly(int pid, int tid) {
-  TaskView v;
-  v.tid = tid;
-  v.pid = pid;
-  return v;
+// The thread ids of process `pid`, from proc/PID/task; nullopt when the process has gone.
+std::optional<std::vector<int>> ThreadIds(const SysRoot& root, int pid) {
+  auto names = root.List(kpath::TaskDir(pid));
+  if (!names) return std::nullopt;
+  std::vector<int> tids;
+  tids.reserve(names->size());
+  for (const auto& n : *names) {
+    if (auto t = ParseInt(n)) tids.push_back(static_cast<int>(*t));
+  }
+  return tids;
 }
 
 // Depth::kUserIds: the main thread's stat line first. A kernel thread has no other thread, and
@@ -153,12 +154,13 @@ bool AppendByIds(const SysRoot& root, int pid, std::vector<TaskView>& out) {
   if (!st) return false;
   const size_t first = out.size();
   out.push_back(ViewOf(pid, pid, std::move(*st)));
+  // The others are known by their ids alone, flags 0, which is what their stat lines would say
+  // of them: a kernel thread is a process of one thread (kthreadd creates each without
+  // CLONE_THREAD), so every other thread of a process whose main thread is not PF_KTHREAD is
+  // a user thread.
   if (!out.back().Kthread()) {
-    if (auto names = root.List(kpath::TaskDir(pid))) {
-      for (const auto& n : *names) {
-        auto t = ParseInt(n);
-        if (t && *t != pid) out.push_back(IdsOnly(pid, static_cast<int>(*t)));
-      }
+    for (int t : ThreadIds(root, pid).value_or(std::vector<int>{})) {
+      if (t != pid) out.push_back(ViewOf(pid, t, TaskStat{}));
     }
   }
   for (size_t i = first; i < out.size(); ++i) out[i].process_comm = out[first].comm;
@@ -174,10 +176,8 @@ void AppendProcess(const SysRoot& root, int pid, Depth depth, bool cmdlines, std
   std::vector<int> tids;
   if (depth == Depth::kMain) {
     tids.push_back(pid);
-  } else if (auto names = root.List(kpath::TaskDir(pid))) {
-    for (const auto& n : *names) {
-      if (auto t = ParseInt(n)) tids.push_back(static_cast<int>(*t));
-    }
+  } else if (auto ids = ThreadIds(root, pid)) {
+    tids = std::move(*ids);
   } else {
     return;  // exited since the listing
   }
