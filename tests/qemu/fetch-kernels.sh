@@ -49,10 +49,18 @@ as_root() {
   if [ "$(id -u)" = 0 ]; then "$@"; elif command -v sudo >/dev/null; then sudo -n "$@"; else return 1; fi
 }
 
+# Whether /bin/busybox has the cpio applet. grep reads the whole list (no -q): busybox writes it
+# a name per write(2), and a grep -q that stops at "cpio" left it to die of SIGPIPE, which
+# pipefail made a failed check: the QEMU tests were skipped as "busybox-static still missing"
+# in about one run of sixteen with the package installed.
+busybox_has_cpio() {
+  [ -x /bin/busybox ] && /bin/busybox --list 2>/dev/null | grep -x cpio >/dev/null
+}
+
 ensure_tools() {
   local missing=()
   command -v "$QEMU_BIN" >/dev/null || missing+=("$QEMU_PKG")
-  [ -x /bin/busybox ] && /bin/busybox --list 2>/dev/null | grep -qx cpio || missing+=(busybox-static)
+  busybox_has_cpio || missing+=(busybox-static)
   # busybox-static and busybox (dynamic) conflict; only the static one can go into an initramfs.
   if [ -x /bin/busybox ] && ldd /bin/busybox >/dev/null 2>&1; then missing+=(busybox-static); fi
   command -v dpkg-deb >/dev/null || unavailable "dpkg-deb not found (not a Debian system?)"
@@ -61,12 +69,12 @@ ensure_tools() {
   log "installing ${missing[*]}"
   if [ "$(id -u)" != 0 ]; then unavailable "need root to install ${missing[*]}"; fi
   # Install only when the archive has them (apt-cache policy shows a candidate).
-  if ! apt-cache policy "${missing[@]}" 2>/dev/null | grep -q 'Candidate: [0-9]'; then apt_update_once; fi
+  if ! apt-cache policy "${missing[@]}" 2>/dev/null | grep 'Candidate: [0-9]' >/dev/null; then apt_update_once; fi
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2 \
     || { apt_update_once; DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2; } \
     || unavailable "apt-get install ${missing[*]} failed"
   command -v "$QEMU_BIN" >/dev/null || unavailable "$QEMU_BIN still missing"
-  /bin/busybox --list | grep -qx cpio || unavailable "busybox-static still missing"
+  busybox_has_cpio || unavailable "busybox-static still missing"
 }
 
 # The concrete kernel package a metapackage depends on (linux-image-6.1.0-NN-...), in $RESOLVED.
