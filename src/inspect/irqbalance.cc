@@ -132,7 +132,7 @@ IrqbalanceInfo DetectIrqbalance(const SysRoot& root, const std::vector<TaskView>
     if (auto env = root.Read(kpath::ProcEnviron(info.pid))) {
       std::string text = *env;
       for (char& c : text) c = c == '\0' ? '\n' : c;
-      for (const std::string& var : {kBannedCpulistVar, kBannedCpusVar}) {
+      for (const char* var : {kBannedCpulistVar, kBannedCpusVar}) {
         if (auto v = EnvFileValue(text, var)) {
           info.banned = ParseBanned(var, *v);
           info.banned_from = "the environment of process " + std::to_string(info.pid);
@@ -146,7 +146,7 @@ IrqbalanceInfo DetectIrqbalance(const SysRoot& root, const std::vector<TaskView>
       return info;
     }
   }
-  for (const std::string& var : {kBannedCpulistVar, kBannedCpusVar}) {
+  for (const char* var : {kBannedCpulistVar, kBannedCpusVar}) {
     if (auto v = EnvFileValue(info.config_text, var)) {
       info.banned = ParseBanned(var, *v);
       info.banned_from = info.config;

@@ -66,20 +66,20 @@ const KnownRefusal* FindRefusal(const Change& c, int err) {
   return nullptr;
 }
 
+}  // namespace
+
 // A value found before a write: an item's own, or one of its side effects.
-struct Found {
+struct Executor::Found {
   SideEffect side;
   std::string before;
 };
 
 // What a rollback puts back, in the order it changed: an item written in this run
 // (`result`), or a side effect found just before such a write (`result` kNone).
-struct Undo {
+struct Executor::Undo {
   size_t result = kNone;
   Found side;
 };
-
-}  // namespace
 
 // A change of the current batch that differs from the system and will be written.
 struct Executor::ToWrite {

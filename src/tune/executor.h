@@ -122,7 +122,9 @@ class Executor {
  private:
   struct ApplyRun;
   struct Batch;
+  struct Found;
   struct ToWrite;
+  struct Undo;
 
   Actuator* Find(const std::string& name);
   /// The first change after `begin` that is not in the batch starting at `begin`.
