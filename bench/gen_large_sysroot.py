@@ -188,6 +188,10 @@ def main():
         write(root, "proc/%d/status" % tgid, task_status(tgid, tgid, comm, 2, cpus or house, nr))
         write(root, "proc/%d/comm" % tgid, comm + "\n")
         write(root, "proc/%d/cmdline" % tgid, cmdline.replace(" ", "\0"))
+        # Every process is in the top cgroup (its cgroup.procs is not written: the kernel would
+        # list everyone). A kernel always shows the line; without it the fixture's cgroup
+        # lookup falls back to scanning every cgroup.procs, which no running system costs.
+        write(root, "proc/%d/cgroup" % tgid, "0::/\n")
         pid[0] += threads
         made[0] += threads
 

@@ -28,7 +28,12 @@ int main(int argc, char** argv) {
     int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
     if (fd < 0) continue;
     ssize_t n;
-    while ((n = ::read(fd, buf, sizeof buf)) > 0) bytes += n;
+    // A fixture's files are regular files: a read that returns less than it asked for has met
+    // the end, and a second read would only return 0 (rtagent reads a fixture the same way).
+    while ((n = ::read(fd, buf, sizeof buf)) > 0) {
+      bytes += n;
+      if (static_cast<size_t>(n) < sizeof buf) break;
+    }
     if (n < 0 && errno == EISDIR) {
       // The directory's names, as readdir(3) gives them to inspect.
       if (DIR* d = ::fdopendir(fd)) {
