@@ -6,6 +6,8 @@
 #            `rtagent capture`, which records every file inspect reads); then inspect --json
 #            and verify against the floor of every path each opens (bench/inspect_verify.sh).
 #   sampler: `rtagent accept`'s sampler against cyclictest -m (bench/sampler_vs_cyclictest.sh).
+#   live:    `rtagent inspect --json` of this machine with 10,000 extra threads held by a helper
+#            (bench/live_threads.sh; --baseline OLD compares two builds).
 #   tune:    `rtagent plan`, `apply` and `revert` with bench/tune-large.yaml on a copy of the
 #            same tree: wall time, peak RSS, journal entries (bench/tune.sh).
 #   startup: `rtagent --version` and `validate` against their floors (bench/startup.sh).
@@ -73,6 +75,10 @@ PY
 # inspect --json and verify against the read-once floor of the very paths each opens (strace),
 # interleaved with it round by round, with peak RSS against the JSON's size (issue 19).
 bash bench/inspect_verify.sh --rtagent build/rtagent --tree "$tree" --runs 5
+
+# inspect --json of this machine with 10,000 extra sleeping threads: the live root's reads of
+# kernel files (read and openat calls, CPU time), as on a large server (issue 19).
+bash bench/live_threads.sh --rtagent build/rtagent --threads 10000 --runs 5
 
 # plan, apply and revert on a copy of the same tree (issue 3).
 bash bench/tune.sh --rtagent build/rtagent --tree "$tree" --runs 3

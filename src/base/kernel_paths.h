@@ -3,6 +3,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 
 // Each path is one std::string, made once: kernel_paths.cc defines them all (it includes this
 // file with RTAGENT_KPATH_DEFINE set), every other file sees a declaration. An `inline const
@@ -108,6 +109,18 @@ RTAGENT_KPATH(kSysIrqActions, "actions");     // handler names, comma-separated
 RTAGENT_KPATH(kSysIrqChipName, "chip_name");
 RTAGENT_KPATH(kSysIrqHwirq, "hwirq");
 RTAGENT_KPATH(kSysIrqType, "type");           // edge | level
+
+// --- files that show all they hold in one read(2) (issue 19; KernelShowsWholeInOneRead) ---
+/// Trees each of whose files has one show(): sysctls (proc_sys_call_handler gives the handler
+/// the reader's whole buffer), an IRQ's directory and its default (single_open), and sysfs
+/// itself (one show() into a page, fs/sysfs/file.c), not the file systems mounted under /sys.
+inline constexpr std::string_view kOneShowTrees[] = {
+    "proc/sys/",  "proc/irq/",   "sys/devices/",    "sys/bus/",     "sys/class/",
+    "sys/block/", "sys/module/", "sys/kernel/irq/", "sys/kernel/mm/",
+};
+/// Files of proc/PID/ and proc/PID/task/TID/ made by proc_single_open or single_open
+/// (fs/proc/base.c); maps, mountinfo and the like are seq_files of many records.
+inline constexpr std::string_view kOneShowTaskFiles[] = {"stat", "status", "comm", "cgroup", "sched", "schedstat"};
 
 // --- processes and threads (Documentation/filesystems/proc.rst) ---
 RTAGENT_KPATH(kProc, "proc");

@@ -8,8 +8,10 @@
 #include <algorithm>
 #include <cerrno>
 #include <charconv>
+#include <iterator>
 #include <typeinfo>
 
+#include "base/kernel_paths.h"
 #include "base/kernel_text.h"
 #include "base/sysroot_pieces.h"
 
@@ -94,7 +96,16 @@ enum class ShortRead {
   // so the read that would return 0 is saved (issue 19: one system call of four per file,
   // about 8 % of apply's CPU time on the large tree; docs/performance.md).
   kIsTheEnd,
+  // The end when it is also shorter than a page: a live file that KernelShowsWholeInOneRead
+  // names. Its show() ran once and all of it fit the buffer; a sysfs binary attribute, which
+  // hands out at most a page per read, goes on reading after a full page.
+  kEndsBelowPage,
 };
+
+size_t PageSize() {
+  static const size_t page = static_cast<size_t>(::sysconf(_SC_PAGESIZE));
+  return page;
+}
 
 // Reads descriptor `fd` (of `host`) from where it stands to the end; the descriptor stays open.
 Result<std::string> ReadToEnd(int fd, const std::string& host, ShortRead short_read) {
@@ -116,6 +127,7 @@ Result<std::string> ReadToEnd(int fd, const std::string& host, ShortRead short_r
     if (!direct) out.append(buf, static_cast<size_t>(n));
     len += static_cast<size_t>(n);
     if (short_read == ShortRead::kIsTheEnd && static_cast<size_t>(n) < room) break;
+    if (short_read == ShortRead::kEndsBelowPage && static_cast<size_t>(n) < PageSize()) break;
     if (len >= sizeof buf && out.size() == len) {
       // Full (or just past the buffer): make room to read into the string itself, one byte
       // past the size fstat gives so that the read which sees the end needs no more room.
@@ -133,11 +145,59 @@ Result<std::string> ReadToEnd(int fd, const std::string& host, ShortRead short_r
 
 }  // namespace
 
+namespace {
+
+bool IsNumber(std::string_view s) {
+  return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+
+// Takes the next path component off `rest`; empty when none is left.
+std::string_view NextComponent(std::string_view& rest) {
+  const size_t slash = rest.find('/');
+  std::string_view part = rest.substr(0, slash);
+  rest = slash == std::string_view::npos ? std::string_view() : rest.substr(slash + 1);
+  return part;
+}
+
+// PID/F or PID/task/TID/F under proc/, F one of kpath::kOneShowTaskFiles.
+bool IsOneShowProcessFile(std::string_view rest) {
+  const std::string_view pid = NextComponent(rest);
+  if (!IsNumber(pid) && pid != "self" && pid != "thread-self") return false;
+  std::string_view file = NextComponent(rest);
+  if (file == "task" && pid != "thread-self") {
+    if (!IsNumber(NextComponent(rest))) return false;
+    file = NextComponent(rest);
+  }
+  if (!rest.empty()) return false;
+  const auto& files = kpath::kOneShowTaskFiles;
+  return std::find(std::begin(files), std::end(files), file) != std::end(files);
+}
+
+}  // namespace
+
+bool KernelShowsWholeInOneRead(std::string_view path) {
+  while (!path.empty() && path.front() == '/') path.remove_prefix(1);
+  if (path.find("/..") != std::string_view::npos || path.find("/./") != std::string_view::npos) return false;
+  if (path == kpath::kCmdline) return true;  // single_open
+  auto under = [&](std::string_view dir) { return path.size() > dir.size() && path.substr(0, dir.size()) == dir; };
+  for (std::string_view tree : kpath::kOneShowTrees) {
+    if (under(tree)) return true;
+  }
+  const std::string_view proc = kpath::kProc;
+  if (path.size() > proc.size() && path.substr(0, proc.size()) == proc && path[proc.size()] == '/') {
+    return IsOneShowProcessFile(path.substr(proc.size() + 1));
+  }
+  return false;
+}
+
 Result<std::string> FsRoot::Read(const std::string& path) const {
   std::string host = HostPath(path);
   int fd = ::open(host.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) return MakeError("cannot open " + host, errno);
-  auto out = ReadToEnd(fd, host, IsLive() ? ShortRead::kReadOn : ShortRead::kIsTheEnd);
+  const ShortRead rule = !IsLive()                          ? ShortRead::kIsTheEnd
+                        : KernelShowsWholeInOneRead(path) ? ShortRead::kEndsBelowPage
+                                                          : ShortRead::kReadOn;
+  auto out = ReadToEnd(fd, host, rule);
   ::close(fd);
   return out;
 }

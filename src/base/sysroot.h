@@ -3,6 +3,7 @@
 
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "base/result.h"
@@ -69,6 +70,16 @@ class FsRoot : public SysRoot {
  private:
   std::string dir_;
 };
+
+/// True when `path` (relative to "/", as a SysRoot takes it) names a kernel file that shows
+/// all it holds in one read(2) of a buffer large enough: it has one show() and no records
+/// after it (procfs's single_open and sysctl handlers; a sysfs attribute, at most a page).
+/// The live FsRoot then skips the read that would return 0 (issue 19: on a 20,000-thread
+/// server, a read per thread's stat). Named by kernel source, not guessed from a short read:
+/// a seq_file of many records (/proc/interrupts, cgroup.procs, /proc/PID/maps) hands out a
+/// page of them per read, and any file of debugfs or tracefs may do the same. The trees and
+/// files are listed in base/kernel_paths.h (kOneShowTrees, kOneShowTaskFiles).
+bool KernelShowsWholeInOneRead(std::string_view path);
 
 /// Writes a whole file at a host path so that a crash leaves the old or the new file, never
 /// a part: contents to PATH.tmp.PID, fsync, rename over PATH, fsync of the directory. The

@@ -1,14 +1,19 @@
 #include "base/sysroot.h"
 
+#include <fcntl.h>
 #include <signal.h>
 #include <sys/mman.h>
 #include <unistd.h>
 #include <sys/resource.h>
 
 #include <catch2/catch.hpp>
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <filesystem>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "base/fault_root.h"
 #include "base/kernel_text.h"
@@ -87,6 +92,123 @@ TEST_CASE("FsRoot reads a live kernel file whole though each read(2) returns a p
   CHECK_THAT(*maps, Catch::Contains(first));
   CHECK_THAT(*maps, Catch::Contains(last));  // the mappings after the first page of the file
   CHECK(maps->back() == '\n');
+}
+
+// Issue 19: which live files show all they hold in one read, by the kernel's source.
+TEST_CASE("KernelShowsWholeInOneRead names the kernel files of one show and no others", "[base]") {
+  for (const char* one : {"proc/1/stat", "/proc/1234/status", "proc/self/comm", "proc/thread-self/stat",
+                          "proc/42/task/43/stat", "proc/self/task/7/status", "proc/9/cgroup", "proc/9/task/9/sched",
+                          "proc/9/schedstat", "proc/cmdline",
+                          "proc/sys/kernel/osrelease", "proc/irq/17/smp_affinity_list",
+                          "proc/irq/default_smp_affinity", "sys/devices/system/cpu/online",
+                          "sys/devices/system/cpu/cpu3/cpufreq/scaling_governor", "sys/kernel/irq/17/type",
+                          "sys/kernel/mm/transparent_hugepage/enabled", "sys/class/net/eth0/queues/rx-0/rps_cpus",
+                          "sys/bus/workqueue/devices/writeback/cpumask"}) {
+    INFO(one);
+    CHECK(KernelShowsWholeInOneRead(one));
+  }
+  // Many records, handed out a page at a time; or another file system mounted under /sys.
+  for (const char* many : {"proc/interrupts", "proc/self/maps", "proc/1/mountinfo", "proc/1/task/2/maps",
+                           "proc/mounts", "proc/softirqs", "proc/1/task", "proc/1/stat/x", "proc/abc/stat",
+                           "proc/thread-self/task/3/stat", "proc/1/task/x/stat", "proc/sys", "proc/irq",
+                           "sys/fs/cgroup/rt/cgroup.procs", "sys/fs/cgroup/cpuset/cpuset.cpus",
+                           "sys/kernel/debug/tracing/trace", "sys/kernel/tracing/available_tracers",
+                           "sys/kernel/realtime", "sys/firmware/acpi/tables/DSDT", "sys/devices",
+                           "proc/sys/../interrupts", "sys/devices/../fs/cgroup/cgroup.procs", ""}) {
+    INFO(many);
+    CHECK_FALSE(KernelShowsWholeInOneRead(many));
+  }
+}
+
+namespace {
+
+// How many read(2) calls this thread has made (/proc/thread-self/io, "syscr"), read with a
+// loop of its own rather than the code under test.
+long ReadCalls() {
+  int fd = ::open("/proc/thread-self/io", O_RDONLY | O_CLOEXEC);
+  REQUIRE(fd >= 0);
+  std::string text;
+  char buf[4096];
+  for (ssize_t n; (n = ::read(fd, buf, sizeof buf)) > 0;) text.append(buf, static_cast<size_t>(n));
+  ::close(fd);
+  const size_t at = text.find("syscr: ");
+  REQUIRE(at != std::string::npos);
+  return std::stol(text.substr(at + 7));
+}
+
+// The file read the way the kernel's documentation allows for any file: until a read returns 0.
+std::string ReadToZero(const std::string& path) {
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  REQUIRE(fd >= 0);
+  std::string text;
+  char buf[512];
+  for (ssize_t n; (n = ::read(fd, buf, sizeof buf)) > 0;) text.append(buf, static_cast<size_t>(n));
+  ::close(fd);
+  return text;
+}
+
+// The names of the "Key:\tvalue" lines of a status file, whose values move from read to read.
+std::vector<std::string> Keys(const std::string& status) {
+  std::vector<std::string> keys;
+  for (auto line : SplitLines(status)) keys.emplace_back(line.substr(0, line.find(':')));
+  return keys;
+}
+
+}  // namespace
+
+// Issue 19: the live root reads a thread's stat, an IRQ's affinity or a sysfs attribute with one
+// read(2), not two, and still whole; a file of many records is still read to its end.
+TEST_CASE("FsRoot reads a live one-show kernel file whole with one read(2)", "[base][host]") {
+  FsRoot live("/");
+  auto reads_of = [&](const std::string& path) {
+    const long first = ReadCalls();
+    const long before = ReadCalls();
+    const long probe = before - first;  // what ReadCalls itself costs
+    auto text = live.Read(path);
+    const long calls = ReadCalls() - before - probe;
+    REQUIRE(text.ok());
+    return std::pair<std::string, long>(*text, calls);
+  };
+  const std::string tid = std::to_string(::gettid());
+  for (const std::string& path : {std::string("proc/sys/kernel/ostype"), std::string("sys/devices/system/cpu/online"),
+                                  std::string("proc/cmdline")}) {
+    INFO(path);
+    auto [text, calls] = reads_of(path);
+    CHECK(calls == 1);
+    CHECK(text == ReadToZero("/" + path));
+    CHECK_FALSE(text.empty());
+  }
+  {
+    auto [text, calls] = reads_of("proc/self/task/" + tid + "/status");
+    CHECK(calls == 1);
+    CHECK(Keys(text) == Keys(ReadToZero("/proc/self/task/" + tid + "/status")));
+    CHECK(text.back() == '\n');
+  }
+  {
+    auto [text, calls] = reads_of("proc/self/task/" + tid + "/stat");
+    CHECK(calls == 1);
+    CHECK(text.back() == '\n');
+    // The 52 fields of proc(5), the last one (exit_code) included.
+    const auto close = text.rfind(')');
+    REQUIRE(close != std::string::npos);
+    CHECK(std::count(text.begin() + static_cast<long>(close), text.end(), ' ') == 50);
+  }
+  auto irqs = live.List("proc/irq");
+  REQUIRE(irqs.ok());
+  for (const std::string& irq : *irqs) {
+    if (irq.find_first_not_of("0123456789") != std::string::npos) continue;
+    const std::string path = "proc/irq/" + irq + "/smp_affinity_list";
+    if (!live.Exists(path)) continue;
+    INFO(path);
+    auto [text, calls] = reads_of(path);
+    CHECK(calls == 1);
+    CHECK(text == ReadToZero("/" + path));
+    break;
+  }
+  // Not one show: read on to the read that returns 0.
+  auto [maps, calls] = reads_of("proc/self/maps");
+  CHECK(calls >= 2);
+  CHECK(maps.back() == '\n');
 }
 
 // Issue 19: a large server's /proc/interrupts is parsed a line at a time as it is read.
