@@ -1,5 +1,6 @@
 #include "base/kernel_text.h"
 
+#include <algorithm>
 #include <charconv>
 
 namespace rtagent {
@@ -71,6 +72,10 @@ bool HasWord(std::string_view s, std::string_view word) {
     if (w == word) return true;
   }
   return false;
+}
+
+bool AllDigits(std::string_view s) {
+  return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
 }
 
 std::optional<long long> ParseInt(std::string_view s) {

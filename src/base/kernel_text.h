@@ -34,6 +34,9 @@ std::vector<std::string_view> SplitLines(std::string_view s);
 /// cgroup.controllers line "cpuset cpu io").
 bool HasWord(std::string_view s, std::string_view word);
 
+/// True when `s` is one or more decimal digits and nothing else: the name of a PID's, a
+/// thread's or an IRQ's directory, an IRQ's row in /proc/interrupts.
+bool AllDigits(std::string_view s);
 /// A decimal integer filling all of `s` (surrounding whitespace allowed), or nullopt.
 std::optional<long long> ParseInt(std::string_view s);
 /// An unsigned decimal integer filling all of `s`, or nullopt.

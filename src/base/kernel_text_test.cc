@@ -20,6 +20,12 @@ TEST_CASE("integers, fields and lines", "[base][inspect][text]") {
   CHECK_FALSE(ParseInt("").has_value());
   CHECK(ParseUint("18446744073709551615") == 18446744073709551615ull);
   CHECK_FALSE(ParseUint("-3").has_value());
+  CHECK(AllDigits("0"));
+  CHECK(AllDigits("4194304"));
+  CHECK_FALSE(AllDigits(""));
+  CHECK_FALSE(AllDigits("12a"));
+  CHECK_FALSE(AllDigits("-1"));
+  CHECK_FALSE(AllDigits("self"));
   CHECK(SplitWs("  a \tb\n c ").size() == 3);
   CHECK(SplitChar("a,,b", ',').size() == 3);
   CHECK(SplitLines("x\ny\n").size() == 2);

@@ -147,10 +147,6 @@ Result<std::string> ReadToEnd(int fd, const std::string& host, ShortRead short_r
 
 namespace {
 
-bool IsNumber(std::string_view s) {
-  return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
-}
-
 // Takes the next path component off `rest`; empty when none is left.
 std::string_view NextComponent(std::string_view& rest) {
   const size_t slash = rest.find('/');
@@ -162,10 +158,10 @@ std::string_view NextComponent(std::string_view& rest) {
 // PID/F or PID/task/TID/F under proc/, F one of kpath::kOneShowTaskFiles.
 bool IsOneShowProcessFile(std::string_view rest) {
   const std::string_view pid = NextComponent(rest);
-  if (!IsNumber(pid) && pid != "self" && pid != "thread-self") return false;
+  if (!AllDigits(pid) && pid != "self" && pid != "thread-self") return false;
   std::string_view file = NextComponent(rest);
   if (file == "task" && pid != "thread-self") {
-    if (!IsNumber(NextComponent(rest))) return false;
+    if (!AllDigits(NextComponent(rest))) return false;
     file = NextComponent(rest);
   }
   if (!rest.empty()) return false;
@@ -179,12 +175,11 @@ bool KernelShowsWholeInOneRead(std::string_view path) {
   while (!path.empty() && path.front() == '/') path.remove_prefix(1);
   if (path.find("/..") != std::string_view::npos || path.find("/./") != std::string_view::npos) return false;
   if (path == kpath::kCmdline) return true;  // single_open
-  auto under = [&](std::string_view dir) { return path.size() > dir.size() && path.substr(0, dir.size()) == dir; };
   for (std::string_view tree : kpath::kOneShowTrees) {
-    if (under(tree)) return true;
+    if (path.size() > tree.size() && path.starts_with(tree)) return true;
   }
   const std::string_view proc = kpath::kProc;
-  if (path.size() > proc.size() && path.substr(0, proc.size()) == proc && path[proc.size()] == '/') {
+  if (path.starts_with(proc) && path.substr(proc.size()).starts_with('/')) {
     return IsOneShowProcessFile(path.substr(proc.size() + 1));
   }
   return false;

@@ -24,14 +24,6 @@ Token NextToken(std::string_view line, size_t pos) {
   return {line.substr(b, pos - b), pos};
 }
 
-bool AllDigits(std::string_view s) {
-  if (s.empty()) return false;
-  for (char c : s) {
-    if (!std::isdigit(static_cast<unsigned char>(c))) return false;
-  }
-  return true;
-}
-
 std::vector<std::string> SplitActions(std::string_view text, std::string_view sep) {
   std::vector<std::string> out;
   text = TrimView(text);
