@@ -112,10 +112,12 @@ TEST_CASE("bench --quick on this machine: every phase, labelled, and the shapes 
   CHECK_THAT(r.out, Catch::Contains("timer health: " + l.health["verdict"].get<std::string>()));
 
   // A process switch changes the address space as well: not cheaper than a thread switch
-  // beyond the thread switch's own spread in this run.
+  // beyond the thread switch's own spread in this run, and a fifth for steal time that may
+  // have slowed only the thread's measurement (the two are measured one after the other).
   const json& thread = l.At("switch.yield.thread", "idle");
   const json& process = l.At("switch.yield.process", "idle");
-  CHECK(P50(process) >= P50(thread) - (thread["p99"].get<int64_t>() - P50(thread)));
+  INFO("thread " << thread.dump() << " process " << process.dump());
+  CHECK(P50(process) >= P50(thread) * 4 / 5 - (thread["p99"].get<int64_t>() - P50(thread)));
 
   // Copying 64 KiB each way costs more than 4 B.
   for (const char* kind : {"pipe", "unix"}) {
@@ -149,9 +151,13 @@ TEST_CASE("bench pi on this machine: the plain mutex inverts, inheritance never"
   REQUIRE((r.code == 0 || r.code == 3));  // PASS, or INCONCLUSIVE when a stall missed a deadline
   const json j = json::parse(r.out.substr(r.out.find('{')));
   CHECK(j["verdict"] == (r.code == 0 ? "PASS" : "INCONCLUSIVE"));
-  const int periods = j["none"]["periods"].get<int>();
-  CHECK(periods == 10);
-  CHECK(j["inherit"]["periods"] == periods);
+  // 10 periods a run; a run without a contended period tests nothing and is run again, so a
+  // slow moment of this machine can make it 20 or more.
+  for (const char* mode : {"none", "inherit"}) {
+    INFO(mode);
+    CHECK(j[mode]["attempts"].get<int>() >= 1);
+    CHECK(j[mode]["periods"].get<int>() == 10 * j[mode]["attempts"].get<int>());
+  }
   // Inheritance holds whatever the timing: the boosted low thread outranks the medium one.
   CHECK(j["inherit"]["inversions"] == 0);
   CHECK(j["inherit"]["worst_medium_ns"] == 0);

@@ -346,7 +346,7 @@ void Sampler::MeasureLoop(Worker& w) {
       worst_ns = latency_ns;
       w.worst_ns.store(latency_ns, std::memory_order_relaxed);
     }
-    const NextDeadline d = AdvanceDeadline(next_ns, now_ns, interval_ns);
+    const NextDeadline d = AdvanceDeadline(next_ns, now_ns, interval_ns, end_ns);
     next_ns = d.next_ns;
     if (d.skipped != 0) h.AddSkippedPeriods(d.skipped);
     if (next_ns > end_ns) break;

@@ -97,13 +97,17 @@ struct NextDeadline {
 };
 
 /// Advances `next_ns` by one `interval_ns`; when the wake-up at `now_ns` was a whole period
-/// late or more, skips (and counts) every period already past instead of firing a burst of
-/// catch-up wake-ups, as cyclictest does. Pure and allocation-free: the hot loop calls it.
-inline NextDeadline AdvanceDeadline(int64_t next_ns, int64_t now_ns, int64_t interval_ns) {
+/// late or more, skips every period already past instead of firing a burst of catch-up
+/// wake-ups, as cyclictest does. The skipped periods are counted up to the run's last deadline,
+/// `end_ns` (`next_ns` is at or before it): a late last wake-up does not add periods the run
+/// never had, so sampled plus skipped is the run's number of periods. Pure and allocation-free:
+/// the hot loop calls it.
+inline NextDeadline AdvanceDeadline(int64_t next_ns, int64_t now_ns, int64_t interval_ns, int64_t end_ns) {
   NextDeadline d{next_ns + interval_ns, 0};
   if (now_ns >= d.next_ns) {
     const int64_t missed = (now_ns - d.next_ns) / interval_ns + 1;
-    d.skipped = static_cast<uint64_t>(missed);
+    const int64_t left_in_run = end_ns >= next_ns ? (end_ns - next_ns) / interval_ns : 0;
+    d.skipped = static_cast<uint64_t>(missed < left_in_run ? missed : left_in_run);
     d.next_ns += missed * interval_ns;
   }
   return d;

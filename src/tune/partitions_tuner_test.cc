@@ -426,7 +426,8 @@ TEST_CASE("partitions on this machine: a v1 exclusive cpuset holding a child pro
     ::prctl(PR_SET_NAME, comm.c_str(), 0, 0, 0);
     for (;;) ::pause();
   }
-  for (int i = 0; i < 200; ++i) {
+  // Until the child has its name (up to 20 s: a loaded machine may not run it for a while).
+  for (int i = 0; i < 4000; ++i) {
     std::ifstream in("/proc/" + std::to_string(cleanup.pid) + "/comm");
     std::string now;
     std::getline(in, now);

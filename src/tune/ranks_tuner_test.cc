@@ -143,8 +143,9 @@ class Child {
       ::prctl(PR_SET_NAME, name.c_str(), 0, 0, 0);
       for (;;) ::pause();
     }
-    // Wait until the name shows, so a plan that looks for it finds it.
-    for (int i = 0; i < 200; ++i) {
+    // Wait until the name shows, so a plan that looks for it finds it (up to 20 s: a loaded
+    // machine may not run the child for a while).
+    for (int i = 0; i < 4000; ++i) {
       std::ifstream in("/proc/" + std::to_string(pid_) + "/comm");
       std::string comm;
       std::getline(in, comm);
