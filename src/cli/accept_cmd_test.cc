@@ -53,9 +53,10 @@ std::string Slurp(const std::string& path) {
 }
 
 /// A small profile for this machine: CPU 0 takes the load, CPU 1 is measured.
-std::string Profile(const std::string& limits, const std::string& loads = "    builtin: [cache]\n") {
+std::string Profile(const std::string& limits, const std::string& loads = "    builtin: [cache]\n",
+                    int histogram_limit_us = 20000) {
   return "name: tiny\ncores:\n  housekeeping: 0\n  isolated: 1\nacceptance:\n  duration: 2s\n"
-         "  histogram_limit_us: 20000\n" +
+         "  histogram_limit_us: " + std::to_string(histogram_limit_us) + "\n" +
          limits + "  loads:\n" + loads;
 }
 
@@ -69,10 +70,8 @@ std::string LiveSkipReason() {
 /// Writes a lenient verdict with a 1 s run into `dir`; returns its path. `limit_us` is both its
 /// histogram's last bin and its max limit.
 std::string MakeVerdict(const TempDir& dir, int limit_us = 20000) {
-  const std::string limit = std::to_string(limit_us);
-  std::string p = dir.Write("lenient.yaml", "name: tiny\ncores:\n  housekeeping: 0\n  isolated: 1\nacceptance:\n"
-                                            "  duration: 2s\n  histogram_limit_us: " + limit + "\n  max_us: " + limit +
-                                                "\n  loads:\n    builtin: []\n");
+  std::string p = dir.Write("lenient.yaml",
+                            Profile("  max_us: " + std::to_string(limit_us) + "\n", "    builtin: []\n", limit_us));
   Run r = RtAgent("accept " + p + " --duration 1s --json " + dir.path() + "/v.json");
   INFO(r.out);
   REQUIRE((r.code == 0 || r.code == 1));

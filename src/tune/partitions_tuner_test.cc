@@ -2,19 +2,16 @@
 // plan with before/after, apply, plan again with nothing pending, revert to the same bytes;
 // the invalid partition's reason; injected EBUSY, EINVAL, EACCES; and, tagged [host], an
 // exclusive cpuset on this machine's v1 hierarchy holding a child process.
+#include "base/child_test_support.h"
 #include "base/tree_test_support.h"
 #include "tune/partitions_tuner.h"
 
-#include <signal.h>
-#include <sys/prctl.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <cerrno>
 #include <filesystem>
-#include <fstream>
 #include <map>
 #include <sstream>
 
@@ -408,32 +405,14 @@ TEST_CASE("partitions on this machine: a v1 exclusive cpuset holding a child pro
   const std::string comm = "rtaP" + std::to_string(::getpid() % 100000);
   const std::string dir = "/" + h->Dir() + "/" + name;
 
-  // Whatever happens, the child dies and the cpuset goes (an empty cpuset rmdirs cleanly).
-  struct Cleanup {
-    int pid = -1;
+  // Whatever happens, the child dies (declared after, so first) and then the cpuset goes (an
+  // empty cpuset rmdirs cleanly).
+  struct RemoveDir {
     std::string dir;
-    ~Cleanup() {
-      if (pid > 0) {
-        ::kill(pid, SIGKILL);
-        ::waitpid(pid, nullptr, 0);
-      }
-      ::rmdir(dir.c_str());
-    }
-  } cleanup;
-  cleanup.dir = dir;
-  cleanup.pid = ::fork();
-  if (cleanup.pid == 0) {
-    ::prctl(PR_SET_NAME, comm.c_str(), 0, 0, 0);
-    for (;;) ::pause();
-  }
-  // Until the child has its name (up to 20 s: a loaded machine may not run it for a while).
-  for (int i = 0; i < 4000; ++i) {
-    std::ifstream in("/proc/" + std::to_string(cleanup.pid) + "/comm");
-    std::string now;
-    std::getline(in, now);
-    if (now == comm) break;
-    ::usleep(5000);
-  }
+    ~RemoveDir() { ::rmdir(dir.c_str()); }
+  } remove_dir{dir};
+  rtagent::test::NamedChild child(comm);
+  REQUIRE(child.pid() > 0);
 
   auto p = Load("version: 1\ncores:\n  housekeeping: 0-" + std::to_string(last - 1) + "\n  isolated: " +
                     std::to_string(last) + "\npartitions:\n  " + name + ":\n    cpus: " + std::to_string(last) +
@@ -443,8 +422,8 @@ TEST_CASE("partitions on this machine: a v1 exclusive cpuset holding a child pro
   SectionPlan plan = PlanOf(tuner, p, **live);
   REQUIRE(Find(plan, "dir:/" + name) != nullptr);
   CHECK(Find(plan, "dir:/" + name)->before == "absent");
-  REQUIRE(Find(plan, "proc:" + std::to_string(cleanup.pid)) != nullptr);
-  CHECK(Find(plan, "proc:" + std::to_string(cleanup.pid))->before == "/");
+  REQUIRE(Find(plan, "proc:" + std::to_string(child.pid())) != nullptr);
+  CHECK(Find(plan, "proc:" + std::to_string(child.pid()))->before == "/");
   REQUIRE(PendingOf(plan).size() == 6);
 
   // The journal goes to a scratch tree: the live /run/rtagent is not ours to touch.
@@ -465,7 +444,7 @@ TEST_CASE("partitions on this machine: a v1 exclusive cpuset holding a child pro
   CHECK(read(h->Cpuset("cpus")) == std::to_string(last));
   CHECK(read(h->Cpuset("cpu_exclusive")) == "1");
   CHECK(read(h->Cpuset("sched_load_balance")) == "0");
-  CHECK(read("tasks") == std::to_string(cleanup.pid));
+  CHECK(read("tasks") == std::to_string(child.pid()));
   CHECK(PendingOf(PlanOf(tuner, p, **live)).empty());
 
   RevertReport rev = ex.Revert();
@@ -474,7 +453,7 @@ TEST_CASE("partitions on this machine: a v1 exclusive cpuset holding a child pro
   INFO(rlog);
   CHECK(rev.complete);
   CHECK_FALSE((*live)->Exists(h->Dir() + "/" + name));
-  auto back = (*live)->Read("proc/" + std::to_string(cleanup.pid) + "/cgroup").value_or("");
+  auto back = (*live)->Read("proc/" + std::to_string(child.pid()) + "/cgroup").value_or("");
   CHECK(back.find(":cpuset:/\n") != std::string::npos);
 }
 

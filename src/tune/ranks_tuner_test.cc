@@ -2,19 +2,16 @@
 // executor, plan again with nothing pending, revert to a byte-identical tree; the rank order
 // and Chapter 4 checks with the profile line; injected ESRCH, EINVAL and EPERM; proof that a
 // fixture thread never reaches a live process; and, tagged [host], a real child process.
+#include "base/child_test_support.h"
 #include "base/tree_test_support.h"
 #include "tune/ranks_tuner.h"
 
 #include <sched.h>
-#include <signal.h>
-#include <sys/prctl.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <catch2/catch.hpp>
 #include <cerrno>
 #include <filesystem>
-#include <fstream>
 #include <map>
 #include <sstream>
 
@@ -134,38 +131,6 @@ SchedFactory InjectingFactory(Injected* inj) {
   };
 }
 
-/// A sleeping child process with a name of its own, killed on every exit path.
-class Child {
- public:
-  explicit Child(const std::string& name) {
-    pid_ = ::fork();
-    if (pid_ == 0) {
-      ::prctl(PR_SET_NAME, name.c_str(), 0, 0, 0);
-      for (;;) ::pause();
-    }
-    // Wait until the name shows, so a plan that looks for it finds it (up to 20 s: a loaded
-    // machine may not run the child for a while).
-    for (int i = 0; i < 4000; ++i) {
-      std::ifstream in("/proc/" + std::to_string(pid_) + "/comm");
-      std::string comm;
-      std::getline(in, comm);
-      if (comm == name) break;
-      ::usleep(5000);
-    }
-  }
-  ~Child() {
-    if (pid_ > 0) {
-      ::kill(pid_, SIGKILL);
-      ::waitpid(pid_, nullptr, 0);
-    }
-  }
-  Child(const Child&) = delete;
-  Child& operator=(const Child&) = delete;
-  int pid() const { return pid_; }
-
- private:
-  int pid_ = -1;
-};
 
 }  // namespace
 
@@ -478,7 +443,7 @@ TEST_CASE("ranks: the kernel's known refusals are outcomes, other errors roll ba
 }
 
 TEST_CASE("under --root a fixture thread never reaches the live process with its number", "[tune][ranks]") {
-  Child victim("rtagent-victim");
+  rtagent::test::NamedChild victim("rtagent-victim");
   REQUIRE(victim.pid() > 0);
   const int pid = victim.pid();
   const int live_policy = ::sched_getscheduler(pid);
@@ -541,7 +506,7 @@ TEST_CASE("ranks on this machine: a child process to FIFO 10 on CPU 0 and back",
     RTAGENT_SKIP("needs root (CAP_SYS_NICE) to set SCHED_FIFO");
   }
   const std::string name = "rtaT" + std::to_string(::getpid() % 100000);
-  Child child(name);
+  rtagent::test::NamedChild child(name);
   const int pid = child.pid();
   REQUIRE(pid > 0);
   REQUIRE(::sched_getscheduler(pid) == SCHED_OTHER);
