@@ -171,3 +171,19 @@ TEST_CASE("TuneD's CPU lists: ranges, hex masks and negations", "[profile]") {
   CHECK(TunedHexMask(CpuSet::Of({0, 1})) == "00000003");
   CHECK(TunedHexMask(CpuSet::Of({33})) == "00000002,00000000");
 }
+
+TEST_CASE("a TuneD variable name with a dash, or a variables file that is not there, is an error at its line", "[profile]") {
+  Diagnostics d;
+  REQUIRE_FALSE(Read("errors/bad-variable", &d).ok());
+  REQUIRE(d.ErrorCount() == 1);
+  CHECK(d.All()[0].message == "variable name 'isolated-cores' has characters TuneD does not allow");
+  CHECK(d.All()[0].mark.ToString() == kTuned + "errors/bad-variable/tuned.conf:5:1");
+  CHECK_THAT(d.All()[0].hint, Catch::Contains("letters, digits and '_'"));
+
+  Diagnostics d2;
+  REQUIRE_FALSE(Read("errors/missing-variables", &d2).ok());
+  REQUIRE(d2.ErrorCount() == 1);
+  CHECK(d2.All()[0].message == "variable file 'board-variables.conf' does not exist (looked for " + kTuned +
+                                   "errors/missing-variables/board-variables.conf)");
+  CHECK(d2.All()[0].mark.ToString() == kTuned + "errors/missing-variables/tuned.conf:5:1");
+}

@@ -62,7 +62,9 @@ YamlNode Convert(const YAML::Node& in, const std::string& file, const SourceMark
   YamlNode out;
   out.mark = ToMark(in.Mark(), file, fallback);
   if (depth > 64) {
-    diags->Error(out.mark, "the document nests deeper than 64 levels", "a profile is at most a few levels deep");
+    diags->Error(out.mark, "the document nests deeper than 64 levels",
+                 "a profile is at most a few levels deep; an alias (*name) inside the node its anchor (&name) "
+                 "marks nests for ever");
     return out;
   }
   switch (in.Type()) {
