@@ -193,7 +193,8 @@ struct ImportTunedOptions {
 /// `rtagent import tuned NAME|DIR`: writes the rtagent profile equivalent to a TuneD profile,
 /// each unmapped setting a comment, and a summary on stderr. 0 written and valid on the system
 /// under --root, 2 the TuneD profile is bad (nothing written) or the result does not validate
-/// there (written, with the problems), 3 the system's CPUs cannot be read.
+/// there (written, with the problems) or -o cannot be written (nothing read or written), 3 the
+/// system's CPUs cannot be read or the write of -o failed (a file already there is kept).
 int CmdImportTuned(const GlobalOptions& g, const ImportTunedOptions& o);
 
 }  // namespace rtagent

@@ -4,12 +4,12 @@
 // saying it is done, so what it writes is what `rtagent validate` accepts there.
 #include <unistd.h>
 
-#include <fstream>
 #include <iostream>
 
 #include "base/exit_codes.h"
 #include "base/sysroot.h"
 #include "cli/commands.h"
+#include "cli/verdict_files.h"
 #include "profile/loader.h"
 #include "profile/tuned_profile.h"
 #include "tune/tuned_import.h"
@@ -44,6 +44,15 @@ int CmdImportTuned(const GlobalOptions& g, const ImportTunedOptions& o) {
               << "\n  hint: --root must name a system tree with sys/devices/system/cpu/online\n";
     return kExitCannotRun;
   }
+  const bool to_stdout = o.out.empty() || o.out == "-";
+  // An -o that cannot be written is said before anything is read, and a write that fails later
+  // leaves the file that was there (WriteFileAtomic).
+  if (!to_stdout) {
+    if (auto w = CheckWritable(o.out); !w) {
+      std::cerr << me << ": -o " << o.out << ": " << w.error().message << "; nothing was written\n";
+      return kExitBadInput;
+    }
+  }
   bool color = g.color && ::isatty(STDERR_FILENO);
   profile::Diagnostics diags;
   auto tuned = profile::ReadTunedProfile(o.profile, profile::TunedSearchUnder(g.root), *system, &diags);
@@ -53,20 +62,14 @@ int CmdImportTuned(const GlobalOptions& g, const ImportTunedOptions& o) {
   }
   TunedImport imp = ImportTuned(*tuned, *system);
 
-  const bool to_stdout = o.out.empty() || o.out == "-";
   const std::string name = to_stdout ? "<imported>" : o.out;
   profile::Diagnostics check;
   auto loaded = profile::LoadProfileText(imp.yaml, name, ".", *cpus, &check);
   if (to_stdout) {
     std::cout << imp.yaml;
-  } else {
-    std::ofstream out(o.out);
-    out << imp.yaml;
-    out.close();
-    if (!out) {
-      std::cerr << me << ": cannot write " << o.out << "\n";
-      return kExitBadInput;
-    }
+  } else if (auto w = WriteFileAtomic(o.out, imp.yaml); !w) {
+    std::cerr << me << ": -o " << o.out << ": " << w.error().message << "\n";
+    return kExitCannotRun;
   }
   PrintSummary(*tuned, imp, std::cerr);
   std::cerr << check.FormatText(color);

@@ -146,6 +146,14 @@ TEST_CASE("rtagent import tuned: a bad TuneD profile exits 2 with file, line and
   CHECK(r.out.find("nothing was written") != std::string::npos);
   CHECK_FALSE(std::ifstream(out).good());
 
+  // An -o in a directory that is not there: said before the TuneD profile is read.
+  auto nowhere = RtAgent("import tuned --root " + kIpc + " " + kTuned + "profiles/rt-board -o " + dir.path() + "/no/board.yaml");
+  CHECK(nowhere.code == 2);
+  CHECK(nowhere.out.find("-o " + dir.path() + "/no/board.yaml: cannot write " + dir.path() +
+                         "/no/board.yaml: directory " + dir.path() + "/no: No such file or directory; nothing was written") !=
+        std::string::npos);
+  CHECK(nowhere.out.find("TuneD settings mapped") == std::string::npos);
+
   auto u = RtAgent("import tuned --root " + kIpc + " " + kTuned + "errors/unknown-var");
   CHECK(u.code == 2);
   CHECK(u.out.find(kTuned + "errors/unknown-var/tuned.conf:5:1: error: unknown variable 'swapiness' in [sysctl] vm.swappiness") !=
