@@ -198,3 +198,20 @@ TEST_CASE("sysctls: vm.stat_interval applied, verified and reverted on this mach
   CHECK(reverted->complete);
   CHECK(*live.ReadTrimmed(path) == *before);
 }
+
+TEST_CASE("sysctls: a sysctl the target cannot read is an error of the plan at its line, and nothing is planned for it", "[tune]") {
+  TempTree t(kX86);
+  FaultRoot root(t.dir());
+  TempDir dir;
+  auto l = LoadOn(dir, root, kOnlySysctls + "sysctls:\n  vm.stat_interval: 10\n  kernel.watchdog_thresh: 20\n");
+  REQUIRE(l.result);
+  root.FailReads(kpath::Sysctl("vm.stat_interval"), EIO);
+  SectionPlan plan = PlanOf(*l.result, root);
+  REQUIRE(plan.findings.size() == 1);
+  const Finding& f = plan.findings[0];
+  CHECK(f.level == Finding::Level::kError);
+  CHECK_THAT(f.message, Catch::StartsWith("vm.stat_interval cannot be read: ") && Catch::Contains("Input/output error"));
+  CHECK(f.mark.line == 7);  // the sysctl's own line (kOnlySysctls holds five)
+  REQUIRE(plan.items.size() == 1);  // the other sysctl is still planned
+  CHECK(plan.items[0].key == kpath::Sysctl("kernel.watchdog_thresh"));
+}

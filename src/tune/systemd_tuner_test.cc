@@ -114,3 +114,19 @@ TEST_CASE("systemd: a drop-in that was there is put back as it was", "[tune]") {
   REQUIRE(reverted);
   CHECK(t.Get(kSystemdDropIn) == old);
 }
+
+TEST_CASE("systemd: a drop-in that cannot be read is an error of the plan, and nothing is planned", "[tune]") {
+  TempTree t(kX86);
+  FaultRoot root(t.dir());
+  TempDir dir;
+  auto l = LoadOn(dir, root, kOnly + "systemd:\n  cpu_affinity: housekeeping\n");
+  REQUIRE(l.result);
+  root.FailReads(kSystemdDropIn, EACCES);  // ENOENT would be "no drop-in yet", planned as new
+  SectionPlan plan = PlanOf(*l.result, root);
+  CHECK(plan.items.empty());
+  REQUIRE(plan.findings.size() == 1);
+  CHECK(plan.findings[0].level == Finding::Level::kError);
+  CHECK_THAT(plan.findings[0].message, Catch::Contains(std::string(kSystemdDropIn) + " cannot be read: ") &&
+                                           Catch::Contains("Permission denied"));
+  CHECK(plan.findings[0].mark.line == 10);  // cpu_affinity's line, after kOnly's eight
+}
