@@ -89,6 +89,25 @@ TEST_CASE("kernel: a stock kernel fails, warns or passes as the profile asks", "
   CHECK_THAT(net.measured, Catch::Contains("RT throttling: sched_rt_runtime_us=950000"));
 }
 
+TEST_CASE("kernel: a tree without uname -v or a release to read says it cannot tell", "[check]") {
+  TempTree t(Tree("x86-ipc-4cpu"));
+  std::filesystem::remove(t.dir() + "/" + kpath::kVersion);
+  std::filesystem::remove(t.dir() + "/" + kpath::kRealtime);
+  t.Put(kpath::kOsRelease, "custom-build\n");  // no number to compare
+  auto rs = Load(t.dir(), "kernel:\n  preempt_rt: required\n  min_version: \"6.6\"\n").Run("kernel");
+  const auto& rt = ById(rs, "kernel.preempt_rt");
+  CHECK(rt.status == Status::kWarn);  // not a FAIL: nothing says the kernel is not PREEMPT_RT
+  CHECK(rt.summary == "cannot tell the preemption model: uname -v (proc/sys/kernel/version) is not readable");
+  CHECK(rt.measured == "no preemption model in uname -v");
+  CHECK_THAT(rt.hint, Catch::Contains("proc/sys/kernel/version"));
+  const auto& v = ById(rs, "kernel.version");
+  CHECK(v.status == Status::kWarn);
+  CHECK(v.summary == "cannot read the kernel version (custom-build) to compare with 6.6");
+  CHECK_THAT(v.hint, Catch::Contains("osrelease"));
+  // A profile that takes any kernel has nothing to warn about.
+  CHECK(ById(Load(t.dir(), "kernel:\n  preempt_rt: any\n").Run("kernel"), "kernel.preempt_rt").status == Status::kPass);
+}
+
 TEST_CASE("kernel: RT throttling switched off on a stock kernel fails", "[check]") {
   TempTree t(Tree("x86-ipc-4cpu"));
   t.Put("proc/sys/kernel/sched_rt_runtime_us", "-1\n");
