@@ -255,6 +255,20 @@ TEST_CASE("conformance: every drifted setting is named by section, boot items wa
   CHECK_THAT(reboot.summary, Catch::StartsWith("reboot required"));
 }
 
+TEST_CASE("conformance: a profile that cannot be planned is one FAIL with the planner's reason", "[check]") {
+  // The arm64 board's /rt partition holds CPUs 4-7: a partition on 6-7 cannot be planned.
+  Bench b = Load(Tree("arm64-rt-8cpu"), "cores:\n  housekeeping: 0-3\n  isolated: 4-7\n"
+                                        "partitions:\n  ctl:\n    cpus: 6-7\n    type: root\n");
+  auto rs = b.Run("conformance");
+  REQUIRE(rs.size() == 1);
+  CHECK(rs[0].id == "conformance");
+  CHECK(rs[0].status == Status::kFail);
+  CHECK_THAT(rs[0].summary, Catch::StartsWith("cannot plan the profile: ") &&
+                                Catch::Contains("partition \"ctl\" wants CPUs 6-7, but the existing isolated partition /rt "
+                                                "already holds CPUs 4-7"));
+  CHECK(rs[0].hint == "run `rtagent plan` for the details");
+}
+
 TEST_CASE("ranks settings: the window is a duration of at least 100ms, default 1s", "[check]") {
   const CheckInfo& ranks = FindCheck("ranks")->Info();
   REQUIRE(ranks.window);
