@@ -101,6 +101,34 @@ TEST_CASE("apply, verify, apply again, revert: the user's round trip", "[cli][ap
   CHECK_THAT(nothing.out, Catch::Contains("nothing to revert"));
 }
 
+TEST_CASE("revert --json lists each journaled value with what became of it", "[cli][apply]") {
+  TempTree t(kArm);
+  Run a = Rt("apply " + kProfiles + "/generic-4core.yaml --root " + t.dir());
+  INFO(a.out);
+  REQUIRE(a.code == 0);
+  t.Put("proc/irq/85/smp_affinity_list", "0-3\n");  // someone put this one back already
+
+  Run rv = Rt("revert --json --root " + t.dir());
+  INFO(rv.out);
+  REQUIRE(rv.code == 0);
+  auto doc = nlohmann::json::parse(rv.out.substr(rv.out.find('{')));
+  CHECK(doc["complete"] == true);
+  std::map<std::string, int> outcomes;
+  const nlohmann::json* irq85 = nullptr;
+  for (const auto& item : doc["items"]) {
+    ++outcomes[item["outcome"].get<std::string>()];
+    if (item["key"] == "proc/irq/85/smp_affinity_list") irq85 = &item;
+  }
+  REQUIRE(irq85 != nullptr);
+  CHECK((*irq85)["outcome"] == "already");
+  CHECK((*irq85)["restored"] == "0-3");
+  CHECK(outcomes["restored"] > 0);  // the rest were written back
+  CHECK(outcomes["failed"] == 0);
+  CHECK(outcomes["already"] + outcomes["restored"] + outcomes["gone"] == static_cast<int>(doc["items"].size()));
+  CHECK(t.Get("proc/irq/85/smp_affinity_list") == "0-3\n");
+  CHECK_FALSE(fs::exists(t.dir() + "/run/rtagent/journal.json"));
+}
+
 TEST_CASE("apply refuses bad input and rolls back when it cannot journal", "[cli][apply]") {
   TempTree t(kArm);
   auto before = Snapshot(t.dir());
