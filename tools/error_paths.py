@@ -3,8 +3,9 @@
 "Error paths the tests reach").
 
 An error path starts where the code builds an Error: a call of MakeError(...), an Error{...}
-literal, one of the few file-local makers that wrap MakeError (ListError, CgError, ...), or a
-profile diagnostic (Diagnostics::Error, which names the file, line and key). Each such statement in a product file (src/, test files and test-support headers left
+literal, one of the few file-local makers that wrap MakeError (ListError, CgError, ...), a
+profile diagnostic (Diagnostics::Error, which names the file, line and key), or a plan finding
+at warning or error level (what a tuner says instead of planning a value it cannot read). Each such statement in a product file (src/, test files and test-support headers left
 out) is looked up in a gcovr JSON report of a --coverage build after the tests ran
 (tools/coverage.sh makes both): the statement counts as reached when any executable line
 between its first line and the line that ends it ran at least once.
@@ -21,7 +22,10 @@ import re
 import sys
 
 SITE = re.compile(r"\bMakeError\s*\(|\bError\s*\{|(\.|->)Error\s*\(|"
-                  r"\b(ListError|CgError|LineError|ReadFailed|LoadError|Bad|Wrap)\s*\(")
+                  r"\b(ListError|CgError|LineError|ReadFailed|LoadError|Bad|Wrap)\s*\(|"
+                  r"Finding::Level::k(Error|Warning)\b")
+# A level compared, not given: `f.level == Finding::Level::kError`, `case Finding::Level::kError:`.
+COMPARE = re.compile(r"(==|!=|\bcase)\s*Finding::Level::k\w+")
 # A declaration or definition of one of those makers, not a use.
 MAKER = re.compile(r"^\s*(static\s+)?(Error|void)\s+(\w+::)?(MakeError|Error|ListError|CgError|LineError|"
                    r"ReadFailed|LoadError|Bad|Wrap)\s*\(")
@@ -57,7 +61,7 @@ def sites(text):
         line = strip_comment(raw)
         if not SITE.search(line) or line.lstrip().startswith(("#", "*", "///")):
             continue
-        if MAKER.search(line):
+        if MAKER.search(line) or COMPARE.search(line) and not SITE.search(COMPARE.sub("", line)):
             continue
         depth, end = 0, None
         for m in range(n, min(n + 40, len(lines))):
@@ -130,9 +134,14 @@ def self_test():
         'void Diagnostics::Error(const SourceMark& m) {',      # 8: a maker's definition
         '  d_->Error(mark, "bad", "hint");',                   # 9: a diagnostic
         '  x.error();',                                        # 10: reading an error is no site
+        '  plan.findings.push_back({Finding::Level::kError,',  # 11: a finding ...
+        '                           "x cannot be read", m});', # 12
+        '  if (f.level == Finding::Level::kInfo) continue;',   # 13: an info level is no site
+        '  return f.level == Finding::Level::kError ? 1 : 0;', # 14: a comparison is no site
+        '    case Finding::Level::kWarning: return "w";',      # 15: nor a case label
     ])
     got = [(a, b) for a, b, _ in sites(text)]
-    want = [(3, 3), (4, 5), (6, 6), (7, 7), (9, 9)]
+    want = [(3, 3), (4, 5), (6, 6), (7, 7), (9, 9), (11, 12)]
     assert got == want, f"sites: {got} != {want}"
     assert strip_comment('a("//x"); // y') == 'a("//x"); ', strip_comment('a("//x"); // y')
     print("error_paths self-test: ok")

@@ -145,6 +145,24 @@ TEST_CASE("apply, then plan again: nothing left, revert puts the board back", "[
   (void)thp;
 }
 
+TEST_CASE("a governor the board does not offer is an error per CPU naming the ones it has; nothing is planned for it", "[tune][plan]") {
+  FsRoot root(kIpc);
+  auto plan = PlanAll(Load(root, "cores:\n  housekeeping: 0\n  isolated: 1-3\npower:\n  cpus: isolated\n  governor: schedutil\n"), root);
+  REQUIRE(plan.ok());
+  int errors = 0;
+  for (const auto& s : plan->sections) {
+    for (const auto& f : s.findings) {
+      if (f.level != Finding::Level::kError) continue;
+      ++errors;
+      CHECK(s.section == "power");
+      CHECK_THAT(f.message, Catch::EndsWith("has no cpufreq governor \"schedutil\" (available: performance, powersave)"));
+      CHECK(f.mark.line == 6);
+    }
+  }
+  CHECK(errors == 3);  // CPUs 1, 2 and 3
+  for (int cpu = 1; cpu <= 3; ++cpu) CHECK(Find(*plan, kpath::CpuFreqDir(cpu) + "/scaling_governor") == nullptr);
+}
+
 TEST_CASE("an IRQ the kernel refuses to move is unchangeable, and apply goes on", "[tune][plan]") {
   TempTree t(kArm);
   FaultRoot root(t.dir());
