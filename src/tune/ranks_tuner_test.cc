@@ -189,6 +189,24 @@ TEST_CASE("ranks plan shows each thread's class and affinity before and after", 
   CHECK(root.writes().empty());
 }
 
+TEST_CASE("ranks: a thread whose affinity cannot be read is a warning; its class is still planned", "[tune][ranks]") {
+  TempTree tree(kArm64);
+  FaultRoot root(tree.dir());
+  auto p = Load(kBoard, profile::ReadSystemCpus(root).value());
+  root.FailReads(kpath::TaskStatus(186, 186), EIO);  // where the fixture keeps irq/85-eth0's allowed CPUs
+  SectionPlan plan = PlanOf(RanksTuner(), p, root);
+  auto warned = FindingsWith(plan, Finding::Level::kWarning, "cannot be read");
+  REQUIRE(warned.size() == 1);
+  CHECK_THAT(warned[0]->message, Catch::StartsWith("affinity of ") && Catch::Contains("irq/85-eth0") &&
+                                     Catch::Contains("Input/output error"));
+  CHECK(warned[0]->mark.line == 7);  // the rule's line (sensor-irq)
+  CHECK(Find(plan, "affinity", "186/186") == nullptr);
+  const Change* sched = Find(plan, "sched", "186/186");
+  REQUIRE(sched != nullptr);
+  CHECK(sched->after == "fifo:85");
+  CHECK(Find(plan, "affinity", "1200/1203") != nullptr);  // the other threads are planned as before
+}
+
 TEST_CASE("ranks apply, plan again with nothing pending, revert to the same bytes", "[tune][ranks]") {
   TempTree tree(kArm64);
   FaultRoot root(tree.dir());
