@@ -290,6 +290,24 @@ TEST_CASE("extlinux: several labels and ${cbootargs}, apply then revert byte-ide
   CHECK(b.runner->ran.empty());  // U-Boot reads the file as it is
 }
 
+TEST_CASE("extlinux: a DEFAULT with no such LABEL, or an entry without APPEND, is an error and nothing is written", "[tune][boot]") {
+  Board b;
+  const std::string no_label = "DEFAULT primary\nLABEL backup\n  LINUX /boot/Image.bak\n  APPEND root=/dev/mmcblk0p1\n";
+  b.tree.Put("boot/extlinux/extlinux.conf", no_label);
+  FullPlan plan = b.Plan(Load(b.root, "extlinux"));
+  CHECK(b.BootItems(plan).empty());
+  CHECK_THAT(b.Warnings(plan), Catch::Contains("/boot/extlinux/extlinux.conf: extlinux.conf has no entry labelled \"primary\" "
+                                               "(DEFAULT primary); nothing is written to it"));
+
+  const std::string no_append = "DEFAULT primary\nLABEL primary\n  LINUX /boot/Image\n";
+  b.tree.Put("boot/extlinux/extlinux.conf", no_append);
+  plan = b.Plan(Load(b.root, "extlinux"));
+  CHECK(b.BootItems(plan).empty());
+  CHECK_THAT(b.Warnings(plan), Catch::Contains("the extlinux.conf entry \"primary\" has no APPEND line to add the arguments "
+                                               "to; nothing is written to it"));
+  CHECK(b.tree.Get("boot/extlinux/extlinux.conf") == no_append);
+}
+
 TEST_CASE("rpi: a missing cmdline.txt is a finding, and every other section is still planned", "[tune][boot]") {
   Board b;
   FullPlan plan = b.Plan(Load(b.root, "rpi"));
