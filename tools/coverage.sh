@@ -8,7 +8,9 @@
 #     --list           print every error site no test reached (file:line and its text)
 #     CTEST_ARGS       default: -L hermetic, then -L live when run as root
 # Writes DIR/coverage.json (gcovr's JSON) and DIR/coverage.txt (gcovr's summary per file),
-# then prints tools/error_paths.py's table.
+# then prints tools/error_paths.py's table. What a forked child runs is counted when the child
+# ends through ExitChild (base/child_exit.h: a load's supervisor, a bench peer); a child killed
+# by a signal (a load's workers, the spinners) or replaced by exec leaves no counts.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 dir=build-cov list=() ctest_sets=()
@@ -35,7 +37,7 @@ if [ ! -f "$dir/CMakeCache.txt" ]; then
   generator=()
   command -v ninja >/dev/null && generator=(-G Ninja)
   cmake -S . -B "$dir" "${generator[@]}" -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG=-O0 \
-    -DCMAKE_CXX_FLAGS="--coverage -fprofile-update=atomic" \
+    -DCMAKE_CXX_FLAGS="--coverage -fprofile-update=atomic -DRTAGENT_COVERAGE" \
     -DCMAKE_EXE_LINKER_FLAGS=--coverage -DRTAGENT_CCACHE=OFF >/dev/null
 fi
 grep -q -- '--coverage' "$dir/CMakeCache.txt" || { echo "coverage: $dir is not a --coverage build" >&2; exit 2; }

@@ -14,6 +14,7 @@
 #include <cerrno>
 #include <cstring>
 
+#include "base/child_exit.h"
 #include "latency/load_process.h"
 
 namespace rtagent::bench {
@@ -110,8 +111,8 @@ Result<std::unique_ptr<Peer>> Peer::Start(PeerKind kind, int cpu, const SchedSta
     if (pid < 0) return MakeError("cannot fork a peer process", errno);
     if (pid == 0) {
       ::prctl(PR_SET_PDEATHSIG, SIGKILL);
-      if (::getppid() != parent) ::_exit(1);
-      ::_exit(Run(c, cpu, sched, lock_memory, p->body_) & 0xff);
+      if (::getppid() != parent) ExitChild(1);
+      ExitChild(Run(c, cpu, sched, lock_memory, p->body_) & 0xff);
     }
     p->pid_ = pid;
   }

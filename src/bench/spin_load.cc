@@ -10,6 +10,7 @@
 #include <atomic>
 #include <cerrno>
 
+#include "base/child_exit.h"
 #include "bench/peer.h"
 
 namespace rtagent::bench {
@@ -23,7 +24,7 @@ struct SpinStart {
 
 [[noreturn]] void Spin(SpinStart& start, int cpu, const SchedState& sched, pid_t parent) {
   ::prctl(PR_SET_PDEATHSIG, SIGKILL);
-  if (::getppid() != parent) ::_exit(1);
+  if (::getppid() != parent) ExitChild(1);
   // Ctrl-C reaches the whole process group: a spinner must die of it, not run rtagent's handler.
   ::signal(SIGINT, SIG_DFL);
   ::signal(SIGTERM, SIG_DFL);
@@ -32,7 +33,7 @@ struct SpinStart {
     int none = 0;
     if (start.err.compare_exchange_strong(none, err)) start.err_cpu.store(cpu);
     start.placed.fetch_add(1);
-    ::_exit(1);
+    ExitChild(1);
   }
   start.placed.fetch_add(1);
   for (;;) std::atomic_signal_fence(std::memory_order_seq_cst);

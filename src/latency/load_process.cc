@@ -16,6 +16,7 @@
 #include <new>
 #include <thread>
 
+#include "base/child_exit.h"
 #include "inspect/threads.h"
 
 namespace rtagent::load_internal {
@@ -69,7 +70,7 @@ void CloseAllExcept(std::vector<int> keep) {
 // died before the prctl.
 void DieWithParent(pid_t parent) {
   ::prctl(PR_SET_PDEATHSIG, SIGKILL);
-  if (::getppid() != parent) ::_exit(1);
+  if (::getppid() != parent) ExitChild(1);
 }
 
 bool WaitSignal(const sigset_t& set, milliseconds timeout, int* sig) {
@@ -173,7 +174,7 @@ class Supervisor {
         (void)!::write(sp[1], &e, sizeof e);
       }
     }
-    ::_exit(1);
+    ExitChild(1);
   }
 
   // Reaps whatever has ended; a worker ending before we were told to stop is a problem.
@@ -243,7 +244,7 @@ class Supervisor {
       int sig = 0;
       WaitSignal(chld, milliseconds(5), &sig);
     }
-    ::_exit(0);
+    ExitChild(0);
   }
 
   // Reports a start failure to the agent and exits, taking started workers down.
@@ -259,7 +260,7 @@ class Supervisor {
     }
     char failed = 1;
     if (ready_fd_ >= 0) (void)!::write(ready_fd_, &failed, 1);
-    ::_exit(1);
+    ExitChild(1);
   }
 
   const std::string& name_;
@@ -364,7 +365,7 @@ Result<void> ProcessLoad::Start(const CpuSet& cpus) {
       Supervisor(name_, *body_, *shared_, root_, grace_, agent).Main(cpus, nice_, ready[1]);
     } catch (...) {
     }
-    ::_exit(1);
+    ExitChild(1);
   }
   ::close(ready[1]);
   ::setpgid(pid, pid);
