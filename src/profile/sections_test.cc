@@ -105,7 +105,7 @@ TEST_CASE("ranks: a deadline runtime under 1024 ns, keys of another policy, no C
   CheckAt(Only(regex, "'ranks.rules.a.threads' is an empty regular expression"), regex.path, 3, 18);
 }
 
-TEST_CASE("partitions: a name that is no directory name, two sharing a CPU, one without cpus; service.cpus of no CPU", "[profile]") {
+TEST_CASE("partitions: a name that is no directory name, two sharing a CPU, one without cpus, and service.cpus of no CPU", "[profile]") {
   TempDir dir;
   auto name = LoadYaml(dir, "partitions:\n  .hidden:\n    cpus: 1\n");
   const Diagnostic& n = Only(name, "partition name '.hidden' cannot be a cgroup directory name");

@@ -189,7 +189,7 @@ TEST_CASE("ranks plan shows each thread's class and affinity before and after", 
   CHECK(root.writes().empty());
 }
 
-TEST_CASE("ranks: a thread whose affinity cannot be read is a warning; its class is still planned", "[tune][ranks]") {
+TEST_CASE("ranks: a thread whose affinity cannot be read is a warning, and its class is still planned", "[tune][ranks]") {
   TempTree tree(kArm64);
   FaultRoot root(tree.dir());
   auto p = Load(kBoard, profile::ReadSystemCpus(root).value());

@@ -145,7 +145,7 @@ TEST_CASE("apply, then plan again: nothing left, revert puts the board back", "[
   (void)thp;
 }
 
-TEST_CASE("a governor the board does not offer is an error per CPU naming the ones it has; nothing is planned for it", "[tune][plan]") {
+TEST_CASE("a governor the board does not offer is an error per CPU naming the ones it has, and nothing is planned for it", "[tune][plan]") {
   FsRoot root(kIpc);
   auto plan = PlanAll(Load(root, "cores:\n  housekeeping: 0\n  isolated: 1-3\npower:\n  cpus: isolated\n  governor: schedutil\n"), root);
   REQUIRE(plan.ok());
