@@ -347,7 +347,7 @@ Result<CpuResult> ParseCpu(const json& cj) {
   for (const json& e : hj.at("first_overflows")) p.first_overflows.push_back(ParseEvent(e));
   for (const json& e : hj.at("worst_overflows")) p.worst_overflows.push_back(ParseEvent(e));
   auto hist = Histogram::Restore(std::move(p));
-  if (!hist) return MakeError("CPU " + std::to_string(cpu) + ": " + hist.error().message, EINVAL);
+  if (!hist) return Error{"CPU " + std::to_string(cpu) + ": " + hist.error().message, EINVAL};
   std::vector<double> extra;
   if (cj.contains("stats")) {
     for (const json& pj : cj.at("stats").at("percentiles")) extra.push_back(pj.at("quantile").get<double>());

@@ -81,12 +81,13 @@ TEST_CASE("a verdict whose histogram limit is out of range or whose minimum is a
            {"\"limit_us\": 100,", "\"limit_us\": 10000001,", "CPU 2: histogram.limit_us 10000001 is out of range"},
            {"\"samples\": 1000,\n        \"min_ns\": 2100,\n        \"max_ns\": 1203000,\n        \"sum_ns\"",
             "\"samples\": 1000,\n        \"min_ns\": 2100,\n        \"max_ns\": 2000,\n        \"sum_ns\"",
-            "CPU 2: histogram minimum 2100 ns is above its maximum 2000 ns"},
+            "CPU 2: histogram minimum 2100 ns is above its maximum 2000 ns: Invalid argument"},
        }) {
     INFO(to);
     auto r = ParseVerdictJson(with(from, to));
     REQUIRE_FALSE(r);
-    CHECK_THAT(r.error().message, Catch::Contains(says));
+    CHECK_THAT(r.error().message, Catch::Contains(says) && !Catch::Contains("Invalid argument: Invalid argument"));
+    CHECK(r.error().err == EINVAL);
   }
 }
 
