@@ -80,4 +80,11 @@ TEST_CASE("JSON lines that are not a bench run are refused with file and line", 
   auto phase = ParseJsonLines(bad_phase, "p.json");
   REQUIRE_FALSE(phase);
   CHECK_THAT(phase.error().message, Catch::Contains("unknown phase \"later\""));
+
+  // A line of the bench schema whose type this build does not know (a newer rtagent's).
+  auto other = ParseJsonLines(good + "{\"schema\":\"" + kBenchSchema + "\",\"type\":\"summary\"}\n", "n.json");
+  REQUIRE_FALSE(other);
+  CHECK(other.error().err == EINVAL);
+  CHECK_THAT(other.error().message,
+             Catch::StartsWith("n.json:" + std::to_string(SplitLines(good).size() + 1) + ": unknown line type \"summary\""));
 }

@@ -248,3 +248,94 @@ TEST_CASE("memory load faults, fragments and unmaps regions on CPU 0", "[latency
   CHECK(run.report.ops >= 4096);  // at least one 16 MiB region faulted in
   CHECK_THAT(run.report.detail, Catch::Contains("16 MiB regions per worker; THP enabled="));
 }
+
+// ---- Error paths: what a user sees when a built-in load cannot start or stops on its own.
+// A size past any process's address space (2^60 bytes: x86-64 and arm64 give a process at
+// most 2^57) makes mmap fail with ENOMEM on every machine, whatever its memory or overcommit.
+// The errno is said once: the load's words wrap the mapping's error, they do not add its errno again.
+namespace {
+
+constexpr uint64_t kPastAddressSpace = 1ull << 60;
+
+// Start on CPU 0 must fail; the error, with nothing left running.
+Error StartFails(const std::string& name, const BuiltinLoadOptions& o) {
+  FsRoot live("/");
+  auto load = MakeBuiltinLoad(name, o, live);
+  REQUIRE(load.ok());
+  std::vector<int> before = load_test::MyChildren();
+  auto started = (*load)->Start(CpuSet::Of({0}));
+  REQUIRE_FALSE(started.ok());
+  CHECK_FALSE((*load)->Running());
+  CHECK(load_test::MyChildren() == before);
+  return started.error();
+}
+
+}  // namespace
+
+TEST_CASE("a cache load whose buffer cannot be mapped fails Start with its size and errno", "[latency][load]") {
+  BuiltinLoadOptions o = SmallOptions();
+  o.cache_buffer_bytes = kPastAddressSpace;
+  o.memory_limit_bytes = kPastAddressSpace;
+  Error e = StartFails("cache", o);
+  CHECK(e.err == ENOMEM);
+  CHECK_THAT(e.message, Catch::Equals("cache load: cannot map 1099511627776 MiB: Cannot allocate memory"));
+}
+
+TEST_CASE("a memory load whose limit leaves less than two huge pages a region is refused at Start", "[latency][load]") {
+  BuiltinLoadOptions o = SmallOptions();
+  o.memory_limit_bytes = 4 << 20;  // the least MakeBuiltinLoad takes: 2 MiB a region, under 2 huge pages of 2 MiB
+  o.workers = 1;
+  Error e = StartFails("memory", o);
+  CHECK(e.err == EINVAL);
+  CHECK_THAT(e.message, Catch::StartsWith("memory load: the 4 MiB memory limit leaves less than ") &&
+                            Catch::Contains(" per worker"));
+}
+
+TEST_CASE("a memory load that cannot map its region stops early and says why", "[latency][load]") {
+  FsRoot live("/");
+  BuiltinLoadOptions o = SmallOptions();
+  o.memory_limit_bytes = kPastAddressSpace;
+  o.workers = 1;
+  auto load = MakeBuiltinLoad("memory", o, live);
+  REQUIRE(load.ok());
+  LoadSet set(live, 50ms);
+  set.Add(std::move(*load));
+  REQUIRE(set.Start(CpuSet::Of({0}), CpuSet()).ok());  // it maps after it said it started
+  for (int i = 0; i < 500 && set.EndedEarly().empty(); ++i) std::this_thread::sleep_for(10ms);
+  set.Stop();
+  LoadReport r = set.Reports().at(0);
+  CHECK(r.ended_early);
+  REQUIRE_FALSE(r.errors.empty());
+  CHECK_THAT(r.errors.front(), Catch::Equals("memory load: cannot map 549755813888 MiB: Cannot allocate memory"));
+}
+
+TEST_CASE("a disk load whose block cannot be mapped fails Start with its size", "[latency][load]") {
+  TempTree t;
+  BuiltinLoadOptions o = SmallOptions();
+  o.disk_dir = t.dir();
+  o.disk_block_bytes = kPastAddressSpace;
+  o.disk_file_bytes = kPastAddressSpace;
+  o.memory_limit_bytes = kPastAddressSpace;
+  Error e = StartFails("disk", o);
+  CHECK(e.err == ENOMEM);
+  CHECK_THAT(e.message, Catch::Equals("disk load: cannot map 1099511627776 MiB: Cannot allocate memory"));
+}
+
+TEST_CASE("a disk load whose directory went away before Start names the file it could not create", "[latency][load]") {
+  TempTree t;
+  t.Put("gone/.keep", "");
+  BuiltinLoadOptions o = SmallOptions();
+  o.disk_dir = t.dir() + "/gone";
+  FsRoot live("/");
+  auto load = MakeBuiltinLoad("disk", o, live);
+  REQUIRE(load.ok());  // the directory was there when the load was made
+  REQUIRE(::unlink((o.disk_dir + "/.keep").c_str()) == 0);
+  REQUIRE(::rmdir(o.disk_dir.c_str()) == 0);
+  std::vector<int> before = load_test::MyChildren();
+  auto started = (*load)->Start(CpuSet::Of({0}));
+  REQUIRE_FALSE(started.ok());
+  CHECK(started.error().err == ENOENT);
+  CHECK_THAT(started.error().message, Catch::StartsWith("disk load: cannot create " + o.disk_dir + "/rtagent-load-disk."));
+  CHECK_FALSE((*load)->Running());
+  CHECK(load_test::MyChildren() == before);
+}

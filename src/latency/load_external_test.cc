@@ -101,6 +101,43 @@ TEST_CASE("an external load whose program vanished before Start fails Start with
   CHECK(load_test::MyChildren() == before);
 }
 
+TEST_CASE("a program named by its path that cannot be run is refused with its path and errno", "[latency][load]") {
+  FsRoot live("/");
+  TempTree t;
+  t.Put("notes.txt", "not a program\n");  // 0644: not executable
+  const std::string notes = t.dir() + "/notes.txt";
+  auto r = FindProgram(notes);
+  REQUIRE_FALSE(r);
+  CHECK(r.error().err == EACCES);
+  CHECK_THAT(r.error().message, Catch::StartsWith("program '" + notes + "' cannot be run"));
+  r = FindProgram(t.dir() + "/missing");
+  REQUIRE_FALSE(r);
+  CHECK(r.error().err == ENOENT);
+  CHECK_THAT(r.error().message, Catch::StartsWith("program '" + t.dir() + "/missing' cannot be run"));
+  ExternalLoadSpec s;
+  s.argv = {notes};
+  s.log_path = t.dir() + "/x.log";
+  auto load = MakeExternalLoad(s, live);
+  REQUIRE_FALSE(load);
+  CHECK_THAT(load.error().message, Catch::StartsWith("external load 'notes.txt': program '" + notes + "' cannot be run"));
+}
+
+TEST_CASE("an external load whose log cannot be opened fails Start naming the log, and leaves nothing running", "[latency][load]") {
+  FsRoot live("/");
+  TempTree t;
+  ExternalLoadSpec s = Sh(t, "echo never");
+  s.log_path = t.dir() + "/no-such-folder/load.log";
+  auto load = MakeExternalLoad(s, live);
+  REQUIRE(load.ok());
+  std::vector<int> before = load_test::MyChildren();
+  auto started = (*load)->Start(CpuSet::Of({0}));
+  REQUIRE_FALSE(started.ok());
+  CHECK(started.error().err == ENOENT);
+  CHECK_THAT(started.error().message, Catch::StartsWith("load 'sh': cannot open its log " + s.log_path));
+  CHECK_FALSE((*load)->Running());
+  CHECK(load_test::MyChildren() == before);
+}
+
 TEST_CASE("an external load logs its output and is stopped with its whole process group", "[latency][load]") {
   FsRoot live("/");
   TempTree t;
@@ -211,4 +248,20 @@ TEST_CASE("stress-ng runs as an external load when installed", "[latency][load]"
   CHECK(r.PlacementSummary() == "ran on 0 (asked 0)");
   CHECK_FALSE(r.ended_early);
   CHECK(load_test::Survivors(pids).empty());
+}
+
+TEST_CASE("a load asked to run on CPUs the kernel does not have fails Start naming them, and leaves nothing running", "[latency][load]") {
+  FsRoot live("/");
+  TempTree t;
+  auto load = MakeExternalLoad(Sh(t, "echo never"), live);
+  REQUIRE(load.ok());
+  std::vector<int> before = load_test::MyChildren();
+  // CPU_SETSIZE is 1024: 4000 is no CPU on any machine these tests run on.
+  auto started = (*load)->Start(CpuSet::Of({4000}));
+  REQUIRE_FALSE(started.ok());
+  CHECK(started.error().err == EINVAL);
+  CHECK_THAT(started.error().message, Catch::StartsWith("load 'sh': cannot pin to CPUs 4000"));
+  CHECK_FALSE((*load)->Running());
+  CHECK(load_test::MyChildren() == before);
+  CHECK(ReadFile(t.dir() + "/load.log").empty());  // the command never ran
 }

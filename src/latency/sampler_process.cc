@@ -95,13 +95,14 @@ Result<pid_t> SpawnWithPipe(const std::string& binary, const SamplerConfig& conf
 
 }  // namespace
 
-Result<std::string> FindSamplerBinary() {
+Result<std::string> FindSamplerBinary() { return FindSamplerBinary(SelfDir()); }
+
+Result<std::string> FindSamplerBinary(const std::string& dir) {
   if (const char* env = std::getenv("RTAGENT_SAMPLER"); env != nullptr && *env != '\0') {
     if (IsExecutable(env)) return std::string(env);
     return MakeError(std::string("RTAGENT_SAMPLER=") + env + " is not an executable program", ENOENT);
   }
   std::vector<std::string> tried;
-  const std::string dir = SelfDir();
   if (!dir.empty()) {
     tried.push_back(dir + "/" + kSamplerProgram);
     tried.push_back(dir + "/../libexec/rtagent/" + kSamplerProgram);

@@ -19,6 +19,8 @@ namespace rtagent {
 /// the running program (the build folder), else ../libexec/rtagent/ from it (an install),
 /// else the install prefix's libexec/rtagent/. The error names every place it looked.
 Result<std::string> FindSamplerBinary();
+/// The same, looking beside `self_dir` instead of the running program's folder (tests).
+Result<std::string> FindSamplerBinary(const std::string& self_dir);
 
 /// Runs a Sampler in its own process (rtagent-sampler) with the same interface as Sampler:
 /// Start, RequestStop (safe in a signal handler), Finished, Progress, Wait.

@@ -11,6 +11,7 @@
 #include <thread>
 
 #include "base/fault_root.h"
+#include "base/skip_test_support.h"
 
 using namespace rtagent;
 using namespace std::chrono_literals;
@@ -219,4 +220,25 @@ TEST_CASE("a missing or wrong measuring program is a clear error", "[latency][sa
     CHECK_THAT(r.error().message,
                Catch::Contains("ended without sending its result (it was killed by SIGKILL)"));
   }
+}
+
+TEST_CASE("with no measuring program where it looks, the error names every place and RTAGENT_SAMPLER",
+          "[latency][sampler-process]") {
+  TempTree tree;  // an empty folder stands for the running program's: a broken install
+  const char* env = std::getenv("RTAGENT_SAMPLER");
+  const std::string saved = env ? env : "";
+  ::unsetenv("RTAGENT_SAMPLER");
+  auto found = FindSamplerBinary(tree.dir());
+  FakeProgram(tree, "rtagent-sampler", "exit 0");
+  auto beside = FindSamplerBinary(tree.dir());
+  if (!saved.empty()) ::setenv("RTAGENT_SAMPLER", saved.c_str(), 1);
+  if (found) RTAGENT_SKIP("an installed measuring program is found: " << *found);
+  CHECK(found.error().err == ENOENT);
+  CHECK_THAT(found.error().message,
+             Catch::StartsWith("cannot find the measuring program rtagent-sampler (looked at " + tree.dir() +
+                               "/rtagent-sampler, " + tree.dir() + "/../libexec/rtagent/rtagent-sampler") &&
+                 Catch::Contains("; it is built and installed with rtagent, or set RTAGENT_SAMPLER to its path"));
+  // Once there, it is found.
+  REQUIRE(beside);
+  CHECK(*beside == tree.dir() + "/rtagent-sampler");
 }

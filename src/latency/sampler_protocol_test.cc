@@ -141,6 +141,15 @@ TEST_CASE("a stream that is not the protocol is refused, naming the line", "[lat
       {"counts that do not add up", EncodeHello() + EncodeReady() + "result 1000 1 1 80 1 1 0 - 0\n" +
                                         "cpu 1 1 80 0 5 2 1 2 0 0 1000 1000 1000 0\nbins 1:1\nend\n",
        "histogram counts do not add up"},
+      {"a result line with a word for a flag", EncodeHello() + EncodeReady() + "result 1000 1 1 80 yes 1 0 - 0\n",
+       "an unreadable result line"},
+      {"a result line with a field missing", EncodeHello() + EncodeReady() + "result 1000 1 1 80 1 1 0 -\n",
+       "an unreadable result line"},
+      {"an overflow event without its latency", EncodeHello() + EncodeReady() + "result 1000 1 1 80 1 1 0 - 0\n" +
+                                                    "cpu 1 1 80 0 5 2 1 1 0 0 1000 1000 1000 0\nfirst 0:1000\n",
+       "unreadable overflow event '0:1000'"},
+      {"a line the protocol does not have", EncodeHello() + EncodeReady() + "result 1000 1 1 80 1 1 0 - 0\nhistogram 1\n",
+       "an unknown line"},
       {"a line after end", ok_result + "progress 1:1:1:0\n", "a line after its last one"},
       // fuzz sampler_stream: a limit of 2^32 µs made the reader allocate 32 GiB of bins.
       {"a histogram limit past the largest", EncodeHello() + EncodeReady() + "result 1000 1 1 80 1 1 0 - 0\n" +

@@ -181,6 +181,16 @@ TEST_CASE("sampler config problems are refused before anything is touched", "[la
   c = ShortConfig();
   c.interval = 0us;
   CHECK_FALSE(Sampler::Validate(c));
+  // The stack must hold what is pre-faulted and 16 KiB more (the rtagent-sampler's
+  // --stack-bytes and --prefault-bytes).
+  c = ShortConfig();
+  c.stack_bytes = 64 * 1024;
+  c.stack_prefault_bytes = 64 * 1024;
+  CHECK(Sampler::Validate(c).error().err == EINVAL);
+  CHECK_THAT(Sampler::Validate(c).error().message,
+             Catch::StartsWith("a measuring thread's stack of 65536 bytes cannot hold 65536 pre-faulted bytes"));
+  c.stack_bytes = 64 * 1024 + 16384;
+  CHECK(Sampler::Validate(c));
 
   FakeSyscalls sys;
   TempTree t;
@@ -504,4 +514,20 @@ TEST_CASE("the sampler joins the partition's cgroup before anything else and kee
     REQUIRE(r->notes.size() == 1);
     CHECK_THAT(r->notes[0], Catch::Contains("not joined") && Catch::Contains("fixture"));
   }
+}
+
+TEST_CASE("the real scheduler call's refusal names the class, the priority and the errno, and changes nothing", "[latency]") {
+  // Priority 100 is past SCHED_FIFO's 1..99: the kernel refuses it with EINVAL before it
+  // looks at the caller's rights (kernel/sched/syscalls.c, __sched_setscheduler), as root or not.
+  SamplerSyscalls& sys = RealSamplerSyscalls();
+  auto before = sys.GetScheduler();
+  REQUIRE(before);
+  auto r = sys.SetScheduler(SchedState{SCHED_FIFO, 100});
+  REQUIRE_FALSE(r);
+  CHECK(r.error().err == EINVAL);
+  CHECK_THAT(r.error().message, Catch::Equals("sched_setscheduler SCHED_FIFO priority 100: Invalid argument"));
+  auto after = sys.GetScheduler();
+  REQUIRE(after);
+  CHECK(after->policy == before->policy);
+  CHECK(after->priority == before->priority);
 }

@@ -235,7 +235,7 @@ Result<Histogram> ThreadHistogram(size_t t, uint32_t limit, const CyclictestLine
   if (footer.avgs && t < footer.avgs->size()) {
     auto sum_ns = ImportedSumNs((*footer.avgs)[t], 1000, p.samples);
     if (!sum_ns) {
-      return MakeError("\"# Thread " + std::to_string(t) + "\": " + std::to_string(p.samples) +
+      return MakeError("\"# Avg Latencies:\" thread " + std::to_string(t) + ": " + std::to_string(p.samples) +
                        " samples of mean " + std::to_string((*footer.avgs)[t]) + " µs overflow the sum: not a cyclictest report");
     }
     p.sum_ns = *sum_ns;

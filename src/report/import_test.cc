@@ -72,6 +72,9 @@ TEST_CASE("rtla timerlat hist errors name the line and what was expected", "[rep
                                                    "9              0         4         6         0         2"),
             "line 10: bucket 9 has 5 counts for 6 columns"},
            {"a word in a row", replace("17             0", "17             x"), "line 11: not a count: \"x\""},
+           {"a footer row with a missing value", replace("over:          0         0         1         0         0         1",
+                                                         "over:          0         0         1         0         0"),
+            "line 12: \"over:\" has 5 values for 6 columns"},
            {"no unit line", replace("# Time unit is microseconds (us)\n", ""), "no \"# Time unit is microseconds (us)\" line"},
            {"a bad duration", replace("0 00:00:01", "one second"), "line 3: unreadable duration"},
            {"a bad column", replace("IRQ-002", "IRQ002"), "line 4: column \"IRQ002\" is not KIND-CPU"},
@@ -417,6 +420,30 @@ TEST_CASE("cyclictest -h errors name the line", "[report]") {
   text.replace(text.find("# Thread 0: 00000"), 17, "# Thread x: 00000");
   CHECK_THAT(ImportFile("cyclictest", "ct.txt", text).error().message, Catch::Contains("line 29: not a thread number"));
   CHECK_THAT(ImportFile("rtevel", "x.xml", "<x/>").error().message, Catch::Contains("unknown import format \"rtevel\" (cyclictest, rtla, rteval)"));
+}
+
+TEST_CASE("cyclictest -h footer errors name the footer line and the thread", "[report]") {
+  const std::string good = Fixture("cyclictest-h20-q.txt");
+  auto replace = [](std::string t, const std::string& from, const std::string& to) {
+    REQUIRE(t.find(from) != std::string::npos);
+    t.replace(t.find(from), from.size(), to);
+    return t;
+  };
+  for (const auto& [name, text, says] : std::vector<std::tuple<std::string, std::string, std::string>>{
+           {"one overflow count for two threads", replace(good, "# Histogram Overflows: 01768 00886", "# Histogram Overflows: 01768"),
+            "cyclictest report footer does not list every thread"},
+           {"a mean that overflows the sum",  // 1232 in bins + 9999 overflows at 10^12 µs each: past 9e18 ns
+            replace(replace(good, "# Avg Latencies: 00087", "# Avg Latencies: 999999999999"), "Overflows: 01768", "Overflows: 09999"),
+            "\"# Avg Latencies:\" thread 0: 11231 samples of mean 999999999999 µs overflow the sum: not a cyclictest report"},
+           {"more overflow cycles than overflows", replace(good, "# Histogram Overflows: 01768", "# Histogram Overflows: 00010"),
+            "\"# Thread 0:\" lists 20 overflow cycles, more than its 10 overflows"},
+       }) {
+    INFO(name);
+    auto r = ImportFile("cyclictest", "ct.txt", text);
+    REQUIRE_FALSE(r);
+    CHECK_THAT(r.error().message, Catch::StartsWith("ct.txt: ") && Catch::Contains(says) &&
+                                      Catch::Contains("expected the output of cyclictest -h N"));
+  }
 }
 
 TEST_CASE("fuzz import: a cyclictest -h bin past the largest histogram is refused with its line", "[report]") {

@@ -322,7 +322,9 @@ Result<CpuResult> ParseCpu(const json& cj) {
   HistogramParts p;
   p.limit_us = JsonGet<uint32_t>(hj.at("limit_us"));
   if (p.limit_us == 0 || p.limit_us > 10000000) {
-    return MakeError("cpus[" + std::to_string(cpu) + "].histogram.limit_us out of range", EINVAL);
+    return MakeError("CPU " + std::to_string(cpu) + ": histogram.limit_us " + std::to_string(p.limit_us) +
+                         " is out of range (1 to 10000000 µs)",
+                     EINVAL);
   }
   p.bins.assign(p.limit_us, 0);
   for (const json& b : hj.at("bins")) {
@@ -345,7 +347,7 @@ Result<CpuResult> ParseCpu(const json& cj) {
   for (const json& e : hj.at("first_overflows")) p.first_overflows.push_back(ParseEvent(e));
   for (const json& e : hj.at("worst_overflows")) p.worst_overflows.push_back(ParseEvent(e));
   auto hist = Histogram::Restore(std::move(p));
-  if (!hist) return MakeError("CPU " + std::to_string(cpu) + ": " + hist.error().message, EINVAL);
+  if (!hist) return Error{"CPU " + std::to_string(cpu) + ": " + hist.error().message, EINVAL};
   std::vector<double> extra;
   if (cj.contains("stats")) {
     for (const json& pj : cj.at("stats").at("percentiles")) extra.push_back(pj.at("quantile").get<double>());

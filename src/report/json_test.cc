@@ -1,6 +1,8 @@
 #include "report/json.h"
 
 #include <catch2/catch.hpp>
+#include <tuple>
+#include <vector>
 
 #include "report/test_verdict.h"
 
@@ -64,6 +66,29 @@ TEST_CASE("bad verdict JSON is refused with the reason", "[report]") {
   r = ParseVerdictJson(past);
   REQUIRE_FALSE(r);
   CHECK_THAT(r.error().message, Catch::Contains("bin 400 is past the limit"));
+}
+
+TEST_CASE("a verdict whose histogram limit is out of range or whose minimum is above its maximum is refused, naming the CPU", "[report][json]") {
+  const std::string json = RenderJson(ExampleVerdict());
+  auto with = [&](const std::string& from, const std::string& to) {
+    std::string t = json;
+    REQUIRE(t.find(from) != std::string::npos);
+    t.replace(t.find(from), from.size(), to);
+    return t;
+  };
+  for (const auto& [from, to, says] : std::vector<std::tuple<std::string, std::string, std::string>>{
+           {"\"limit_us\": 100,", "\"limit_us\": 0,", "CPU 2: histogram.limit_us 0 is out of range (1 to 10000000 µs)"},
+           {"\"limit_us\": 100,", "\"limit_us\": 10000001,", "CPU 2: histogram.limit_us 10000001 is out of range"},
+           {"\"samples\": 1000,\n        \"min_ns\": 2100,\n        \"max_ns\": 1203000,\n        \"sum_ns\"",
+            "\"samples\": 1000,\n        \"min_ns\": 2100,\n        \"max_ns\": 2000,\n        \"sum_ns\"",
+            "CPU 2: histogram minimum 2100 ns is above its maximum 2000 ns: Invalid argument"},
+       }) {
+    INFO(to);
+    auto r = ParseVerdictJson(with(from, to));
+    REQUIRE_FALSE(r);
+    CHECK_THAT(r.error().message, Catch::Contains(says) && !Catch::Contains("Invalid argument: Invalid argument"));
+    CHECK(r.error().err == EINVAL);
+  }
 }
 
 TEST_CASE("fuzz verdict: a float where an integer belongs is refused, never cast", "[report][json]") {
