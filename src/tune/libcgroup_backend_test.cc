@@ -66,11 +66,13 @@ TEST_CASE("libcgroup names the cgroup and the file it could not write, and write
   const std::string cpus_file = h->Cpuset(kpath::kCpusetCpus);
   auto set = be.Set("/rtagent-never", cpus_file, "0");
   REQUIRE_FALSE(set.ok());
+  CHECK(set.error().err == ENOENT);
   CHECK_THAT(set.error().message, Catch::StartsWith("libcgroup: write \"0\" to " + cpus_file + " of /rtagent-never"));
   auto mine = be.CgroupOf(::getpid());
   REQUIRE(mine.ok());
   auto move = be.Move(::getpid(), "/rtagent-never");
   REQUIRE_FALSE(move.ok());
+  CHECK(move.error().err == ENOENT);
   CHECK_THAT(move.error().message,
              Catch::StartsWith("libcgroup: move process " + std::to_string(::getpid()) + " to /rtagent-never"));
   CHECK(be.CgroupOf(::getpid()).value() == *mine);
