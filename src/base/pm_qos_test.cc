@@ -10,6 +10,7 @@
 
 #include "base/fault_root.h"
 #include "base/kernel_paths.h"
+#include "base/tree_test_support.h"
 
 using namespace rtagent;
 
@@ -113,4 +114,38 @@ TEST_CASE("the kernel device writes the value as 4 raw bytes and keeps the fd", 
   CHECK(t.Get(kpath::kCpuDmaLatency).size() == 8);
   lease.Release();
   CHECK_FALSE(lease.Held());
+}
+
+TEST_CASE("the kernel device that refuses the value holds no new note and keeps the one it held", "[base][pm_qos]") {
+  // A regular file stands in for the device; a file size limit makes its write(2) fail (EFBIG).
+  TempTree t;
+  t.Put(kpath::kCpuDmaLatency, "");
+  FsRoot root(t.dir());
+  PmQosLease fresh(MakeKernelQosDevice(root));
+  Result<void> refused = Ok();
+  {
+    test::FileSizeLimit limit(0);
+    refused = fresh.Acquire(7);
+  }
+  REQUIRE_FALSE(refused.ok());
+  CHECK(refused.error().err == EFBIG);
+  CHECK_THAT(refused.error().message, Catch::StartsWith("cannot write 7 to " + t.dir() + "/dev/cpu_dma_latency: "));
+  CHECK_FALSE(fresh.Held());
+  CHECK(t.Get(kpath::kCpuDmaLatency).empty());
+
+  // Held already: a change the device refuses leaves the note it holds, fd and value.
+  PmQosLease held(MakeKernelQosDevice(root));
+  REQUIRE(held.Acquire(7).ok());
+  Result<void> change = Ok();
+  {
+    test::FileSizeLimit limit(4);
+    change = held.Acquire(3);
+  }
+  REQUIRE_FALSE(change.ok());
+  CHECK(change.error().err == EFBIG);
+  CHECK_THAT(change.error().message, Catch::StartsWith("cannot write 3 to " + t.dir() + "/dev/cpu_dma_latency: "));
+  CHECK(held.Held());
+  CHECK(held.value_us() == 7);
+  REQUIRE(held.Acquire(5).ok());  // the same fd still takes a value
+  CHECK(t.Get(kpath::kCpuDmaLatency).size() == 8);
 }

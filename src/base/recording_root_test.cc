@@ -67,6 +67,20 @@ TEST_CASE("a recording root never writes to its source", "[base][capture]") {
   REQUIRE_FALSE(w.ok());
   CHECK(w.error().err == EROFS);
   CHECK(*source.Read("sys/kernel/mm/transparent_hugepage/defrag") == "[always] madvise never\n");
+  // rtagent's own files (a journal, a state file) are not stored or removed through it either:
+  // the error names the path, and neither the source nor the capture gains or loses a file.
+  Put(src.path / "run/rtagent/journal.json", "{}\n");
+  auto stored = rec.WriteDurable("run/rtagent/state.json", "{}");
+  REQUIRE_FALSE(stored.ok());
+  CHECK(stored.error().err == ENOTSUP);
+  CHECK_THAT(stored.error().message, Catch::StartsWith("this root cannot store run/rtagent/state.json: "));
+  auto removed = rec.Remove("run/rtagent/journal.json");
+  REQUIRE_FALSE(removed.ok());
+  CHECK(removed.error().err == ENOTSUP);
+  CHECK_THAT(removed.error().message, Catch::StartsWith("this root cannot remove run/rtagent/journal.json: "));
+  CHECK(fs::exists(src.path / "run/rtagent/journal.json"));
+  CHECK_FALSE(fs::exists(src.path / "run/rtagent/state.json"));
+  CHECK_FALSE(fs::exists(out.path / "run"));
 }
 
 TEST_CASE("a recording root refuses paths that leave the capture directory", "[base][capture]") {

@@ -344,7 +344,10 @@ Result<void> WriteFileAtomic(const std::string& path, const std::string& content
 
 Result<void> WriteFileAtomicFrom(const std::string& path, const Pieces& pieces) {
   const std::string tmp = path + ".tmp." + std::to_string(::getpid());
-  int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  // A new file, never one found at that name: a link planted there (the name is predictable)
+  // would have root truncate and chmod its target. A leftover of a crashed run goes first.
+  ::unlink(tmp.c_str());
+  int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
   if (fd < 0) return MakeError("cannot create " + tmp, errno);
   // 0644 whatever the umask: readable by all, writable by its owner only (issue 17).
   if (::fchmod(fd, 0644) != 0) {

@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <sys/resource.h>
 
@@ -18,6 +19,7 @@
 #include "base/fault_root.h"
 #include "base/kernel_text.h"
 #include "base/sysroot_pieces.h"
+#include "base/tree_test_support.h"
 
 using namespace rtagent;
 
@@ -290,6 +292,23 @@ TEST_CASE("FsRoot errors name the path and keep the errno", "[base]") {
   CHECK(t.Get("proc/sys/kernel/timer_migration") == "on\n");
 }
 
+TEST_CASE("FsRoot: a fixture file that cannot take the write keeps what it held", "[base]") {
+  TempTree t;
+  t.Put("proc/irq/24/smp_affinity_list", "0-7\n");
+  FsRoot root(t.dir());
+  // A full disk: the tree takes no byte (write(2) fails with EFBIG at offset 0).
+  Result<void> w = Ok();
+  {
+    test::FileSizeLimit limit(0);
+    w = root.Write("proc/irq/24/smp_affinity_list", "2-3");
+  }
+  REQUIRE_FALSE(w.ok());
+  CHECK(w.error().err == EFBIG);
+  CHECK_THAT(w.error().message,
+             Catch::StartsWith("cannot write \"2-3\" to " + t.dir() + "/proc/irq/24/smp_affinity_list: "));
+  CHECK(t.Get("proc/irq/24/smp_affinity_list") == "0-7\n");
+}
+
 TEST_CASE("EditFixtureFile: one edit of what the file shows, the same on an FsRoot and on a test double", "[base]") {
   TempTree t;
   const std::string stat = "proc/7/task/7/stat";
@@ -356,6 +375,44 @@ TEST_CASE("WriteDurable replaces a file whole and creates its directories", "[ba
   CHECK(r.error().err == ENOTDIR);
 }
 
+TEST_CASE("WriteDurable: a file that cannot be put in place is an error naming it, the old state kept", "[base]") {
+  TempTree t;
+  FsRoot root(t.dir());
+  SECTION("a directory stands where the file goes: the rename fails, no temporary file is left") {
+    t.Put("run/rtagent/journal.json/keep", "x");
+    auto r = root.WriteDurable("run/rtagent/journal.json", "{}");
+    REQUIRE_FALSE(r.ok());
+    CHECK(r.error().err == EISDIR);
+    CHECK_THAT(r.error().message, Catch::StartsWith("cannot rename " + t.dir() + "/run/rtagent/journal.json.tmp.") &&
+                                      Catch::Contains(" to " + t.dir() + "/run/rtagent/journal.json: "));
+    CHECK(t.Get("run/rtagent/journal.json/keep") == "x");
+    CHECK(std::distance(std::filesystem::directory_iterator(t.dir() + "/run/rtagent"),
+                        std::filesystem::directory_iterator{}) == 1);
+  }
+  SECTION("a directory that cannot be made: the error names it and the errno") {
+    const std::string name(300, 'd');  // longer than a file name may be (NAME_MAX 255)
+    auto r = root.WriteDurable("run/" + name + "/state.json", "{}");
+    REQUIRE_FALSE(r.ok());
+    CHECK(r.error().err == ENAMETOOLONG);
+    CHECK_THAT(r.error().message, Catch::StartsWith("cannot create directory " + t.dir() + "/run/" + name + ": "));
+    CHECK_FALSE(std::filesystem::exists(t.dir() + "/run/" + name.substr(0, 200)));
+  }
+  SECTION("a link planted at the temporary file's name is not written through") {
+    t.Put("victim", "precious\n");
+    REQUIRE(::chmod((t.dir() + "/victim").c_str(), 0600) == 0);
+    const std::string tmp = t.dir() + "/run/rtagent/state.json.tmp." + std::to_string(::getpid());
+    std::filesystem::create_directories(t.dir() + "/run/rtagent");
+    std::filesystem::create_symlink(t.dir() + "/victim", tmp);
+    REQUIRE(root.WriteDurable("run/rtagent/state.json", "{}").ok());
+    CHECK(t.Get("run/rtagent/state.json") == "{}");
+    CHECK(t.Get("victim") == "precious\n");
+    CHECK((std::filesystem::status(t.dir() + "/victim").permissions() & std::filesystem::perms::all) ==
+          (std::filesystem::perms::owner_read | std::filesystem::perms::owner_write));
+    CHECK_FALSE(std::filesystem::exists(std::filesystem::symlink_status(tmp)));
+    CHECK_FALSE(std::filesystem::is_symlink(t.dir() + "/run/rtagent/state.json"));
+  }
+}
+
 // Issue 19: the journal of the large tree (10.6 MB) is made while it is written, never whole.
 TEST_CASE("WriteDurableFrom writes the pieces in order as they are made, one file", "[base]") {
   TempTree t;
@@ -386,22 +443,15 @@ TEST_CASE("WriteDurableFrom: a piece that cannot be written leaves the old file 
   TempTree t;
   FsRoot root(t.dir());
   REQUIRE(root.WriteDurable("run/rtagent/journal.json", "old journal\n").ok());
-  // A full disk, as the kernel reports a file size limit: write(2) fails with EFBIG past 4 KiB
-  // (SIGXFSZ ignored, as rtagent's callers would see it: an errno, not a signal).
-  struct rlimit was;
-  REQUIRE(::getrlimit(RLIMIT_FSIZE, &was) == 0);
-  struct sigaction ignore {}, old_action {};
-  ignore.sa_handler = SIG_IGN;
-  REQUIRE(::sigaction(SIGXFSZ, &ignore, &old_action) == 0);
-  struct rlimit small = was;
-  small.rlim_cur = 4096;
-  REQUIRE(::setrlimit(RLIMIT_FSIZE, &small) == 0);
+  // A full disk, as the kernel reports a file size limit: write(2) fails with EFBIG past 4 KiB.
   int pieces_made = 0;
-  auto r = WriteDurableFrom(root, "run/rtagent/journal.json", [&](const PutPiece& put) {
-    for (int i = 0; i < 8; ++i, ++pieces_made) put(std::string(1024, 'x'));
-  });
-  ::setrlimit(RLIMIT_FSIZE, &was);
-  ::sigaction(SIGXFSZ, &old_action, nullptr);
+  Result<void> r = Ok();
+  {
+    test::FileSizeLimit limit(4096);
+    r = WriteDurableFrom(root, "run/rtagent/journal.json", [&](const PutPiece& put) {
+      for (int i = 0; i < 8; ++i, ++pieces_made) put(std::string(1024, 'x'));
+    });
+  }
   REQUIRE_FALSE(r.ok());
   CHECK(r.error().err == EFBIG);
   CHECK_THAT(r.error().message, Catch::Contains("cannot write " + t.dir() + "/run/rtagent/journal.json.tmp."));

@@ -2,6 +2,9 @@
 // what it should), and the live IRQ a host test may move and put back.
 #pragma once
 
+#include <signal.h>
+#include <sys/resource.h>
+
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -66,5 +69,31 @@ inline std::optional<std::pair<int, std::string>> FindMovableIrq(SysRoot& live, 
   }
   return std::nullopt;
 }
+
+/// While it lives, this process may write files only up to `bytes` (RLIMIT_FSIZE), and a write
+/// past that fails with EFBIG instead of raising SIGXFSZ: a full disk as write(2) reports it, to
+/// callers that see an errno. Keep its scope to the call under test (Catch2 writes too).
+class FileSizeLimit {
+ public:
+  explicit FileSizeLimit(rlim_t bytes) {
+    ::getrlimit(RLIMIT_FSIZE, &was_);
+    struct sigaction ignore {};
+    ignore.sa_handler = SIG_IGN;
+    ::sigaction(SIGXFSZ, &ignore, &old_action_);
+    struct rlimit small = was_;
+    small.rlim_cur = bytes;
+    ::setrlimit(RLIMIT_FSIZE, &small);
+  }
+  ~FileSizeLimit() {
+    ::setrlimit(RLIMIT_FSIZE, &was_);
+    ::sigaction(SIGXFSZ, &old_action_, nullptr);
+  }
+  FileSizeLimit(const FileSizeLimit&) = delete;
+  FileSizeLimit& operator=(const FileSizeLimit&) = delete;
+
+ private:
+  struct rlimit was_ {};
+  struct sigaction old_action_ {};
+};
 
 }  // namespace rtagent::test

@@ -551,6 +551,15 @@ TEST_CASE("hwlat settings: the width must be shorter than the window", "[check][
   CheckAt(Only(l, "checks.hwlat.width 2s is not shorter than the window 1s"), l.path, 3, 12);
 }
 
+TEST_CASE("hwlat settings: the duration must hold at least one window", "[check][hwlat]") {
+  TempDir dir;
+  auto l = LoadYaml(dir, "checks:\n  hwlat:\n    window: 5s\n    width: 1s\n    duration: 2s\n");
+  const auto& d = Only(l, "checks.hwlat.duration 2s is shorter than one window (5s)");
+  CheckAt(d, l.path, 5, 15);
+  CHECK(d.hint == "run the tracer for many windows: 30s or more");
+  CHECK_FALSE(l.result.ok());
+}
+
 TEST_CASE("hwlat settings: mode takes one of the kernel's modes, the default is round-robin, unset", "[check][hwlat]") {
   TempDir dir;
   auto def = LoadYaml(dir, "checks:\n  hwlat:\n    duration: 5s\n");

@@ -21,6 +21,7 @@
 #include "base/tree_test_support.h"
 #include "base/shell_test_support.h"
 #include "base/fault_root.h"
+#include "base/kernel_paths.h"
 #include "base/sysroot.h"
 #include "tune/journal.h"
 #include "base/skip_test_support.h"
@@ -142,6 +143,8 @@ TEST_CASE("commission refuses bad input with exit 2, before changing anything or
                         Case{"--out /nonexistent-rtagent/dir", "its parent /nonexistent-rtagent is missing"},
                         Case{"--out a-file", "exists and is not a directory"},
                         Case{"--out a-file/sub", "is not a directory"},
+                        // A directory nobody may write into, root included (proc_sys_permission).
+                        Case{"--out /" + kpath::kProcSys, "--out /" + kpath::kProcSys + ": cannot write into it: "},
                         Case{"--json /nonexistent-rtagent/v.json", "--json"},
                         Case{"--md " + cwd.dir(), "is a directory"}}) {
     INFO(c.args);

@@ -97,6 +97,22 @@ TEST_CASE("capture refuses a non-empty directory unless forced", "[inspect][capt
   CHECK(fs::exists(out.path / "something"));
 }
 
+TEST_CASE("capture into a directory that cannot be made says which and why (exit 2), writing nothing", "[inspect][capture]") {
+  TempDir out;
+  std::ofstream(out.path / "a-file") << "x";
+  const std::string dir = (out.path / "a-file/cap").string();
+  FsRoot source(Fixture("x86-ipc-4cpu"));
+  auto r = Capture(source, dir, false, "test");
+  REQUIRE_FALSE(r.ok());
+  CHECK(r.error().err == ENOTDIR);
+  CHECK_THAT(r.error().message, Catch::StartsWith("cannot create " + dir + ": "));
+  auto cli = RunRtagent("capture --root " + Fixture("x86-ipc-4cpu") + " -o " + dir, true);
+  CHECK(cli.code == 2);
+  CHECK_THAT(cli.out, Catch::Contains("rtagent capture: cannot create " + dir + ": Not a directory"));
+  CHECK(Slurp(out.path / "a-file") == "x");
+  CHECK(std::distance(fs::directory_iterator(out.path), fs::directory_iterator{}) == 1);
+}
+
 TEST_CASE("rtagent capture --root SRC -o DIR, then inspect --root DIR", "[inspect][capture]") {
   TempDir out;
   std::string dir = (out.path / "cap").string();

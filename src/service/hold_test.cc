@@ -48,15 +48,19 @@ struct FakeSelf : SelfCalls {
   const RecordingNotifier* notifier = nullptr;
   int affinity_errno = 0;
   int signalfd_errno = 0;
+  int sigmask_errno = 0;  // fails SignalMask(SIG_BLOCK, ...)
+  int signalfds_asked = 0;
   std::vector<std::string> pinned;
   std::vector<size_t> trimmed_after;  // notifier.messages.size() at each trim
   int drops = 0;
 
   Result<void> SignalMask(int how, const sigset_t& set, sigset_t* old) override {
+    if (sigmask_errno && how == SIG_BLOCK) return MakeError("sigprocmask", sigmask_errno);
     if (::sigprocmask(how, &set, old) != 0) return MakeError("sigprocmask", errno);
     return Ok();
   }
   Result<int> SignalFd(const sigset_t&) override {
+    ++signalfds_asked;
     if (signalfd_errno) return MakeError("signalfd", signalfd_errno);
     return MakeError("signalfd: not in this test", ENOSYS);
   }
@@ -738,6 +742,23 @@ TEST_CASE("a signalfd that cannot be opened is an error naming the errno, and th
   CHECK(fd.error().err == EMFILE);
   CHECK_THAT(fd.error().message, Catch::StartsWith("cannot open a signalfd for SIGHUP/SIGTERM/SIGINT: signalfd: ") &&
                                      Catch::Contains("Too many open files"));
+  sigset_t after;
+  sigemptyset(&after);
+  REQUIRE(::sigprocmask(SIG_BLOCK, nullptr, &after) == 0);
+  for (int sig : {SIGHUP, SIGTERM, SIGINT}) CHECK(sigismember(&after, sig) == sigismember(&before, sig));
+}
+
+TEST_CASE("signals that cannot be blocked are an error naming the errno, and no signalfd is opened", "[service]") {
+  sigset_t before;
+  sigemptyset(&before);
+  REQUIRE(::sigprocmask(SIG_BLOCK, nullptr, &before) == 0);
+  FakeSelf self;
+  self.sigmask_errno = EINVAL;
+  auto fd = OpenSignalFd(self);
+  REQUIRE_FALSE(fd.ok());
+  CHECK(fd.error().err == EINVAL);
+  CHECK(fd.error().message == "cannot block SIGHUP/SIGTERM/SIGINT: sigprocmask: Invalid argument");
+  CHECK(self.signalfds_asked == 0);
   sigset_t after;
   sigemptyset(&after);
   REQUIRE(::sigprocmask(SIG_BLOCK, nullptr, &after) == 0);

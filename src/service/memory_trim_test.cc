@@ -3,8 +3,15 @@
 // blocks), and DropStartupPages against a recording twin of the syscalls.
 #include "service/memory_trim.h"
 
+#include <sys/mman.h>
+#include <unistd.h>
+
 #include <catch2/catch.hpp>
 #include <cerrno>
+#include <cstring>
+
+#include "base/skip_test_support.h"
+#include "service/self_calls.h"
 
 using namespace rtagent;
 using namespace rtagent::service;
@@ -226,4 +233,26 @@ TEST_CASE("DropStartupPages drops each clean range, goes on past a failure and t
     CHECK_THAT(r.error, Catch::Contains("Permission denied"));
     CHECK(calls.trims == 1);  // the heap is trimmed all the same
   }
+}
+
+TEST_CASE("the real madvise refuses a page locked since smaps was read: EINVAL, named, the page kept", "[service]") {
+  // A page of this test's own, locked as a mapping can become between the smaps read and the
+  // madvise (VM_LOCKED: madvise_dontneed_free_valid_vma refuses it).
+  const size_t page = static_cast<size_t>(::sysconf(_SC_PAGESIZE));
+  void* at = ::mmap(nullptr, page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  REQUIRE(at != MAP_FAILED);
+  std::memset(at, 0x5a, page);
+  if (::mlock(at, page) != 0) {
+    const int e = errno;
+    ::munmap(at, page);
+    RTAGENT_SKIP("mlock of one page refused (RLIMIT_MEMLOCK): " << std::strerror(e));
+  }
+  auto r = RealSelfCalls().DropPages(reinterpret_cast<uint64_t>(at), page);
+  const bool kept = static_cast<unsigned char*>(at)[page - 1] == 0x5a;
+  ::munlock(at, page);
+  ::munmap(at, page);
+  REQUIRE_FALSE(r.ok());
+  CHECK(r.error().err == EINVAL);
+  CHECK(r.error().message == "madvise(MADV_DONTNEED): Invalid argument");
+  CHECK(kept);
 }

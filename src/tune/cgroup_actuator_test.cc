@@ -5,6 +5,7 @@
 #include <cerrno>
 
 #include "base/fault_root.h"
+#include "base/tree_test_support.h"
 
 using namespace rtagent;
 
@@ -34,6 +35,17 @@ TEST_CASE("the cgroup actuator: directory, file, controller and process keys", "
   CHECK(a.Read("dir:rt").error().err == EINVAL);
   CHECK(a.Read("cpuset.cpus").error().err == EINVAL);
   CHECK(a.Read("proc:x").error().err == EINVAL);
+  // A key of a kind the actuator does not know (a hand-edited journal): named, and nothing done.
+  const auto before = test::SnapshotTree(tree.dir(), true);
+  auto read = a.Read("cpuset:/rt");
+  auto write = a.Write("cpuset:/rt", "present");
+  REQUIRE_FALSE(read.ok());
+  REQUIRE_FALSE(write.ok());
+  for (const Error& e : {read.error(), write.error()}) {
+    CHECK(e.err == EINVAL);
+    CHECK_THAT(e.message, Catch::StartsWith("not a cgroup key: \"cpuset:/rt\": "));
+  }
+  CHECK(test::SnapshotTree(tree.dir(), true) == before);
 
   // No cpuset hierarchy at all: every key says so.
   TempTree bare;

@@ -133,6 +133,20 @@ TEST_CASE("the twin refuses as the kernel does", "[tune][ranks]") {
   CHECK(sys.SetAttr({1200, 1299}, SchedAttr{kSchedFifo, 100}).error().err == ESRCH);
   CHECK(sys.SetAffinity({1200, 1299}, CpuSet()).error().err == ESRCH);
 
+  // A status file without its Cpus_allowed_list (a hand-made or cut tree): the twin names the
+  // tree and the file, reading and writing alike, and leaves the file as it was.
+  tree.Put("proc/1200/task/1203/status", "Name:\tctrl (loop) 1\nCpus_allowed:\t40\n");
+  const std::string where = tree.dir() + " proc/1200/task/1203/status: no Cpus_allowed_list: ";
+  auto read = sys.GetAffinity({1200, 1203});
+  REQUIRE_FALSE(read.ok());
+  CHECK(read.error().err == ENOENT);
+  CHECK_THAT(read.error().message, Catch::StartsWith(where));
+  auto write = sys.SetAffinity({1200, 1203}, CpuSet::Of({5}));
+  REQUIRE_FALSE(write.ok());
+  CHECK(write.error().err == ENOENT);
+  CHECK_THAT(write.error().message, Catch::StartsWith(where));
+  CHECK(tree.Get("proc/1200/task/1203/status") == "Name:\tctrl (loop) 1\nCpus_allowed:\t40\n");
+
   // Planning never writes: a twin without a writable root answers EROFS.
   FixtureSchedSyscalls plan_only(root, nullptr);
   CHECK(plan_only.GetAttr({186, 186}).ok());

@@ -47,3 +47,34 @@ TEST_CASE("libcgroup reads this machine's top cpuset and this process's cgroup, 
   CHECK(be.Move(::getpid(), "/").error().err == EROFS);
   CHECK_FALSE(be.Exists("/rtagent-never"));
 }
+
+TEST_CASE("libcgroup names the cgroup and the file it could not write, and writes nothing elsewhere",
+          "[tune][partitions][host]") {
+  // Writes to a cgroup that does not exist: refused by the kernel's files, nothing changes.
+  FsRoot live("/");
+  auto h = FindCpusetHierarchy(live);
+  if (!h) {
+    RTAGENT_SKIP(h.error().message);
+  }
+  if (::geteuid() != 0) {
+    RTAGENT_SKIP("needs root: libcgroup's writes");
+  }
+  auto made = MakeLibcgroupBackend(live, &live, *h);
+  REQUIRE(made.ok());
+  CgroupBackend& be = **made;
+  REQUIRE_FALSE(be.Exists("/rtagent-never"));
+  const std::string cpus_file = h->Cpuset(kpath::kCpusetCpus);
+  auto set = be.Set("/rtagent-never", cpus_file, "0");
+  REQUIRE_FALSE(set.ok());
+  CHECK(set.error().err == ENOENT);
+  CHECK_THAT(set.error().message, Catch::StartsWith("libcgroup: write \"0\" to " + cpus_file + " of /rtagent-never"));
+  auto mine = be.CgroupOf(::getpid());
+  REQUIRE(mine.ok());
+  auto move = be.Move(::getpid(), "/rtagent-never");
+  REQUIRE_FALSE(move.ok());
+  CHECK(move.error().err == ENOENT);
+  CHECK_THAT(move.error().message,
+             Catch::StartsWith("libcgroup: move process " + std::to_string(::getpid()) + " to /rtagent-never"));
+  CHECK(be.CgroupOf(::getpid()).value() == *mine);
+  CHECK_FALSE(be.Exists("/rtagent-never"));
+}

@@ -82,3 +82,27 @@ TEST_CASE("a thread's stat line carries what sched_getattr reports, for every cl
     CHECK(s.stat == s.syscall);
   }
 }
+
+TEST_CASE("the live layer refuses a class it cannot give, naming the thread and the class, and the class stays",
+          "[tune][ranks]") {
+  // This thread's own class, asked for something no one may have: nothing changes.
+  FsRoot live("/");
+  auto sys = MakeLiveSchedSyscalls(live);
+  const TaskId me{::getpid(), static_cast<int>(::syscall(SYS_gettid))};
+  auto before = sys->GetAttr(me);
+  REQUIRE(before.ok());
+  // A deadline class whose period was never known (a journal's "period=?"): refused before the
+  // kernel is asked.
+  auto unknown = sys->SetAttr(me, ParseSched("deadline:runtime=200000,deadline=1000000,period=?").value());
+  REQUIRE_FALSE(unknown.ok());
+  CHECK(unknown.error().err == EINVAL);
+  CHECK_THAT(unknown.error().message,
+             Catch::StartsWith("deadline parameters of thread " + TaskKey(me) + " are not all known: "));
+  // A runtime longer than its deadline: the kernel refuses it (__checkparam_dl), root or not.
+  auto refused = sys->SetAttr(me, ParseSched("deadline:runtime=2000000,deadline=1000000,period=1000000").value());
+  REQUIRE_FALSE(refused.ok());
+  CHECK(refused.error().err == EINVAL);
+  CHECK(refused.error().message == "sched_setattr(" + std::to_string(me.tid) +
+                                       ", deadline:runtime=2000000,deadline=1000000,period=1000000): Invalid argument");
+  CHECK(FormatSched(sys->GetAttr(me).value()) == FormatSched(*before));
+}
