@@ -211,7 +211,7 @@ TEST_CASE("sysctls: a sysctl the target cannot read is an error of the plan at i
   const Finding& f = plan.findings[0];
   CHECK(f.level == Finding::Level::kError);
   CHECK_THAT(f.message, Catch::StartsWith("vm.stat_interval cannot be read: ") && Catch::Contains("Input/output error"));
-  CHECK(f.mark.line == 7);  // the sysctl's own line (kOnlySysctls holds five)
+  CHECK(f.mark.line == 8);  // the sysctl's own line, after kOnlySysctls' six and "sysctls:"
   REQUIRE(plan.items.size() == 1);  // the other sysctl is still planned
   CHECK(plan.items[0].key == kpath::Sysctl("kernel.watchdog_thresh"));
 }
