@@ -233,7 +233,7 @@ Result<SystemCpus> ReadSystemCpus(const SysRoot& root) {
   auto online = read(kpath::kCpuOnline);
   auto possible = read(kpath::kCpuPossible);
   if (!possible) possible = read(kpath::kCpuPresent);
-  if (!online && !possible) return MakeError("cannot read the CPUs of the system under " + root.Dir() + ": " + online.error().message, online.error().err);
+  if (!online && !possible) return Error{"cannot read the CPUs of the system under " + root.Dir() + ": " + online.error().message, online.error().err};
   s.online = online ? *online : *possible;
   s.possible = possible ? possible->Union(s.online) : s.online;
   if (s.online.Empty()) return MakeError("the system under " + root.Dir() + " reports no online CPU");

@@ -383,6 +383,13 @@ TEST_CASE("partitions need a cpuset hierarchy: none is an error naming why", "[t
   REQUIRE_FALSE(plan.ok());
   CHECK(plan.error().err == ENOENT);
   CHECK(plan.error().message.find("cpuset") != std::string::npos);
+  // Mounts that cannot be read: the reason once, through every layer that adds its words
+  // (the tuner, then the whole plan), as `rtagent plan` prints it.
+  root.FailReads("proc/mounts", ENOENT);
+  auto all = PlanAll(p, root);
+  REQUIRE_FALSE(all.ok());
+  CHECK(all.error().message == "partitions: cannot read the mounts to find the cpuset hierarchy: cannot read " +
+                                   tree.dir() + "/proc/mounts: No such file or directory");
   // No partitions: nothing to find, nothing to say.
   profile::Profile none = Load("version: 1\n", root);
   CHECK(tuner.Plan(PlanContext{none, root, state}).ok());
