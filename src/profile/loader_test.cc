@@ -224,12 +224,10 @@ TEST_CASE("offline CPUs are warnings, not errors", "[profile]") {
   TempDir dir;
   SystemCpus sys = Cpus(4);
   sys.online = CpuSet::Range(0, 2);
-  std::string path = dir.Write("p.yaml", "cores:\n  housekeeping: 0\n  isolated: 1-3\n");
-  Diagnostics d;
-  auto r = LoadProfile(path, sys, &d);
-  REQUIRE(r.ok());
-  REQUIRE(d.WarningCount() == 1);
-  CHECK_THAT(d.All()[0].message, Catch::Contains("names CPU 3, which is offline"));
+  auto l = LoadYamlOn(dir, "cores:\n  housekeeping: 0\n  isolated: 1-3\n", sys);
+  REQUIRE(l.result.ok());
+  REQUIRE(l.diags.WarningCount() == 1);
+  CHECK_THAT(l.diags.All()[0].message, Catch::Contains("names CPU 3, which is offline"));
 }
 
 TEST_CASE("overlapping housekeeping and isolated CPUs are an error", "[profile]") {

@@ -39,12 +39,10 @@ TEST_CASE("cores: housekeeping all offline, an isolcpus flag twice or not a bool
   TempDir dir;
   SystemCpus sys = Cpus(4);
   sys.online = CpuSet::Range(0, 1);
-  std::string path = dir.Write("offline.yaml", "cores:\n  housekeeping: 2-3\n  isolated: 1\n");
-  Diagnostics d;
-  REQUIRE_FALSE(LoadProfile(path, sys, &d).ok());
-  Loaded offline{MakeError("unused"), std::move(d), path};
+  auto offline = LoadYamlOn(dir, "cores:\n  housekeeping: 2-3\n  isolated: 1\n", sys);
+  REQUIRE_FALSE(offline.result.ok());
   const Diagnostic& o = Only(offline, "every housekeeping CPU (2-3) is offline");
-  CheckAt(o, path, 2, 17);
+  CheckAt(o, offline.path, 2, 17);
   CHECK_THAT(o.hint, Catch::Contains("0-1"));  // the online CPUs to choose from
 
   auto twice = LoadYaml(dir, "cores:\n  isolated: 1\n  boot:\n    isolcpus: [nohz, domain, nohz]\n");

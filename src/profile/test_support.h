@@ -66,12 +66,18 @@ struct Loaded {
   std::string path;
 };
 
-/// Writes `yaml` to `name` in `dir` and loads it against `ncpus` CPUs.
-inline Loaded LoadYaml(const TempDir& dir, const std::string& yaml, int ncpus = 4, const std::string& name = "p.yaml") {
+/// Writes `yaml` to `name` in `dir` and loads it against the system's CPUs `sys`.
+inline Loaded LoadYamlOn(const TempDir& dir, const std::string& yaml, const SystemCpus& sys,
+                         const std::string& name = "p.yaml") {
   std::string path = dir.Write(name, yaml);
   Diagnostics d;
-  auto r = LoadProfile(path, Cpus(ncpus), &d);
+  auto r = LoadProfile(path, sys, &d);
   return Loaded{std::move(r), std::move(d), path};
+}
+
+/// Writes `yaml` to `name` in `dir` and loads it against `ncpus` CPUs, all online.
+inline Loaded LoadYaml(const TempDir& dir, const std::string& yaml, int ncpus = 4, const std::string& name = "p.yaml") {
+  return LoadYamlOn(dir, yaml, Cpus(ncpus), name);
 }
 
 /// The only diagnostic whose message contains `text` (fails the test when there is not exactly one).
