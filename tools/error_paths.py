@@ -27,7 +27,7 @@ SITE = re.compile(r"\bMakeError\s*\(|\bError\s*\{|(\.|->)Error\s*\(|"
 # A level compared, not given: `f.level == Finding::Level::kError`, `case Finding::Level::kError:`.
 COMPARE = re.compile(r"(==|!=|\bcase)\s*Finding::Level::k\w+")
 # A declaration or definition of one of those makers, not a use.
-MAKER = re.compile(r"^\s*(static\s+)?(Error|void)\s+(\w+::)?(MakeError|Error|ListError|CgError|LineError|"
+MAKER = re.compile(r"^\s*((static|inline)\s+)?(Error|void)\s+(\w+::)?(MakeError|Error|ListError|CgError|LineError|"
                    r"ReadFailed|LoadError|Bad|Wrap)\s*\(")
 SKIP_FILE = re.compile(r"(_test\.cc|_test_support\.h)$")
 
@@ -139,9 +139,11 @@ def self_test():
         '  if (f.level == Finding::Level::kInfo) continue;',   # 13: an info level is no site
         '  return f.level == Finding::Level::kError ? 1 : 0;', # 14: a comparison is no site
         '    case Finding::Level::kWarning: return "w";',      # 15: nor a case label
+        'inline Error Wrap(std::string p, const Error& e) {',  # 16: an inline maker's definition
+        '  if (!r) return Wrap("words: ", r.error());',        # 17: a use of it
     ])
     got = [(a, b) for a, b, _ in sites(text)]
-    want = [(3, 3), (4, 5), (6, 6), (7, 7), (9, 9), (11, 12)]
+    want = [(3, 3), (4, 5), (6, 6), (7, 7), (9, 9), (11, 12), (17, 17)]
     assert got == want, f"sites: {got} != {want}"
     assert strip_comment('a("//x"); // y') == 'a("//x"); ', strip_comment('a("//x"); // y')
     print("error_paths self-test: ok")

@@ -62,7 +62,7 @@ class FixtureQosDevice : public QosDevice {
     std::string old;
     if (!open_) {
       auto r = root_.Read(kpath::kCpuDmaLatency);
-      if (!r) return Error{"cannot open " + Where() + " to hold the PM QoS note: " + r.error().message, r.error().err};
+      if (!r) return Wrap("cannot open " + Where() + " to hold the PM QoS note: ", r.error());
       old = *r;
     }
     if (auto w = root_.Write(kpath::kCpuDmaLatency, std::to_string(value_us) + "\n"); !w) return w.error();

@@ -3,6 +3,7 @@
 
 #include <cerrno>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <variant>
 
@@ -17,6 +18,15 @@ struct Error {
 
 /// Builds an Error from a message and an errno, appending strerror when err != 0.
 Error MakeError(std::string message, int err = 0);
+
+/// `inner` with the words a caller adds before it (and after it), keeping its errno so callers
+/// further up can still tell ENOENT from EIO. Its message already ends with the errno's text
+/// (MakeError put it there), so the text is not added again.
+inline Error Wrap(std::string prefix, const Error& inner, std::string_view suffix = {}) {
+  prefix += inner.message;
+  prefix += suffix;
+  return Error{std::move(prefix), inner.err};
+}
 
 /// Either a value or an Error. Callers test with ok() (or bool) and return early on failure.
 template <typename T>

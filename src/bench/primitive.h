@@ -101,12 +101,12 @@ template <typename MakeRound, typename Stop>
 Result<TestOutcome> WithPeer(const TestContext& c, SampleBuffer& s, PeerKind kind, const SchedState& peer_sched,
                              std::function<int()> serve, MakeRound make_round, Stop stop, const std::string& what) {
   auto peer = Peer::Start(kind, c.cpu, peer_sched, c.memory_locked, std::move(serve));
-  if (!peer) return Error{what + ": " + peer.error().message, peer.error().err};
+  if (!peer) return Wrap(what + ": ", peer.error());
   const int err = MeasureLoop(c.budget, s, c.stop, make_round(**peer));
   stop(**peer);
   auto joined = (*peer)->Join();
   if (err != 0) return MakeError(what + " failed", err);
-  if (!joined) return Error{what + ": " + joined.error().message, joined.error().err};
+  if (!joined) return Wrap(what + ": ", joined.error());
   return TestOutcome{};
 }
 

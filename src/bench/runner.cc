@@ -236,7 +236,7 @@ Result<void> RunBench(const RunOptions& o, BenchRun& run,
       if (!r) {
         run.results.insert(run.results.end(), done.begin(), done.end());
         phase_done(phase, done);
-        return Error{"the " + PhaseName(phase) + " phase's load: " + r.error().message, r.error().err};
+        return Wrap("the " + PhaseName(phase) + " phase's load: ", r.error());
       }
       done.push_back(std::move(*r));
     }

@@ -16,7 +16,7 @@ constexpr int kSyslogActionSizeBuffer = 10;
 Result<std::string> ReadKernelLog(const SysRoot& root) {
   if (!root.IsLive()) {
     auto text = root.Read(kpath::kKmsg);
-    if (!text) return Error{"the kernel log cannot be read: " + text.error().message, text.error().err};
+    if (!text) return Wrap("the kernel log cannot be read: ", text.error());
     return *text;
   }
   int size = ::klogctl(kSyslogActionSizeBuffer, nullptr, 0);

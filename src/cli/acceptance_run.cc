@@ -56,7 +56,7 @@ Result<std::vector<PreflightCheck>> PreflightAnswers(const LoadedProfile& lp, co
   if (given) return std::move(*given);
   if (request.preflight_suite == "none") return std::vector<PreflightCheck>{};
   auto suite = check::LoadSuite(request.preflight_suite);
-  if (!suite) return MakeError("pre-flight suite " + request.preflight_suite + ": " + suite.error().message);
+  if (!suite) return Wrap("pre-flight suite " + request.preflight_suite + ": ", suite.error());
   check::RunOptions ro;
   ro.stop = &StopFlag();
   std::cout << request.command << ": pre-flight checks (" << suite->name << " suite)\n" << std::flush;
@@ -103,7 +103,7 @@ Result<std::shared_ptr<PreparedAcceptance>> PrepareAcceptance(LoadedProfile& lp,
   prep->duration = a.duration.value;
   if (!request.duration.empty()) {
     auto d = profile::ParseDuration(request.duration);
-    if (!d) return MakeError("--duration " + request.duration + ": " + d.error().message);
+    if (!d) return Wrap("--duration " + request.duration + ": ", d.error());
     prep->duration = *d;
   }
   if (prep->duration.count() <= 0) return MakeError("--duration must be longer than 0");
@@ -111,7 +111,7 @@ Result<std::shared_ptr<PreparedAcceptance>> PrepareAcceptance(LoadedProfile& lp,
   if (auto ok = CheckOutputs(request.outputs); !ok) return ok.error();
   if (!request.baseline.empty()) {
     auto b = ReadVerdictFile(request.baseline);
-    if (!b) return MakeError("--baseline: " + b.error().message);
+    if (!b) return Wrap("--baseline: ", b.error());
     prep->baseline = std::move(*b);
     if (!request.baseline_rules.require_same.empty()) {  // a run that cannot be compared is not started
       Verdict now;
@@ -125,13 +125,13 @@ Result<std::shared_ptr<PreparedAcceptance>> PrepareAcceptance(LoadedProfile& lp,
   if (!request.progress_every.empty()) {
     auto every = profile::ParseDuration(request.progress_every);
     if (!every && request.progress_every != "0") {
-      return MakeError("--progress-every " + request.progress_every + ": " + every.error().message);
+      return Wrap("--progress-every " + request.progress_every + ": ", every.error());
     }
     prep->progress_every = every ? *every : std::chrono::nanoseconds(0);
   }
   if (request.preflight_suite != "none") {
     if (auto s = check::LoadSuite(request.preflight_suite); !s) {
-      return MakeError("pre-flight suite " + request.preflight_suite + ": " + s.error().message);
+      return Wrap("pre-flight suite " + request.preflight_suite + ": ", s.error());
     }
   }
   auto run = AcceptanceRun::Prepare(a, prep->duration, LogDir(request), *lp.root);

@@ -111,7 +111,7 @@ class OutDirGuard {
   Result<void> Make() {
     std::error_code ec;
     if (fs::is_directory(dir_, ec)) return Ok();
-    if (!fs::create_directory(dir_, ec)) return MakeError("cannot create " + dir_ + ": " + ec.message());
+    if (!fs::create_directory(dir_, ec)) return MakeError("cannot create " + dir_, ec.value());
     made_ = true;
     return Ok();
   }

@@ -68,10 +68,10 @@ Result<Attribution> AttributionIn(const std::string& path, const CpuSet& cpus, s
                      why.value("reason", std::string("")) + ")");
   }
   auto trace = ParseFtraceText(*text);
-  if (!trace) return MakeError(path + ": " + trace.error().message);
+  if (!trace) return Wrap(path + ": ", trace.error());
   bool crossed = false;
   auto w = Choose(*trace, cpus, threshold_ns, crossed);
-  if (!w) return MakeError(path + ": " + w.error().message);
+  if (!w) return Wrap(path + ": ", w.error());
   return Attribute(*trace, *w);
 }
 

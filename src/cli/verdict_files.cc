@@ -51,7 +51,7 @@ Result<Verdict> ReadVerdictFile(const std::string& path) {
   auto text = ReadTextFile(path);
   if (!text) return text.error();
   auto v = ParseVerdictJson(*text);
-  if (!v) return MakeError(path + ": not a verdict: " + v.error().message);
+  if (!v) return Wrap(path + ": not a verdict: ", v.error());
   return v;
 }
 
@@ -100,7 +100,7 @@ Result<void> CheckOutputs(const std::vector<VerdictOutput>& outputs) {
   for (const VerdictOutput& o : outputs) {
     if (o.path.empty()) continue;
     auto ok = CheckWritable(o.path);
-    if (!ok) return MakeError("--" + o.format + ": " + ok.error().message);
+    if (!ok) return Wrap("--" + o.format + ": ", ok.error());
   }
   return Ok();
 }

@@ -108,7 +108,7 @@ Result<std::unique_ptr<AcceptanceRun>> AcceptanceRun::Prepare(const profile::Acc
   prep->load_cpus_ = a.load_cpus.value.cpus;
   for (const profile::Load& l : a.loads) {
     auto made = MakeLoad(l, log_dir, root);
-    if (!made) return MakeError("load " + l.name + ": " + made.error().message);
+    if (!made) return Wrap("load " + l.name + ": ", made.error());
     prep->loads_.Add(std::move(*made), l.cpus.IsSet() ? l.cpus.value.cpus : CpuSet());
   }
   const CpuSet& measured = prep->sampler_.cpus;
@@ -153,13 +153,13 @@ Result<AcceptanceRecord> AcceptanceRun::Run(const AcceptanceHooks& hooks) {
   //    (docs/performance.md).
   if (loads.Size() > 0) {
     if (auto ok = loads.Start(load_cpus_, sc.cpus); !ok) {
-      return MakeError("cannot start the loads: " + ok.error().message);
+      return Wrap("cannot start the loads: ", ok.error());
     }
   }
   SamplerProcess sampler(sc, root);
   if (auto ok = sampler.Start(); !ok) {
     loads.Stop();
-    return MakeError("cannot start the sampler: " + ok.error().message);
+    return Wrap("cannot start the sampler: ", ok.error());
   }
   if (hooks.on_sampler) hooks.on_sampler(&sampler);
   if (hooks.stop_requested && hooks.stop_requested()) sampler.RequestStop();
@@ -171,7 +171,7 @@ Result<AcceptanceRecord> AcceptanceRun::Run(const AcceptanceHooks& hooks) {
   auto run = sampler.Wait();
   if (hooks.on_sampler) hooks.on_sampler(nullptr);
   loads.Stop();
-  if (!run) return MakeError("the sampler failed: " + run.error().message);
+  if (!run) return Wrap("the sampler failed: ", run.error());
 
   // 4. The facts after the run.
   rec.interrupts = InterruptDeltas(irq_before, ReadInterruptCounts(root), sc.cpus);

@@ -123,7 +123,7 @@ class CacheBody : public BuiltinBody {
 
   Result<void> Prepare(SharedState&, int) override {
     auto p = MapMemory(bytes_, /*shared=*/true);
-    if (!p) return Error{"cache load: " + p.error().message, p.error().err};
+    if (!p) return Wrap("cache load: ", p.error());
     buffer_ = static_cast<uint64_t*>(*p);
     return Ok();
   }
@@ -236,7 +236,7 @@ class MessagingBody : public BuiltinBody {
     for (;;) {
       for (int r = group * o_.messaging_fds; r < (group + 1) * o_.messaging_fds; ++r) {
         auto w = WriteAll(ends_[static_cast<size_t>(r)].write, msg, sizeof msg);
-        if (!w) return Error{"messaging sender: " + w.error().message, w.error().err};
+        if (!w) return Wrap("messaging sender: ", w.error());
       }
     }
   }
@@ -263,7 +263,7 @@ class DiskBody : public BuiltinBody {
 
   Result<void> Run(int index, SharedState& shared, const std::function<void()>& started) override {
     auto mem = MapMemory(o_.disk_block_bytes, /*shared=*/false);  // page-aligned, as O_DIRECT needs
-    if (!mem) return Error{"disk load: " + mem.error().message, mem.error().err};
+    if (!mem) return Wrap("disk load: ", mem.error());
     char* buf = static_cast<char*>(*mem);
     std::memset(buf, 0x5a + index, o_.disk_block_bytes);
     std::string path = o_.disk_dir + "/rtagent-load-disk." + std::to_string(::getpid()) + "." + std::to_string(index);
@@ -334,7 +334,7 @@ class NetworkBody : public BuiltinBody {
       if (fd < 0) return MakeError("network load: socket", errno);
       sockets_.push_back(fd);
       auto port = BindLoopback(fd);
-      if (!port) return Error{"network load: " + port.error().message, port.error().err};
+      if (!port) return Wrap("network load: ", port.error());
       ports_.push_back(*port);
       if (::listen(fd, Pairs()) != 0) return MakeError("network load: listen", errno);
       return Ok();
@@ -344,7 +344,7 @@ class NetworkBody : public BuiltinBody {
       if (fd < 0) return MakeError("network load: socket", errno);
       sockets_.push_back(fd);
       auto port = BindLoopback(fd);
-      if (!port) return Error{"network load: " + port.error().message, port.error().err};
+      if (!port) return Wrap("network load: ", port.error());
       ports_.push_back(*port);
     }
     return Ok();
@@ -450,7 +450,7 @@ class MemoryBody : public BuiltinBody {
     started();
     for (;;) {
       auto frag = MapMemory(region_, /*shared=*/false);
-      if (!frag) return Error{"memory load: " + frag.error().message, frag.error().err};
+      if (!frag) return Wrap("memory load: ", frag.error());
       char* p = static_cast<char*>(*frag);
       for (uint64_t i = 0; i < pages; ++i) p[i * page] = 1;
       Count(shared, pages, page);
@@ -460,7 +460,7 @@ class MemoryBody : public BuiltinBody {
       auto raw = MapMemory(region_, /*shared=*/false);
       if (!raw) {
         ::munmap(p, region_);
-        return Error{"memory load: " + raw.error().message, raw.error().err};
+        return Wrap("memory load: ", raw.error());
       }
       char* q = static_cast<char*>(*raw);
       char* aligned = q + (huge_ - reinterpret_cast<uintptr_t>(q) % huge_) % huge_;

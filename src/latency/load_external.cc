@@ -103,7 +103,7 @@ Result<std::unique_ptr<Load>> MakeExternalLoad(const ExternalLoadSpec& spec, con
   if (s.nice < -20 || s.nice > 19) return MakeError("external load '" + s.name + "': nice must be -20 to 19", EINVAL);
   if (s.stop_grace.count() < 0) return MakeError("external load '" + s.name + "': negative stop grace", EINVAL);
   auto found = FindProgram(s.argv[0]);
-  if (!found) return Error{"external load '" + s.name + "': " + found.error().message, found.error().err};
+  if (!found) return Wrap("external load '" + s.name + "': ", found.error());
   std::string name = s.name;
   int nice = s.nice;
   auto grace = s.stop_grace;

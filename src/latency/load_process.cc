@@ -105,7 +105,7 @@ class Supervisor {
     ready_fd_ = ready_fd;
 
     if (auto placed = PlaceSelf(cpus, nice); !placed) {
-      Fail(Error{"load '" + name_ + "': " + placed.error().message, placed.error().err});
+      Fail(Wrap("load '" + name_ + "': ", placed.error()));
     }
     int n = body_.Workers(cpus);
     if (auto prepared = body_.Prepare(shared_, n); !prepared) Fail(prepared.error());

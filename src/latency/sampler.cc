@@ -24,12 +24,6 @@ int64_t NowNs() {
 
 bool IsPrivilegeRefusal(int err) { return err == EPERM || err == ENOMEM; }
 
-// `inner` with `prefix` before its message and `suffix` after it; its message already names
-// the errno (MakeError did), so it is not appended again.
-Error Wrap(const std::string& prefix, const Error& inner, const std::string& suffix = "") {
-  return Error{prefix + inner.message + suffix, inner.err};
-}
-
 // Writes `bytes` of this thread's stack now, so the loop never takes a first-touch page fault
 // there (with mlockall(MCL_FUTURE) the stack is resident already; without it this is all
 // there is). cyclictest does the same with a local array and memset.

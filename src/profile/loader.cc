@@ -227,13 +227,13 @@ Result<SystemCpus> ReadSystemCpus(const SysRoot& root) {
     auto text = root.ReadTrimmed(path);
     if (!text) return text.error();
     auto set = CpuSet::ParseList(*text);
-    if (!set) return MakeError(root.Dir() + " " + path + ": " + set.error().message);
+    if (!set) return Wrap(root.Dir() + " " + path + ": ", set.error());
     return *set;
   };
   auto online = read(kpath::kCpuOnline);
   auto possible = read(kpath::kCpuPossible);
   if (!possible) possible = read(kpath::kCpuPresent);
-  if (!online && !possible) return Error{"cannot read the CPUs of the system under " + root.Dir() + ": " + online.error().message, online.error().err};
+  if (!online && !possible) return Wrap("cannot read the CPUs of the system under " + root.Dir() + ": ", online.error());
   s.online = online ? *online : *possible;
   s.possible = possible ? possible->Union(s.online) : s.online;
   if (s.online.Empty()) return MakeError("the system under " + root.Dir() + " reports no online CPU");

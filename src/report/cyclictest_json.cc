@@ -65,7 +65,7 @@ Result<void> ReadCmdline(const json& root, ImportedRun& run, std::optional<uint3
   for (const char* key : {"cmdline:", "cmdline"}) {
     if (!root.contains(key) || !root[key].is_string()) continue;
     if (auto ok = ReadCyclictestCmdline(root[key].get<std::string>(), run, histogram_us); !ok) {
-      return MakeError(std::string(key) + ": " + ok.error().message);
+      return Wrap(std::string(key) + ": ", ok.error());
     }
     break;
   }
@@ -132,7 +132,7 @@ Result<Histogram> ThreadHistogram(const std::string& where, const json& t, std::
     if (p.overflows > 0) p.overflow_max_ns = p.max_ns;
   }
   auto h = Histogram::Restore(std::move(p));
-  if (!h) return MakeError(where + ": " + h.error().message);
+  if (!h) return Wrap(where + ": ", h.error());
 return std::move(*h);
 }
 

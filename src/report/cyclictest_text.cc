@@ -251,7 +251,7 @@ Result<Histogram> ThreadHistogram(size_t t, uint32_t limit, const CyclictestLine
     for (uint64_t cycle : it->second) p.first_overflows.push_back(OverflowEvent{cycle, -1, -1});
   }
   auto h = Histogram::Restore(std::move(p));
-  if (!h) return MakeError("cyclictest thread " + std::to_string(t) + ": " + h.error().message);
+  if (!h) return Wrap("cyclictest thread " + std::to_string(t) + ": ", h.error());
   return std::move(*h);
 }
 

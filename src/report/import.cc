@@ -113,7 +113,7 @@ Result<Verdict> ImportFile(const std::string& format, const std::string& path, s
     run = ParseRtevalSummary(text);
     hint = "the summary.xml of an rteval run (its rteval-DATE-N directory)";
   }
-  if (!run) return MakeError(path + ": " + run.error().message + (hint.empty() ? "" : "; expected " + hint));
+  if (!run) return Wrap(path + ": ", run.error(), hint.empty() ? "" : "; expected " + hint);
   return VerdictFromImport(std::move(*run), path);
 }
 

@@ -175,7 +175,7 @@ Result<Histogram> ColumnHistogram(int cpu, const Column& col, uint32_t limit_us,
     if (p.overflows > 0) p.overflow_max_ns = p.max_ns;
   }
   auto h = Histogram::Restore(std::move(p));
-  if (!h) return MakeError(name + ": " + h.error().message);
+  if (!h) return Wrap(name + ": ", h.error());
   return std::move(*h);
 }
 

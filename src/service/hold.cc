@@ -83,12 +83,12 @@ Result<int> OpenSignalFd(SelfCalls& calls) {
   sigaddset(&set, SIGINT);
   sigemptyset(&old);
   if (auto r = calls.SignalMask(SIG_BLOCK, set, &old); !r) {
-    return Error{"cannot block SIGHUP/SIGTERM/SIGINT: " + r.error().message, r.error().err};
+    return Wrap("cannot block SIGHUP/SIGTERM/SIGINT: ", r.error());
   }
   auto fd = calls.SignalFd(set);
   if (!fd) {
     (void)calls.SignalMask(SIG_SETMASK, old, nullptr);  // as it was: the signals kill again
-    return Error{"cannot open a signalfd for SIGHUP/SIGTERM/SIGINT: " + fd.error().message, fd.error().err};
+    return Wrap("cannot open a signalfd for SIGHUP/SIGTERM/SIGINT: ", fd.error());
   }
   return *fd;
 }
@@ -143,8 +143,7 @@ Result<void> HoldDaemon::Pin(const profile::Profile& p) {
   }
   // Its wake-ups must stay off the isolated CPUs: running anywhere else is not an option.
   if (auto r = self_->SetAffinity(spec.cpus); !r) {
-    return Error{"cannot pin itself to CPUs " + spec.cpus.ToList() + " (service.cpus): " + r.error().message,
-                 r.error().err};
+    return Wrap("cannot pin itself to CPUs " + spec.cpus.ToList() + " (service.cpus): ", r.error());
   }
   state_.cpus = spec.cpus.ToList();
   return Ok();

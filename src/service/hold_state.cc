@@ -206,7 +206,7 @@ Result<std::optional<HoldState>> ReadHoldState(const SysRoot& root) {
     return text.error();
   }
   auto state = ParseHoldState(*text);
-  if (!state) return MakeError(StateFileOnHost(root) + ": " + state.error().message);
+  if (!state) return Wrap(StateFileOnHost(root) + ": ", state.error());
   return std::optional<HoldState>(std::move(*state));
 }
 

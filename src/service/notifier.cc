@@ -57,7 +57,7 @@ Result<std::unique_ptr<Notifier>> MakeSystemdNotifier(const std::string& soname)
   // sd_notify(3): with NOTIFY_SOCKET unset both calls return 0 and send nothing.
   if (!std::getenv("NOTIFY_SOCKET") && !std::getenv("WATCHDOG_USEC")) return std::unique_ptr<Notifier>(new SystemdNotifier());
   auto lib = SharedLibrary::Open(soname, "libsystemd0");
-  if (!lib) return MakeError("systemd started rtagent to notify it (NOTIFY_SOCKET or WATCHDOG_USEC is set), but " + lib.error().message);
+  if (!lib) return Wrap("systemd started rtagent to notify it (NOTIFY_SOCKET or WATCHDOG_USEC is set), but ", lib.error());
   auto n = std::make_unique<SystemdNotifier>(std::move(*lib));
   if (auto bound = n->Bind(); !bound) return bound.error();
   return std::unique_ptr<Notifier>(std::move(n));

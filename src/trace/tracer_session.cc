@@ -75,7 +75,7 @@ Result<TracerSession> TracerSession::Start(SysRoot& root, const TracerSupport& s
   auto set = [&](const std::string& file, const std::string& value) -> Result<void> {
     if (!s.lease_.Has(file)) return Ok();  // an event or setting this kernel lacks
     auto r = s.lease_.Set(file, value);
-    if (!r) return MakeError("cannot write " + value + " to " + kpath::TracefsFile(support.tracefs, file) + ": " + r.error().message);
+    if (!r) return Wrap("cannot write " + value + " to " + kpath::TracefsFile(support.tracefs, file) + ": ", r.error());
     return Ok();
   };
   // The tracer stays off while everything is set; the buffer is emptied when it is chosen.
@@ -115,7 +115,7 @@ Result<std::string> TracerSession::Finish(std::string& restore_error) {
   (void)lease_.Set(kpath::kTracingOn, "0");
   auto text = root_->Read(kpath::TracefsFile(tracefs_, kpath::kTrace));
   if (auto r = lease_.Restore(); !r) restore_error = r.error().message;
-  if (!text) return MakeError("cannot read the trace: " + text.error().message);
+  if (!text) return Wrap("cannot read the trace: ", text.error());
   return text;
 }
 

@@ -71,7 +71,7 @@ Result<std::vector<std::string>> BootUpdateCommand(BootUpdate step, const SysRoo
     }
     case BootUpdate::kKernelInstall: {
       auto release = root.ReadTrimmed(kpath::kOsRelease);
-      if (!release) return MakeError("cannot tell the running kernel's release: " + release.error().message);
+      if (!release) return Wrap("cannot tell the running kernel's release: ", release.error());
       for (const std::string& image : KernelImages(*release)) {
         if (!root.Exists(image)) continue;
         std::vector<std::string> argv = {"kernel-install", "add", *release, "/" + image};
@@ -107,8 +107,8 @@ Result<void> BootFileActuator::Write(const std::string& key, const std::string& 
   auto command = BootUpdateCommand(step_, root_, *old, value);
   if (!command) {
     auto back = Put(key, *old);
-    return MakeError(command.error().message + "; " + key +
-                     (back ? " was put back" : " could not be put back: " + back.error().message));
+    return Wrap("", command.error(),
+                "; " + key + (back ? " was put back" : " could not be put back: " + back.error().message));
   }
   if (command->empty()) return Ok();
   CommandRun run = runner_->Run(*command);

@@ -74,7 +74,7 @@ Result<void> PlanBootLoader(const PlanContext& ctx, const std::vector<std::strin
                             SectionPlan& plan) {
   const profile::Profile& p = ctx.profile;
   auto planned = PlanBoot(ctx, args, /*write=*/!all_running);
-  if (!planned) return Error{"cores.bootloader: " + planned.error().message, planned.error().err};
+  if (!planned) return Wrap("cores.bootloader: ", planned.error());
   BootPlan& boot = *planned;
   if (boot.summary.loader == profile::ToString(BootloaderType::kPrint)) {
     plan.findings.push_back({all_running ? Finding::Level::kInfo : Finding::Level::kWarning,

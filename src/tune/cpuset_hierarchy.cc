@@ -9,7 +9,7 @@ namespace rtagent {
 
 Result<CpusetHierarchy> FindCpusetHierarchy(const SysRoot& root) {
   auto text = root.Read(kpath::kMounts);
-  if (!text) return Error{"cannot read the mounts to find the cpuset hierarchy: " + text.error().message, text.error().err};
+  if (!text) return Wrap("cannot read the mounts to find the cpuset hierarchy: ", text.error());
   auto mounts = ParseMounts(*text);
   if (auto v2 = CgroupV2Mount(mounts)) {
     auto ctrl = root.Read(kpath::FromAbsolute(*v2) + "/" + kpath::kCgroupControllers);

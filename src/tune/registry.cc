@@ -93,7 +93,7 @@ Result<FullPlan> PlanAll(const profile::Profile& profile, const SysRoot& root, c
   FullPlan plan;
   for (const auto& tuner : AllTuners()) {
     auto s = tuner->Plan(ctx);
-    if (!s) return Error{tuner->Section() + ": " + s.error().message, s.error().err};
+    if (!s) return Wrap(tuner->Section() + ": ", s.error());
     s->chapter = tuner->Chapter();
     plan.sections.push_back(std::move(*s));
   }
