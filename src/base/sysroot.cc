@@ -262,6 +262,20 @@ std::string FixtureReadBack(const std::string& old_text, const std::string& valu
   return value.empty() || value.back() == '\n' ? value : value + "\n";
 }
 
+// Writes `text` over the file from offset 0 and cuts it to that length, going on after a short
+// write (the disk filling up writes part of it, and the next call says why); 0 or the errno.
+int PutWhole(int fd, const std::string& text) {
+  size_t done = 0;
+  while (done < text.size()) {
+    ssize_t n = ::pwrite(fd, text.data() + done, text.size() - done, static_cast<off_t>(done));
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) return errno;
+    if (n == 0) return EIO;
+    done += static_cast<size_t>(n);
+  }
+  return ::ftruncate(fd, static_cast<off_t>(text.size())) == 0 ? 0 : errno;
+}
+
 // A write to a file of a fixture tree: one open serves the read of what the file shows and the
 // write of what it shows next (FixtureReadBack of what `edit` makes of it), written over it at
 // offset 0 and cut to length. An error names the value written (`value`, or what the edit made).
@@ -279,16 +293,10 @@ Result<void> WriteFixtureFile(const std::string& host, const std::string* value,
     return next.error();
   }
   const std::string text = FixtureReadBack(*old, *next);
-  ssize_t n = ::pwrite(fd, text.data(), text.size(), 0);
-  int e = errno;
-  if (n >= 0 && static_cast<size_t>(n) == text.size() && ::ftruncate(fd, static_cast<off_t>(text.size())) != 0) {
-    e = errno;
-    n = -1;
-  }
+  int e = PutWhole(fd, text);
+  if (e != 0) PutWhole(fd, *old);  // a full disk mid-write: the file goes back to what it held
   ::close(fd);
-  if (n < 0 || static_cast<size_t>(n) != text.size()) {
-    return MakeError("cannot write \"" + (value ? *value : StripWs(text)) + "\" to " + host, n < 0 ? e : EIO);
-  }
+  if (e != 0) return MakeError("cannot write \"" + (value ? *value : StripWs(text)) + "\" to " + host, e);
   return Ok();
 }
 

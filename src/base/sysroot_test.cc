@@ -309,6 +309,23 @@ TEST_CASE("FsRoot: a fixture file that cannot take the write keeps what it held"
   CHECK(t.Get("proc/irq/24/smp_affinity_list") == "0-7\n");
 }
 
+TEST_CASE("FsRoot: a fixture file the disk fills in the middle of is put back as it was", "[base]") {
+  TempTree t;
+  t.Put("proc/cmdline", "BOOT_IMAGE=/vmlinuz root=/dev/sda1\n");
+  FsRoot root(t.dir());
+  // The disk takes 40 bytes of the 70 written: the first write(2) is short, the next one fails.
+  const std::string longer = "BOOT_IMAGE=/vmlinuz root=/dev/sda1 isolcpus=2-3 nohz_full=2-3 quiet";
+  Result<void> w = Ok();
+  {
+    test::FileSizeLimit limit(40);
+    w = root.Write("proc/cmdline", longer);
+  }
+  REQUIRE_FALSE(w.ok());
+  CHECK(w.error().err == EFBIG);
+  CHECK_THAT(w.error().message, Catch::StartsWith("cannot write \"" + longer + "\" to " + t.dir() + "/proc/cmdline: "));
+  CHECK(t.Get("proc/cmdline") == "BOOT_IMAGE=/vmlinuz root=/dev/sda1\n");
+}
+
 TEST_CASE("EditFixtureFile: one edit of what the file shows, the same on an FsRoot and on a test double", "[base]") {
   TempTree t;
   const std::string stat = "proc/7/task/7/stat";
