@@ -119,6 +119,16 @@ partitions:
     processes: [sshd, "camera.*"]
 )";
 
+// The board's /rt partition on CPUs 4-7, declared at line 6, nothing else.
+const char* kRtOnly = R"(version: 1
+cores:
+  housekeeping: 0-3
+  isolated: 4-7
+partitions:
+  rt:
+    cpus: 4-7
+)";
+
 }  // namespace
 
 TEST_CASE("partitions on cgroup v2: an existing isolated partition has nothing to do", "[tune][partitions]") {
@@ -219,15 +229,7 @@ TEST_CASE("an invalid partition is reported with the kernel's reason and stays p
   TempTree tree(kArm64);
   tree.Put("sys/fs/cgroup/rt/cpuset.cpus.partition", "isolated invalid (Cpu list in cpuset.cpus not exclusive)\n");
   FaultRoot root(tree.dir());
-  auto p = Load(R"(version: 1
-cores:
-  housekeeping: 0-3
-  isolated: 4-7
-partitions:
-  rt:
-    cpus: 4-7
-)",
-                root);
+  auto p = Load(kRtOnly, root);
   PartitionsTuner tuner;
   SectionPlan plan = PlanOf(tuner, p, root);
   auto errors = FindingsWith(plan, Finding::Level::kError, "partition \"rt\" is invalid: Cpu list in cpuset.cpus not exclusive");
@@ -238,6 +240,27 @@ partitions:
   REQUIRE(type != nullptr);
   CHECK(type->before == "isolated invalid (Cpu list in cpuset.cpus not exclusive)");
   CHECK(Pending(*type));
+}
+
+TEST_CASE("partitions on a v2 kernel without cpuset.cpus.partition: an error naming the file, nothing written",
+          "[tune][partitions]") {
+  // A kernel older than cpuset partitions has cgroup v2 cpusets but no partition file: the
+  // partition cannot be made, and the plan must say so at the partition's line.
+  TempTree tree(kArm64);
+  std::filesystem::remove(tree.dir() + "/sys/fs/cgroup/rt/cpuset.cpus.partition");
+  FaultRoot root(tree.dir());
+  auto p = Load(kRtOnly, root);
+  PartitionsTuner tuner;
+  SectionPlan plan = PlanOf(tuner, p, root);
+  auto errors = FindingsWith(plan, Finding::Level::kError,
+                             "partition \"rt\": this kernel has no cpuset.cpus.partition; cpuset partitions need a newer kernel");
+  REQUIRE(errors.size() == 1);
+  CHECK(errors[0]->mark.line == 6);
+  CHECK(errors[0]->why.find("Chapter 6") != std::string::npos);
+  const Change* type = Find(plan, "file:/rt:cpuset.cpus.partition");
+  REQUIRE(type != nullptr);
+  CHECK(type->before == "(absent)");
+  CHECK(root.writes().empty());
 }
 
 TEST_CASE("partitions: known refusals are outcomes, other errors roll back", "[tune][partitions]") {

@@ -207,6 +207,25 @@ TEST_CASE("ranks: a thread whose affinity cannot be read is a warning, and its c
   CHECK(Find(plan, "affinity", "1200/1203") != nullptr);  // the other threads are planned as before
 }
 
+TEST_CASE("ranks on a tree where no thread can be read: one warning naming the tree, nothing planned",
+          "[tune][ranks]") {
+  // A tree captured without its processes (or a /proc that is not mounted): the rules can match
+  // nothing, and the plan says why instead of warning once per rule that matched nothing.
+  TempTree tree(kArm64);
+  for (const auto& e : std::filesystem::directory_iterator(tree.dir() + "/proc")) {
+    const std::string name = e.path().filename().string();
+    if (name.find_first_not_of("0123456789") == std::string::npos) std::filesystem::remove_all(e.path());
+  }
+  FaultRoot root(tree.dir());
+  auto p = Load(kBoard, profile::ReadSystemCpus(root).value());
+  SectionPlan plan = PlanOf(RanksTuner(), p, root);
+  REQUIRE(plan.findings.size() == 1);
+  CHECK(plan.findings[0].level == Finding::Level::kWarning);
+  CHECK(plan.findings[0].message == "no thread can be read under " + tree.dir() + "; ranks left alone");
+  CHECK(plan.items.empty());
+  CHECK(root.writes().empty());
+}
+
 TEST_CASE("ranks apply, plan again with nothing pending, revert to the same bytes", "[tune][ranks]") {
   TempTree tree(kArm64);
   FaultRoot root(tree.dir());
