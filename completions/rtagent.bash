@@ -122,7 +122,7 @@ _rtagent() {
       _rtagent_words "$cur" $subcommands ;;
     help)
       if ((positional == 0)); then _rtagent_words "$cur" $subcommands; else _rtagent_words "$cur" pi tuned; fi ;;
-    validate | plan | apply | verify | commission | accept | explain | hold)
+    validate | plan | apply | verify | commission | accept | explain | hold | capture)
       if ((positional == 0)); then
         _rtagent_words "$cur" $("$prog" profiles --names 2>/dev/null)
         _rtagent_files "$cur" '*.y*ml'

@@ -55,8 +55,11 @@ int main(int argc, char** argv) {
   i->add_option("--section", inspect.section, "Only one section: " + SectionNames());
 
   CaptureOptions capture;
-  auto* c = app.add_subcommand("capture", "Copy every file rtagent reads into DIR, a tree that --root accepts");
-  c->add_option("-o,--output", capture.out_dir, "Output directory")->required();
+  auto* c = app.add_subcommand("capture",
+                               "Copy every file inspect and the profile's plan read into DIR, a tree that --root accepts");
+  c->add_option("profile", capture.profile,
+                "Profile whose plan the copy must answer too (default: the built-in default profile)");
+  c->add_option("-o,--output", capture.out_dir, "Output directory")->required()->option_text("DIR");
   c->add_flag("--force", capture.force, "Write into a directory that is not empty");
 
   PlanOptions plan;

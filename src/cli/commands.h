@@ -37,8 +37,10 @@ int CmdInspect(const GlobalOptions& g, const InspectOptions& o);
 struct CaptureOptions {
   std::string out_dir;
   bool force = false;  ///< allow a non-empty output directory
+  std::string profile;  ///< planned through the copy as well; empty for the built-in default
 };
-/// `rtagent capture -o DIR`: copies every file rtagent reads into a tree --root accepts.
+/// `rtagent capture -o DIR [PROFILE]`: copies every file inspect and the plan of PROFILE read
+/// into a tree --root accepts.
 int CmdCapture(const GlobalOptions& g, const CaptureOptions& o);
 
 struct PlanOptions {

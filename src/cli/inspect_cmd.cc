@@ -3,10 +3,12 @@
 
 #include "base/exit_codes.h"
 #include "cli/commands.h"
+#include "cli/profile_arg.h"
 #include "inspect/capture.h"
 #include "inspect/inspect_json.h"
 #include "inspect/inspect_text.h"
 #include "inspect/system_state.h"
+#include "tune/tuner.h"
 
 namespace rtagent {
 
@@ -37,22 +39,35 @@ int CmdInspect(const GlobalOptions& g, const InspectOptions& o) {
 }
 
 int CmdCapture(const GlobalOptions& g, const CaptureOptions& o) {
-  auto root = OpenRoot(g.root);
-  if (!root) {
-    std::cerr << "rtagent capture: " << root.error().message << "\n";
-    return kExitBadInput;
-  }
+  // The profile first: a bad one is refused before anything is written. Its plan is made
+  // through the recording root, so `plan --root DIR` on the copy reads what it needs.
+  int rc = kExitOk;
+  auto lp = LoadForCommand("capture", g, o.profile, &rc);
+  if (!lp) return rc;
+  const std::string name = lp->path.empty() ? "the built-in default profile" : lp->path;
   std::string command = "rtagent capture -o " + o.out_dir;
   if (g.root != "/") command += " --root " + g.root;
   if (o.force) command += " --force";
-  auto r = Capture(**root, o.out_dir, o.force, command);
+  if (!o.profile.empty()) command += " " + o.profile;
+  std::string plan_error;
+  CaptureAlso also{"the plan of " + name, [&](const SysRoot& tree) {
+                     auto plan = PlanAll(lp->profile, tree);
+                     if (!plan) plan_error = plan.error().message;
+                   }};
+  auto r = Capture(*lp->root, o.out_dir, o.force, command, nullptr, &also);
   if (!r) {
     std::cerr << "rtagent capture: " << r.error().message << "\n";
     return r.error().err == ENOTEMPTY || r.error().err == ENOTDIR ? kExitBadInput : kExitCannotRun;
   }
   for (const auto& e : r->copy_errors) std::cerr << "rtagent capture: " << e << "\n";
-  std::cout << "captured " << r->files << " files from " << (*root)->Dir() << " into " << o.out_dir
-            << "; inspect it with: rtagent --root " << o.out_dir << " inspect\n";
+  if (!plan_error.empty()) {
+    std::cerr << "rtagent capture: " << name << " cannot be planned here (" << plan_error
+              << "); the copy holds what inspect reads\n";
+  }
+  const std::string profile_arg = o.profile.empty() ? "" : " " + o.profile;
+  std::cout << "captured " << r->files << " files from " << lp->root->Dir() << " into " << o.out_dir
+            << "; inspect it with: rtagent --root " << o.out_dir << " inspect, plan it with: rtagent --root "
+            << o.out_dir << " plan" << profile_arg << "\n";
   return r->copy_errors.empty() ? kExitOk : kExitCannotRun;
 }
 

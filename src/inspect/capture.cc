@@ -72,10 +72,30 @@ std::vector<std::string> WriteChannels(const NetworkState& net, const std::vecto
   return written;
 }
 
+// The source as a tree: reads go through, IsLive() is false, writes are refused. What
+// CaptureAlso::read plans against, so it takes the file twins' paths.
+class AsTree : public SysRoot {
+ public:
+  explicit AsTree(const SysRoot& inner) : inner_(inner) {}
+  Result<std::string> Read(const std::string& path) const override { return inner_.Read(path); }
+  Result<std::vector<std::string>> List(const std::string& path) const override { return inner_.List(path); }
+  Result<std::string> ReadLink(const std::string& path) const override { return inner_.ReadLink(path); }
+  bool Exists(const std::string& path) const override { return inner_.Exists(path); }
+  bool IsDir(const std::string& path) const override { return inner_.IsDir(path); }
+  Result<void> Write(const std::string& path, const std::string&) override {
+    return MakeError("capture never writes (" + path + ")", EROFS);
+  }
+  std::string Dir() const override { return inner_.Dir(); }
+  bool IsLive() const override { return false; }
+
+ private:
+  const SysRoot& inner_;
+};
+
 }  // namespace
 
 Result<CaptureResult> Capture(const SysRoot& source, const std::string& out_dir, bool force, const std::string& command,
-                              const EthtoolPort* channels) {
+                              const EthtoolPort* channels, const CaptureAlso* also) {
   struct stat st;
   if (::stat(out_dir.c_str(), &st) == 0) {
     if (!S_ISDIR(st.st_mode)) return MakeError(out_dir + " exists and is not a directory", ENOTDIR);
@@ -92,6 +112,7 @@ Result<CaptureResult> Capture(const SysRoot& source, const std::string& out_dir,
   SystemState state = CollectSystemState(rec, {}, channels);
   // The boot loader's files too: --root on the copy then plans the board's boot configuration.
   const std::vector<std::string> boot_files = ReadBootFiles(rec);
+  if (also != nullptr && also->read) also->read(AsTree(rec));
 
   CaptureResult result;
   result.copy_errors = rec.CopyErrors();
@@ -103,8 +124,9 @@ Result<CaptureResult> Capture(const SysRoot& source, const std::string& out_dir,
   if (state.power) result.cpu_dma_latency_us = state.power->cpu_dma_latency_us;
 
   std::ofstream m(out_dir + "/MANIFEST");
-  m << "# rtagent capture: a copy of every file `rtagent inspect` reads. Use it with\n"
-    << "# `rtagent --root DIR inspect`. Nothing was written to the source system.\n";
+  m << "# rtagent capture: a copy of every file `rtagent inspect` reads"
+    << (also != nullptr ? std::string(" and ") + also->what + " reads" : std::string()) << ". Use it with\n"
+    << "# `rtagent --root DIR inspect` (or plan). Nothing was written to the source system.\n";
   m << "captured_at: " << IsoTime(UnixNow()) << "\n";
   m << "source: " << source.Dir() << (source.IsLive() ? " (live system)" : " (a system tree)") << "\n";
   if (state.kernel) {
@@ -115,6 +137,7 @@ Result<CaptureResult> Capture(const SysRoot& source, const std::string& out_dir,
   m << "cpu_dma_latency_us: "
     << (result.cpu_dma_latency_us ? std::to_string(*result.cpu_dma_latency_us) : std::string("absent"))
     << "  # dev/cpu_dma_latency holds the kernel's binary 32-bit value\n";
+  if (also != nullptr) m << "also_read: " << also->what << "\n";
   m << "boot_files: " << boot_files.size() << "  # the boot loader's files (etc/default/grub, extlinux.conf, ...)\n";
   m << "files: " << result.files << "\n";
   for (const auto& f : files) m << "  " << f << "\n";
