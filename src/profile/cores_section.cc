@@ -147,7 +147,9 @@ void CheckNohzFull(const CrossCheck& cc, const BootConfig& b) {
   if (!b.nohz_full->enabled) return;
   const CpuSet& nohz = b.nohz_full->cpus.cpus;
   CpuSet hk = nohz.Intersect(cc.Housekeeping());
-  if (!hk.Empty()) {
+  // Not written, nohz_full is the isolated CPUs: housekeeping CPUs in it are the overlap of the
+  // two sets, which the cores check reports at its line.
+  if (!hk.Empty() && b.nohz_full.IsSet()) {
     cc.diags().Error(cc.At({b.nohz_full.mark}), "nohz_full includes housekeeping CPU " + hk.ToList(),
                      "housekeeping CPUs keep the tick; list only isolated CPUs in nohz_full (Chapter 6)");
   }

@@ -22,7 +22,9 @@ Key<Profile> Version() {
   return Custom<Profile>("version", "integer", "1", "schema version; only 1 exists",
                          [](LoadContext& c, Profile&, const YamlNode* v, const std::string&) {
                            if (v == nullptr || (v->IsScalar() && v->scalar == "1")) return;
-                           c.diags().Error(v->mark, "this rtagent reads profile version 1, the profile says " + v->Describe(),
+                           c.diags().Error(v->mark,
+                                           "this rtagent reads profile version 1, the profile says " +
+                                               (v->IsScalar() ? "version " + v->scalar : v->Describe()),
                                            "write 'version: 1', or use the rtagent release that matches the profile");
                          });
 }

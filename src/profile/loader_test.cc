@@ -196,6 +196,11 @@ TEST_CASE("wrong types say what was expected and what was found", "[profile]") {
   const Diagnostic& order = Only(l, "wrong type for 'ranks.order': expected a list, got a string (\"can-irq\")");
   CheckAt(order, l.path, 3, 10);
   CheckAt(Only(l, "'acceptance.priority' must be an integer, got \"high\""), l.path, 5, 13);
+  // A plain 5 is a number to whoever wrote it; written in quotes it is a string.
+  auto number = LoadYaml(dir, "ranks:\n  order: 5\n");
+  CheckAt(Only(number, "wrong type for 'ranks.order': expected a list, got a number (5)"), number.path, 2, 10);
+  auto quoted = LoadYaml(dir, "ranks:\n  order: \"5\"\n");
+  CheckAt(Only(quoted, "wrong type for 'ranks.order': expected a list, got a string (\"5\")"), quoted.path, 2, 10);
 }
 
 TEST_CASE("bad enum values list the allowed ones and suggest the nearest", "[profile]") {
@@ -235,6 +240,10 @@ TEST_CASE("overlapping housekeeping and isolated CPUs are an error", "[profile]"
   auto l = LoadYaml(dir, "cores:\n  housekeeping: 0-1\n  isolated: 1-3\n");
   const Diagnostic& d = Only(l, "housekeeping and isolated CPUs overlap: CPU 1 is in both");
   CheckAt(d, l.path, 3, 13);
+  // nohz_full, not written, follows the isolated CPUs: the overlap is said once, at its line,
+  // not again as "nohz_full includes housekeeping CPU 1" at line 1.
+  INFO(l.diags.FormatText());
+  CHECK(l.diags.ErrorCount() == 1);
 }
 
 TEST_CASE("a profile leaving no housekeeping CPU is an error", "[profile]") {
@@ -504,7 +513,9 @@ TEST_CASE("the system's CPUs are read through the system root", "[profile]") {
 TEST_CASE("an unknown schema version is an error", "[profile]") {
   TempDir dir;
   auto l = LoadYaml(dir, "version: 2\nname: x\n");
-  CheckAt(Only(l, "this rtagent reads profile version 1"), l.path, 1, 10);
+  CheckAt(Only(l, "this rtagent reads profile version 1, the profile says version 2"), l.path, 1, 10);
+  auto list = LoadYaml(dir, "version: [1]\nname: x\n");
+  CheckAt(Only(list, "this rtagent reads profile version 1, the profile says a list"), list.path, 1, 10);
 }
 
 TEST_CASE("a file with two YAML documents is an error", "[profile]") {

@@ -130,7 +130,11 @@ std::string YamlNode::Describe() const {
       return "nothing";
     case Kind::kScalar: {
       std::string shown = scalar.size() > 40 ? scalar.substr(0, 37) + "..." : scalar;
-      return "a string (\"" + shown + "\")";
+      // A plain 2 or -1.5 is a number to the reader of the file, whatever the key wanted.
+      const bool number = !quoted && !scalar.empty() &&
+                          scalar.find_first_not_of("0123456789.-+eE") == std::string::npos &&
+                          scalar.find_first_of("0123456789") != std::string::npos;
+      return number ? "a number (" + shown + ")" : "a string (\"" + shown + "\")";
     }
     case Kind::kSequence:
       return "a list";

@@ -31,7 +31,8 @@ struct YamlNode {
   const YamlNode* Find(std::string_view key) const;
   /// The position of `key` in a map, or -1.
   int IndexOf(std::string_view key) const;
-  /// "a mapping", "a list", "a string (\"abc\")", "nothing": for "expected X, got Y" messages.
+  /// "a mapping", "a list", "a number (2)", "a string (\"abc\")", "nothing": for "expected X,
+  /// got Y" messages. A quoted "2" is a string.
   std::string Describe() const;
 };
 
