@@ -4,6 +4,7 @@
 #include <cmath>
 #include <nlohmann/json.hpp>
 
+#include "base/json_reason.h"
 #include "base/kernel_text.h"
 #include "report/json.h"
 
@@ -161,7 +162,7 @@ Result<BenchRun> ParseJsonLines(std::string_view text, const std::string& source
     try {
       j = json::parse(line);
     } catch (const json::exception& e) {
-      return MakeError(where + "not a JSON line (" + e.what() + ")", EINVAL);
+      return MakeError(where + "not a JSON line (" + JsonReason(e) + ")", EINVAL);
     }
     try {
       if (!j.is_object() || j.value("schema", "") != kBenchSchema) {
@@ -181,7 +182,7 @@ Result<BenchRun> ParseJsonLines(std::string_view text, const std::string& source
         return MakeError(where + "unknown line type \"" + type + "\"", EINVAL);
       }
     } catch (const std::exception& e) {
-      return MakeError(where + e.what(), EINVAL);
+      return MakeError(where + JsonReason(e), EINVAL);
     }
   }
   if (!have_run) return MakeError(source + ": no \"run\" line: not the JSON lines of `rtagent bench --json`", EINVAL);

@@ -5,6 +5,7 @@
 #include <map>
 #include <nlohmann/json.hpp>
 
+#include "base/json_reason.h"
 #include "base/kernel_text.h"
 #include "report/cyclictest_text.h"
 
@@ -208,14 +209,14 @@ Result<ImportedRun> ParseCyclictestJson(std::string_view text) {
     } catch (const json::exception& e) {
       // A number too large for any C++ type ("6e00001000004") is out_of_range, not a parse
       // error (fuzz/import_fuzz.cc): said, never thrown out of the import.
-      return MakeError(std::string("not valid JSON: ") + e.what());
+      return MakeError("not valid JSON: " + JsonReason(e));
     }
     return MakeError("not valid JSON");
   }
   try {
     return ParseParsed(root);
   } catch (const json::exception& e) {
-    return MakeError(std::string("cyclictest JSON: ") + e.what());
+    return MakeError("cyclictest JSON: " + JsonReason(e));
   }
 }
 

@@ -2,6 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "base/json_reason.h"
 #include "report/json_get.h"
 #include "report/why_section.h"
 
@@ -371,6 +372,10 @@ Result<LoadResult> ParseLoad(const json& lj) {
 }
 
 Result<Verdict> ParseUnchecked(const json& root) {
+  if (!root.contains("schema")) {
+    return MakeError("no \"schema\" key; a verdict (accept --json) says \"schema\": \"" + std::string(kVerdictSchema) + "\"",
+                     EINVAL);
+  }
   const std::string schema = root.at("schema").get<std::string>();
   if (schema != kVerdictSchema) {
     return MakeError("not an rtagent verdict of schema " + std::string(kVerdictSchema) + " (schema \"" + schema + "\")",
@@ -431,14 +436,18 @@ Result<Verdict> ParseUnchecked(const json& root) {
 }  // namespace
 
 Result<Verdict> ParseVerdictJson(std::string_view text) {
-  json root = json::parse(text.begin(), text.end(), nullptr, /*allow_exceptions=*/false);
-  if (root.is_discarded()) return MakeError("the verdict is not valid JSON", EINVAL);
+  json root;
+  try {
+    root = json::parse(text.begin(), text.end());
+  } catch (const json::exception& e) {  // where and why, in nlohmann's words
+    return MakeError("the verdict is not valid JSON: " + JsonReason(e), EINVAL);
+  }
   if (!root.is_object()) return MakeError("the verdict is not a JSON object", EINVAL);
   // nlohmann reports a missing or mistyped field by exception; it ends here, as an error value.
   try {
     return ParseUnchecked(root);
   } catch (const json::exception& e) {
-    return MakeError(std::string("verdict JSON: ") + e.what(), EINVAL);
+    return MakeError(JsonReason(e), EINVAL);
   }
 }
 

@@ -1,8 +1,9 @@
 #include "report/why.h"
 
-#include "report/json_get.h"
+#include "base/json_reason.h"
 #include "base/text_table.h"
 #include "report/format.h"
+#include "report/json_get.h"
 
 namespace rtagent {
 
@@ -112,7 +113,7 @@ Result<Attribution> ParseWhyJson(const json& j) {
     a.events = j.value("events", "");
     return a;
   } catch (const json::exception& e) {
-    return MakeError(std::string("why: ") + e.what(), EINVAL);
+    return MakeError("why: " + JsonReason(e), EINVAL);
   }
 }
 

@@ -2,10 +2,11 @@
 
 #include <nlohmann/json.hpp>
 
-#include "report/json_get.h"
+#include "base/json_reason.h"
 #include "base/text_table.h"
 #include "base/xml.h"
 #include "report/format.h"
+#include "report/json_get.h"
 #include "report/markdown.h"
 #include "report/why.h"
 
@@ -84,7 +85,7 @@ Result<WhySection> ParseWhySectionJson(const json& j) {
     }
     return w;
   } catch (const json::exception& e) {
-    return MakeError(std::string("why: ") + e.what(), EINVAL);
+    return MakeError("why: " + JsonReason(e), EINVAL);
   }
 }
 

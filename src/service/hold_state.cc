@@ -4,6 +4,7 @@
 #include <map>
 #include <sstream>
 
+#include "base/json_reason.h"
 #include "base/kernel_paths.h"
 #include "base/pm_qos.h"
 #include "base/time_text.h"
@@ -195,7 +196,7 @@ Result<HoldState> ParseHoldState(const std::string& text) {
     }
     return s;
   } catch (const json::exception& e) {
-    return MakeError(std::string("unexpected content: ") + e.what());
+    return MakeError("unexpected content: " + JsonReason(e));
   }
 }
 
