@@ -101,6 +101,13 @@ Result<std::string> ResolveProfileName(const std::string& name, const std::vecto
   std::string searched;
   for (const ProfileDir& d : dirs) searched += (searched.empty() ? "" : ", ") + d.path;
   std::string message = "no profile named '" + name + "' (searched " + searched + ")";
+  // A file of that very name here is most likely what was meant: a word without '/' or .yaml
+  // is looked up as a name, so the hint says how to give the file instead.
+  std::error_code ec;
+  if (fs::is_regular_file(name, ec)) {
+    return MakeError(message + "\n  hint: '" + name + "' is a file in this directory, but a word without '/' or " +
+                     ".yaml is a profile name; give the file as ./" + name);
+  }
   std::vector<ProfileEntry> all = ListProfiles(dirs);
   if (all.empty()) {
     message += "; there is no profile in any of them\n  hint: give a path to a profile file (./" + name +

@@ -136,6 +136,13 @@ TEST_CASE("every command that takes a PROFILE takes a name through RTAGENT_PROFI
   auto badv = RtAgent(env, "validate --root " + sys.path() + " bord");
   CHECK(badv.code == 2);
   CHECK_THAT(badv.out, Catch::StartsWith("rtagent validate: no profile named 'bord'"));
+  // A word that is a file here, not a name: the hint says how to give the file.
+  dir.Write("myboard", kBoard);
+  auto here = RtAgent("cd " + dir.path() + " && " + env, "validate --root " + sys.path() + " myboard");
+  CHECK(here.code == 2);
+  CHECK_THAT(here.out, Catch::StartsWith("rtagent validate: no profile named 'myboard' (searched "));
+  CHECK_THAT(here.out, Catch::EndsWith(")\n  hint: 'myboard' is a file in this directory, but a word without '/' or "
+                                       ".yaml is a profile name; give the file as ./myboard\n"));
   // A path with a slash is read as written, never looked up.
   auto path = RtAgent(env, "validate --root " + sys.path() + " ./board");
   CHECK(path.code == 2);
