@@ -14,6 +14,7 @@
 #include "tune/apply_profile.h"
 #include "tune/cores_tuner.h"
 #include "tune/journal.h"
+#include "tune/plan_render.h"
 
 using namespace rtagent;
 
@@ -140,4 +141,27 @@ TEST_CASE("the writeback workqueue's mask applied, verified and reverted on this
   CHECK(reverted->complete);
   CHECK(*live.ReadTrimmed(wb) == *wb_before);
   CHECK(*live.ReadTrimmed(kpath::kWorkqueueCpumask) == *global_before);
+}
+
+TEST_CASE("the plan and conformance tables show a hex mask with the CPUs it names, the JSON the kernel's text",
+          "[tune]") {
+  // "f -> 1" beside the IRQs' "0-3 -> 0" reads as CPU 15 moving to CPU 1.
+  TempTree t(kX86);
+  AddWorkqueues(t);
+  t.Put(kpath::WorkqueueCpumask("blkcg_punt_bio"), "0\n");
+  FaultRoot root(t.dir());
+  const profile::Profile p = Load(root);
+  FullPlan full;
+  SectionPlan cores;
+  cores.section = "cores";
+  cores.items = WorkqueueItems(p, root);
+  full.sections.push_back(std::move(cores));
+  const std::string plan = RenderPlanText(full, false);
+  INFO(plan);
+  CHECK_THAT(plan, Catch::Contains("unbound workqueue cpumask         f (CPUs 0-3)  ->  1 (CPU 0)"));
+  CHECK_THAT(plan, Catch::Contains("workqueue blkcg_punt_bio cpumask  0 (no CPU)    ->  1 (CPU 0)"));
+  CHECK_THAT(RenderConformanceText(full, false), Catch::Contains("f (CPUs 0-3)"));
+  const std::string json = PlanJson(full).dump();
+  CHECK_THAT(json, Catch::Contains("\"before\":\"f\""));
+  CHECK_THAT(json, !Catch::Contains("(CPUs"));
 }

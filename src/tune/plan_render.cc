@@ -1,6 +1,7 @@
 #include "tune/plan_render.h"
 
 #include "base/ansi_style.h"
+#include "base/cpuset.h"
 #include "base/kernel_text.h"
 #include "base/text_table.h"
 
@@ -60,9 +61,19 @@ std::string SettingsOf(const std::string& text) {
   return out.empty() ? text : out;
 }
 
+// A hex CPU mask as the kernel writes it, with the CPUs it names: "3" next to "0-1" in the
+// same table reads as CPU 3 otherwise.
+std::string MaskCell(const std::string& value) {
+  auto set = CpuSet::ParseMask(value);
+  if (!set) return value;
+  if (set->Empty()) return value + " (no CPU)";
+  return value + " (CPU" + (set->Count() == 1 ? " " : "s ") + set->ToList() + ")";
+}
+
 std::string Cell(const Change& c, const std::string& value, size_t width) {
   if (IsBootFileActuator(c.actuator)) return FileCell(value);
   if (c.actuator == "dropin") return ShortValue(SettingsOf(value), width);
+  if (c.compare == Compare::kCpuMask) return ShortValue(MaskCell(value), width);
   return ShortValue(value, width);
 }
 
