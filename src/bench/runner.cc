@@ -2,6 +2,7 @@
 
 #include <pthread.h>
 #include <sched.h>
+#include <sys/resource.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -126,6 +127,16 @@ Result<SchedState> PlaceMeasuringThread(const RunOptions& o, SamplerSyscalls& sy
     }
     sched = {SCHED_OTHER, 0};
     if (const int e = PlaceCallingThread(o.cpu, sched); e != 0) {
+      // Started under nice(1): only root may go back to nice 0, where the measuring thread and
+      // the equal phase's load must both run for the phase to mean "equal".
+      errno = 0;
+      const int nice_now = ::getpriority(PRIO_PROCESS, 0);
+      if (e == EACCES && errno == 0 && nice_now > 0) {
+        return MakeError("started at nice " + std::to_string(nice_now) +
+                             ": without root it cannot go back to nice 0, where it measures beside the equal "
+                             "phase's load; run it without nice(1), or as root",
+                         e);
+      }
       return MakeError("cannot run on CPU " + std::to_string(o.cpu), e);
     }
     if (auto slack = sys.SetTimerSlack(1); !slack) return slack.error();
