@@ -1,5 +1,6 @@
 // `rtagent inspect` and `rtagent capture`.
 #include <iostream>
+#include <optional>
 
 #include "base/exit_codes.h"
 #include "cli/commands.h"
@@ -8,6 +9,7 @@
 #include "inspect/inspect_json.h"
 #include "inspect/inspect_text.h"
 #include "inspect/system_state.h"
+#include "profile/loader.h"
 #include "tune/tuner.h"
 
 namespace rtagent {
@@ -38,12 +40,51 @@ int CmdInspect(const GlobalOptions& g, const InspectOptions& o) {
   return kExitOk;
 }
 
+namespace {
+
+// What capture plans when no profile is given: the built-in default, or nothing when it cannot
+// be loaded on this tree (its CPUs unreadable): a capture of any tree works as before, saying so.
+std::optional<LoadedProfile> LoadDefaultQuietly(const GlobalOptions& g, std::string* why) {
+  auto root = OpenRoot(g.root);
+  if (!root) {
+    *why = root.error().message;
+    return std::nullopt;
+  }
+  profile::Diagnostics diags;
+  auto p = profile::LoadDefaultProfile(**root, &diags);
+  if (!p) {
+    *why = p.error().message;
+    for (const profile::Diagnostic& d : diags.All()) {
+      if (d.severity == profile::Severity::kError) {
+        *why = d.message;
+        break;
+      }
+    }
+    return std::nullopt;
+  }
+  return LoadedProfile{std::move(*root), std::move(*p), ""};
+}
+
+}  // namespace
+
 int CmdCapture(const GlobalOptions& g, const CaptureOptions& o) {
   // The profile first: a bad one is refused before anything is written. Its plan is made
   // through the recording root, so `plan --root DIR` on the copy reads what it needs.
   int rc = kExitOk;
-  auto lp = LoadForCommand("capture", g, o.profile, &rc);
+  std::string no_default;
+  auto lp = o.profile.empty() ? LoadDefaultQuietly(g, &no_default) : LoadForCommand("capture", g, o.profile, &rc);
+  if (!lp && o.profile.empty()) {
+    auto root = OpenRoot(g.root);
+    if (!root) {
+      std::cerr << "rtagent capture: " << root.error().message << "\n";
+      return kExitBadInput;
+    }
+    std::cerr << "rtagent capture: the built-in default profile cannot be loaded here (" << no_default
+              << "); the copy holds what inspect reads\n";
+    lp = LoadedProfile{std::move(*root), profile::Profile{}, ""};
+  }
   if (!lp) return rc;
+  const bool plan_it = no_default.empty();
   const std::string name = lp->path.empty() ? "the built-in default profile" : lp->path;
   std::string command = "rtagent capture -o " + o.out_dir;
   if (g.root != "/") command += " --root " + g.root;
@@ -54,7 +95,7 @@ int CmdCapture(const GlobalOptions& g, const CaptureOptions& o) {
                      auto plan = PlanAll(lp->profile, tree);
                      if (!plan) plan_error = plan.error().message;
                    }};
-  auto r = Capture(*lp->root, o.out_dir, o.force, command, nullptr, &also);
+  auto r = Capture(*lp->root, o.out_dir, o.force, command, nullptr, plan_it ? &also : nullptr);
   if (!r) {
     std::cerr << "rtagent capture: " << r.error().message << "\n";
     return r.error().err == ENOTEMPTY || r.error().err == ENOTDIR ? kExitBadInput : kExitCannotRun;

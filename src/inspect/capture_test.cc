@@ -180,6 +180,23 @@ TEST_CASE("capture with a profile that cannot be loaded exits 2 and writes nothi
   CHECK_FALSE(fs::exists(dir));
 }
 
+TEST_CASE("capture without a profile of a tree the default profile cannot load on still copies what inspect reads",
+          "[inspect][capture]") {
+  TempDir src;
+  fs::copy(Fixture("x86-ipc-4cpu"), src.path, fs::copy_options::recursive);
+  for (const char* f : {"online", "possible", "present"}) fs::remove(src.path / "sys/devices/system/cpu" / f);
+  TempDir out;
+  const std::string dir = (out.path / "cap").string();
+  auto r = RunRtagent("capture --root " + src.str() + " -o " + dir, true);
+  INFO(r.out);
+  CHECK(r.code == 0);
+  CHECK_THAT(r.out, Catch::StartsWith("rtagent capture: the built-in default profile cannot be loaded here ("));
+  CHECK_THAT(r.out, Catch::Contains("); the copy holds what inspect reads\n"));
+  CHECK(fs::exists(out.path / "cap/proc/interrupts"));
+  CHECK_THAT(Slurp(out.path / "cap/MANIFEST"), !Catch::Contains("also_read:"));
+  CHECK(RunRtagent("inspect --json --root " + dir).out == RunRtagent("inspect --json --root " + src.str()).out);
+}
+
 TEST_CASE("capture of this machine, then inspect of the copy", "[inspect][capture][host]") {
   if (!fs::exists("/proc/interrupts")) {
     RTAGENT_SKIP("needs a live /proc");
