@@ -105,10 +105,12 @@ int CmdCapture(const GlobalOptions& g, const CaptureOptions& o) {
     std::cerr << "rtagent capture: " << name << " cannot be planned here (" << plan_error
               << "); the copy holds what inspect reads\n";
   }
-  const std::string profile_arg = o.profile.empty() ? "" : " " + o.profile;
   std::cout << "captured " << r->files << " files from " << lp->root->Dir() << " into " << o.out_dir
-            << "; inspect it with: rtagent --root " << o.out_dir << " inspect, plan it with: rtagent --root "
-            << o.out_dir << " plan" << profile_arg << "\n";
+            << "; inspect it with: rtagent --root " << o.out_dir << " inspect";
+  if (plan_it && plan_error.empty()) {
+    std::cout << ", plan it with: rtagent --root " << o.out_dir << " plan" << (o.profile.empty() ? "" : " " + o.profile);
+  }
+  std::cout << "\n";
   return r->copy_errors.empty() ? kExitOk : kExitCannotRun;
 }
 

@@ -192,6 +192,7 @@ TEST_CASE("capture without a profile of a tree the default profile cannot load o
   CHECK(r.code == 0);
   CHECK_THAT(r.out, Catch::StartsWith("rtagent capture: the built-in default profile cannot be loaded here ("));
   CHECK_THAT(r.out, Catch::Contains("); the copy holds what inspect reads\n"));
+  CHECK_THAT(r.out, Catch::EndsWith("; inspect it with: rtagent --root " + dir + " inspect\n"));
   CHECK(fs::exists(out.path / "cap/proc/interrupts"));
   CHECK_THAT(Slurp(out.path / "cap/MANIFEST"), !Catch::Contains("also_read:"));
   CHECK(RunRtagent("inspect --json --root " + dir).out == RunRtagent("inspect --json --root " + src.str()).out);

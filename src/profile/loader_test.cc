@@ -201,6 +201,10 @@ TEST_CASE("wrong types say what was expected and what was found", "[profile]") {
   CheckAt(Only(number, "wrong type for 'ranks.order': expected a list, got a number (5)"), number.path, 2, 10);
   auto quoted = LoadYaml(dir, "ranks:\n  order: \"5\"\n");
   CheckAt(Only(quoted, "wrong type for 'ranks.order': expected a list, got a string (\"5\")"), quoted.path, 2, 10);
+  auto cpus = LoadYaml(dir, "ranks:\n  order: 0-3\n");  // a CPU list is no number
+  CheckAt(Only(cpus, "wrong type for 'ranks.order': expected a list, got a string (\"0-3\")"), cpus.path, 2, 10);
+  auto real = LoadYaml(dir, "ranks:\n  order: -1.5e3\n");
+  CheckAt(Only(real, "wrong type for 'ranks.order': expected a list, got a number (-1.5e3)"), real.path, 2, 10);
 }
 
 TEST_CASE("bad enum values list the allowed ones and suggest the nearest", "[profile]") {

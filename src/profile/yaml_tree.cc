@@ -124,17 +124,42 @@ int YamlNode::IndexOf(std::string_view key) const {
   return -1;
 }
 
+namespace {
+
+// [+-] digits [. digits] [e [+-] digits], or the same with only a fraction: YAML's decimal forms.
+bool IsYamlNumber(std::string_view s) {
+  size_t i = 0;
+  auto digits = [&] {
+    const size_t from = i;
+    while (i < s.size() && s[i] >= '0' && s[i] <= '9') ++i;
+    return i - from;
+  };
+  if (i < s.size() && (s[i] == '+' || s[i] == '-')) ++i;
+  size_t n = digits();
+  if (i < s.size() && s[i] == '.') {
+    ++i;
+    n += digits();
+  }
+  if (n == 0) return false;
+  if (i < s.size() && (s[i] == 'e' || s[i] == 'E')) {
+    ++i;
+    if (i < s.size() && (s[i] == '+' || s[i] == '-')) ++i;
+    if (digits() == 0) return false;
+  }
+  return i == s.size();
+}
+
+}  // namespace
+
 std::string YamlNode::Describe() const {
   switch (kind) {
     case Kind::kNull:
       return "nothing";
     case Kind::kScalar: {
       std::string shown = scalar.size() > 40 ? scalar.substr(0, 37) + "..." : scalar;
-      // A plain 2 or -1.5 is a number to the reader of the file, whatever the key wanted.
-      const bool number = !quoted && !scalar.empty() &&
-                          scalar.find_first_not_of("0123456789.-+eE") == std::string::npos &&
-                          scalar.find_first_of("0123456789") != std::string::npos;
-      return number ? "a number (" + shown + ")" : "a string (\"" + shown + "\")";
+      // A plain 2 or -1.5e3 is a number to the reader of the file, whatever the key wanted;
+      // 0-3 (a CPU list) is not.
+      return !quoted && IsYamlNumber(scalar) ? "a number (" + shown + ")" : "a string (\"" + shown + "\")";
     }
     case Kind::kSequence:
       return "a list";
