@@ -134,16 +134,7 @@ partitions:
 TEST_CASE("partitions on cgroup v2: an existing isolated partition has nothing to do", "[tune][partitions]") {
   TempTree tree(kArm64);
   FaultRoot root(tree.dir());
-  auto p = Load(R"(version: 1
-cores:
-  housekeeping: 0-3
-  isolated: 4-7
-partitions:
-  rt:
-    cpus: 4-7
-    processes: [robot_ctrl]
-)",
-                root);
+  auto p = Load(std::string(kRtOnly) + "    processes: [robot_ctrl]\n", root);
   PartitionsTuner tuner;
   SectionPlan plan = PlanOf(tuner, p, root);
   CHECK(plan.section == "partitions");
