@@ -40,50 +40,38 @@ int CmdInspect(const GlobalOptions& g, const InspectOptions& o) {
   return kExitOk;
 }
 
-namespace {
-
-// What capture plans when no profile is given: the built-in default, or nothing when it cannot
-// be loaded on this tree (its CPUs unreadable): a capture of any tree works as before, saying so.
-std::optional<LoadedProfile> LoadDefaultQuietly(const GlobalOptions& g, std::string* why) {
-  auto root = OpenRoot(g.root);
-  if (!root) {
-    *why = root.error().message;
-    return std::nullopt;
-  }
-  profile::Diagnostics diags;
-  auto p = profile::LoadDefaultProfile(**root, &diags);
-  if (!p) {
-    *why = p.error().message;
-    for (const profile::Diagnostic& d : diags.All()) {
-      if (d.severity == profile::Severity::kError) {
-        *why = d.message;
-        break;
-      }
-    }
-    return std::nullopt;
-  }
-  return LoadedProfile{std::move(*root), std::move(*p), ""};
-}
-
-}  // namespace
-
 int CmdCapture(const GlobalOptions& g, const CaptureOptions& o) {
   // The profile first: a bad one is refused before anything is written. Its plan is made
-  // through the recording root, so `plan --root DIR` on the copy reads what it needs.
+  // through the recording root, so `plan --root DIR` on the copy reads what it needs. Without
+  // a profile, the built-in default; a tree it cannot be loaded on (its CPUs unreadable) is
+  // still captured, inspect's files only, saying so.
   int rc = kExitOk;
+  std::optional<LoadedProfile> lp;
   std::string no_default;
-  auto lp = o.profile.empty() ? LoadDefaultQuietly(g, &no_default) : LoadForCommand("capture", g, o.profile, &rc);
-  if (!lp && o.profile.empty()) {
+  if (!o.profile.empty()) {
+    lp = LoadForCommand("capture", g, o.profile, &rc);
+    if (!lp) return rc;
+  } else {
     auto root = OpenRoot(g.root);
     if (!root) {
       std::cerr << "rtagent capture: " << root.error().message << "\n";
       return kExitBadInput;
     }
-    std::cerr << "rtagent capture: the built-in default profile cannot be loaded here (" << no_default
-              << "); the copy holds what inspect reads\n";
-    lp = LoadedProfile{std::move(*root), profile::Profile{}, ""};
+    profile::Diagnostics diags;
+    auto p = profile::LoadDefaultProfile(**root, &diags);
+    if (!p) {
+      no_default = p.error().message;
+      for (const profile::Diagnostic& d : diags.All()) {
+        if (d.severity == profile::Severity::kError) {
+          no_default = d.message;
+          break;
+        }
+      }
+      std::cerr << "rtagent capture: the built-in default profile cannot be loaded here (" << no_default
+                << "); the copy holds what inspect reads\n";
+    }
+    lp = LoadedProfile{std::move(*root), p ? std::move(*p) : profile::Profile{}, ""};
   }
-  if (!lp) return rc;
   const bool plan_it = no_default.empty();
   const std::string name = lp->path.empty() ? "the built-in default profile" : lp->path;
   std::string command = "rtagent capture -o " + o.out_dir;

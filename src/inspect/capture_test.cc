@@ -198,6 +198,25 @@ TEST_CASE("capture without a profile of a tree the default profile cannot load o
   CHECK(RunRtagent("inspect --json --root " + dir).out == RunRtagent("inspect --json --root " + src.str()).out);
 }
 
+TEST_CASE("capture with a profile the source cannot plan copies what inspect reads and says why", "[inspect][capture]") {
+  // Partitions need a cpuset hierarchy; this tree mounts none, so the plan fails on it (and
+  // would fail on the copy the same way).
+  TempDir src;
+  fs::copy(Fixture("x86-ipc-4cpu"), src.path, fs::copy_options::recursive);
+  std::ofstream(src.path / "proc/mounts") << "proc /proc proc rw 0 0\n";
+  const std::string profile = (src.path / "board.yaml").string();
+  std::ofstream(profile) << "version: 1\ncores:\n  housekeeping: 0\n  isolated: 1-3\npartitions:\n  rt:\n    cpus: 1-3\n";
+  TempDir out;
+  const std::string dir = (out.path / "cap").string();
+  auto r = RunRtagent("capture --root " + src.str() + " -o " + dir + " " + profile, true);
+  INFO(r.out);
+  CHECK(r.code == 0);
+  CHECK_THAT(r.out, Catch::Contains("rtagent capture: " + profile + " cannot be planned here ("));
+  CHECK_THAT(r.out, Catch::Contains("(partitions: no cpuset cgroup hierarchy under " + src.str()));
+  CHECK_THAT(r.out, Catch::EndsWith("; inspect it with: rtagent --root " + dir + " inspect\n"));
+  CHECK(RunRtagent("inspect --json --root " + dir).out == RunRtagent("inspect --json --root " + src.str()).out);
+}
+
 TEST_CASE("capture of this machine, then inspect of the copy", "[inspect][capture][host]") {
   if (!fs::exists("/proc/interrupts")) {
     RTAGENT_SKIP("needs a live /proc");
