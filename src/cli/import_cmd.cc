@@ -12,6 +12,7 @@
 #include "cli/verdict_files.h"
 #include "profile/loader.h"
 #include "profile/tuned_profile.h"
+#include "report/format.h"
 #include "tune/tuned_import.h"
 
 namespace rtagent {
@@ -21,8 +22,9 @@ namespace {
 void PrintSummary(const profile::TunedProfile& t, const TunedImport& imp, std::ostream& err) {
   std::string chain;
   for (const auto& n : t.chain) chain += (chain.empty() ? "" : " -> ") + n;
-  err << "rtagent import tuned: " << t.name << " (" << chain << "; " << t.files.size() << " files read)\n"
-      << "  " << imp.mapped << " TuneD settings mapped, " << imp.unmapped.size()
+  err << "rtagent import tuned: " << t.name << " (" << chain << "; " << CountOf(t.files.size(), "file", "files")
+      << " read)\n"
+      << "  " << CountOf(imp.mapped, "TuneD setting", "TuneD settings") << " mapped, " << imp.unmapped.size()
       << " not mapped (each a comment at the end of the profile):\n";
   for (const auto& u : imp.unmapped) err << "    " << u.setting << " (" << u.mark.ToString() << "): " << u.why << "\n";
   for (const auto& n : imp.notes) err << "  note: " << n << "\n";

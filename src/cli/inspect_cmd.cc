@@ -78,10 +78,10 @@ int CmdCapture(const GlobalOptions& g, const CaptureOptions& o) {
   if (g.root != "/") command += " --root " + g.root;
   if (o.force) command += " --force";
   if (!o.profile.empty()) command += " " + o.profile;
-  std::string plan_error;
-  CaptureAlso also{"the plan of " + name, [&](const SysRoot& tree) {
+  CaptureAlso also{"the plan of " + name, [&](const SysRoot& tree) -> Result<void> {
                      auto plan = PlanAll(lp->profile, tree);
-                     if (!plan) plan_error = plan.error().message;
+                     if (!plan) return plan.error();
+                     return Ok();
                    }};
   auto r = Capture(*lp->root, o.out_dir, o.force, command, nullptr, plan_it ? &also : nullptr);
   if (!r) {
@@ -89,13 +89,13 @@ int CmdCapture(const GlobalOptions& g, const CaptureOptions& o) {
     return r.error().err == ENOTEMPTY || r.error().err == ENOTDIR ? kExitBadInput : kExitCannotRun;
   }
   for (const auto& e : r->copy_errors) std::cerr << "rtagent capture: " << e << "\n";
-  if (!plan_error.empty()) {
-    std::cerr << "rtagent capture: " << name << " cannot be planned here (" << plan_error
+  if (!r->also_failed.empty()) {
+    std::cerr << "rtagent capture: " << name << " cannot be planned here (" << r->also_failed
               << "); the copy holds what inspect reads\n";
   }
   std::cout << "captured " << r->files << " files from " << lp->root->Dir() << " into " << o.out_dir
             << "; inspect it with: rtagent --root " << o.out_dir << " inspect";
-  if (plan_it && plan_error.empty()) {
+  if (plan_it && r->also_failed.empty()) {
     std::cout << ", plan it with: rtagent --root " << o.out_dir << " plan" << (o.profile.empty() ? "" : " " + o.profile);
   }
   std::cout << "\n";

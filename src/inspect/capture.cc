@@ -98,11 +98,12 @@ Result<CaptureResult> Capture(const SysRoot& source, const std::string& out_dir,
                               const EthtoolPort* channels, const CaptureAlso* also) {
   struct stat st;
   if (::stat(out_dir.c_str(), &st) == 0) {
-    if (!S_ISDIR(st.st_mode)) return MakeError(out_dir + " exists and is not a directory", ENOTDIR);
+    // The words say what errno would: no strerror after them.
+    if (!S_ISDIR(st.st_mode)) return Error{out_dir + " exists and is not a directory", ENOTDIR};
     int n = NonEmpty(out_dir);
     if (n < 0) return MakeError("cannot read " + out_dir, -n);
     if (n > 0 && !force) {
-      return MakeError(out_dir + " is not empty; choose an empty directory or pass --force", ENOTEMPTY);
+      return Error{out_dir + " is not empty; choose an empty directory or pass --force", ENOTEMPTY};
     }
   } else if (auto made = MakeDirs(out_dir); !made) {
     return made.error();
@@ -112,9 +113,11 @@ Result<CaptureResult> Capture(const SysRoot& source, const std::string& out_dir,
   SystemState state = CollectSystemState(rec, {}, channels);
   // The boot loader's files too: --root on the copy then plans the board's boot configuration.
   const std::vector<std::string> boot_files = ReadBootFiles(rec);
-  if (also != nullptr && also->read) also->read(AsTree(rec));
-
   CaptureResult result;
+  if (also != nullptr && also->read) {
+    if (auto done = also->read(AsTree(rec)); !done) result.also_failed = done.error().message;
+  }
+
   result.copy_errors = rec.CopyErrors();
   std::vector<std::string> files = rec.Files();
   if (state.network) {
@@ -137,7 +140,11 @@ Result<CaptureResult> Capture(const SysRoot& source, const std::string& out_dir,
   m << "cpu_dma_latency_us: "
     << (result.cpu_dma_latency_us ? std::to_string(*result.cpu_dma_latency_us) : std::string("absent"))
     << "  # dev/cpu_dma_latency holds the kernel's binary 32-bit value\n";
-  if (also != nullptr) m << "also_read: " << also->what << "\n";
+  if (also != nullptr) {
+    m << "also_read: " << also->what;
+    if (!result.also_failed.empty()) m << "  # failed on the source, so not all it needs is here: " << result.also_failed;
+    m << "\n";
+  }
   m << "boot_files: " << boot_files.size() << "  # the boot loader's files (etc/default/grub, extlinux.conf, ...)\n";
   m << "files: " << result.files << "\n";
   for (const auto& f : files) m << "  " << f << "\n";

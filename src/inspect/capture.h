@@ -18,6 +18,7 @@ struct CaptureResult {
   size_t files = 0;                          ///< files and links copied
   std::vector<std::string> copy_errors;      ///< copies that failed (the capture is incomplete)
   std::optional<long long> cpu_dma_latency_us;  ///< the PM QoS value at capture time
+  std::string also_failed;                   ///< why CaptureAlso::read failed; empty when it did not
 };
 
 /// Reads to make through the recording root after inspect's, so that the copy answers them
@@ -26,7 +27,9 @@ struct CaptureResult {
 /// system calls (thread policies, cgroups) then read the files the copy will need.
 struct CaptureAlso {
   std::string what;                           ///< for MANIFEST: "the plan of board.yaml"
-  std::function<void(const SysRoot&)> read;
+  /// Its error (the plan failed on the source) goes into MANIFEST and CaptureResult::also_failed:
+  /// the copy then holds what the reads before the failure took, not all the plan needs.
+  std::function<Result<void>(const SysRoot&)> read;
 };
 
 /// Runs every inspect collector over `source` through a RecordingRoot writing into `out_dir`,

@@ -122,6 +122,10 @@ TEST_CASE("capture into a directory that cannot be made says which and why (exit
   auto cli = RunRtagent("capture --root " + Fixture("x86-ipc-4cpu") + " -o " + dir, true);
   CHECK(cli.code == 2);
   CHECK_THAT(cli.out, Catch::Contains("rtagent capture: cannot create " + dir + ": Not a directory"));
+  const std::string file = (out.path / "a-file").string();
+  auto onto_file = RunRtagent("capture --root " + Fixture("x86-ipc-4cpu") + " -o " + file, true);
+  CHECK(onto_file.code == 2);
+  CHECK(onto_file.out == "rtagent capture: " + file + " exists and is not a directory\n");
   CHECK(Slurp(out.path / "a-file") == "x");
   CHECK(std::distance(fs::directory_iterator(out.path), fs::directory_iterator{}) == 1);
 }
@@ -136,7 +140,9 @@ TEST_CASE("rtagent capture --root SRC -o DIR, then inspect --root DIR", "[inspec
   auto b = RunRtagent("inspect --json --root " + Fixture("x86-ipc-4cpu"));
   REQUIRE(a.code == 0);
   CHECK(a.out == b.out);
-  CHECK(RunRtagent("capture --root " + Fixture("x86-ipc-4cpu") + " -o " + dir).code == 2);  // not empty
+  auto again = RunRtagent("capture --root " + Fixture("x86-ipc-4cpu") + " -o " + dir, true);
+  CHECK(again.code == 2);
+  CHECK(again.out == "rtagent capture: " + dir + " is not empty; choose an empty directory or pass --force\n");
   CHECK(RunRtagent("capture --root " + Fixture("x86-ipc-4cpu") + " -o " + dir + " --force").code == 0);
 }
 
@@ -214,6 +220,11 @@ TEST_CASE("capture with a profile the source cannot plan copies what inspect rea
   CHECK_THAT(r.out, Catch::Contains("rtagent capture: " + profile + " cannot be planned here ("));
   CHECK_THAT(r.out, Catch::Contains("(partitions: no cpuset cgroup hierarchy under " + src.str()));
   CHECK_THAT(r.out, Catch::EndsWith("; inspect it with: rtagent --root " + dir + " inspect\n"));
+  // MANIFEST says so too: whoever plans on the copy later learns why files may be missing.
+  CHECK_THAT(Slurp(out.path / "cap/MANIFEST"),
+             Catch::Contains("also_read: the plan of " + profile +
+                             "  # failed on the source, so not all it needs is here: partitions: no cpuset cgroup "
+                             "hierarchy under " + src.str()));
   CHECK(RunRtagent("inspect --json --root " + dir).out == RunRtagent("inspect --json --root " + src.str()).out);
 }
 

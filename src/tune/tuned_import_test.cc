@@ -136,6 +136,16 @@ TEST_CASE("rtagent import tuned writes a profile that validate and plan accept o
   CHECK(p.out.find("vm.swappiness") != std::string::npos);
 }
 
+TEST_CASE("rtagent import tuned of a one-file profile counts in the singular", "[tune][cli]") {
+  profile::testing::TempDir dir;
+  dir.Write("one/tuned.conf", "[sysctl]\nvm.swappiness=10\n");
+  auto r = RtAgent("import tuned --root " + kIpc + " " + dir.path() + "/one -o " + dir.path() + "/board.yaml");
+  INFO(r.out);
+  REQUIRE(r.code == 0);
+  CHECK(r.out.find("rtagent import tuned: " + dir.path() + "/one (one; 1 file read)\n  1 TuneD setting mapped, 0 not mapped") !=
+        std::string::npos);
+}
+
 TEST_CASE("rtagent import tuned: a bad TuneD profile exits 2 with file, line and hint, writing nothing", "[tune][cli]") {
   profile::testing::TempDir dir;
   const std::string out = dir.path() + "/board.yaml";
