@@ -22,13 +22,13 @@ import re
 import sys
 
 SITE = re.compile(r"\bMakeError\s*\(|\bError\s*\{|(\.|->)Error\s*\(|"
-                  r"\b(ListError|CgError|LineError|ReadFailed|LoadError|Bad|Wrap)\s*\(|"
+                  r"\b(ListError|CgError|LineError|ReadFailed|LoadError|Bad|Wrap|InvalidInput)\s*\(|"
                   r"Finding::Level::k(Error|Warning)\b")
 # A level compared, not given: `f.level == Finding::Level::kError`, `case Finding::Level::kError:`.
 COMPARE = re.compile(r"(==|!=|\bcase)\s*Finding::Level::k\w+")
 # A declaration or definition of one of those makers, not a use.
 MAKER = re.compile(r"^\s*((static|inline)\s+)?(Error|void)\s+(\w+::)?(MakeError|Error|ListError|CgError|LineError|"
-                   r"ReadFailed|LoadError|Bad|Wrap)\s*\(")
+                   r"ReadFailed|LoadError|Bad|Wrap|InvalidInput)\s*\(")
 SKIP_FILE = re.compile(r"(_test\.cc|_test_support\.h)$")
 
 

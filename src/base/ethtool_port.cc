@@ -74,9 +74,8 @@ Result<void> FixtureEthtoolPort::Set(const std::string& iface, const ChannelCoun
                   const char* kind) -> Result<void> {
     if (!want) return Ok();
     if (*want > max) {
-      return MakeError("channels of " + iface + ": requested " + kind + " count " + std::to_string(*want) +
-                           " exceeds maximum " + std::to_string(max),
-                       EINVAL);
+      return InvalidInput("channels of " + iface + ": requested " + kind + " count " + std::to_string(*want) +
+                              " exceeds maximum " + std::to_string(max));
     }
     c.*count = *want;
     return Ok();
@@ -85,7 +84,7 @@ Result<void> FixtureEthtoolPort::Set(const std::string& iface, const ChannelCoun
   if (auto r = take(counts.tx, &Channels::tx, now->tx_max, "tx"); !r) return r;
   if (auto r = take(counts.combined, &Channels::combined, now->combined_max, "combined"); !r) return r;
   if (c.combined + c.rx == 0 || c.combined + c.tx == 0) {
-    return MakeError("channels of " + iface + ": requested channel counts leave no receive or transmit queue", EINVAL);
+    return InvalidInput("channels of " + iface + ": requested channel counts leave no receive or transmit queue");
   }
   return writes_->Write(kpath::NetChannelsFixture(iface), FormatChannelsFixture(c));
 }

@@ -55,7 +55,7 @@ Result<void> FileLease::Set(const std::string& file, const std::string& value) {
     restored_ = false;
     return root_->Write(Path(file), value);
   }
-  return MakeError(dir_ + "/" + file + " was not leased", EINVAL);
+  return InvalidInput(dir_ + "/" + file + " was not leased");
 }
 
 Result<void> FileLease::Restore() {

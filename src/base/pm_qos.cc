@@ -99,7 +99,7 @@ std::unique_ptr<QosDevice> MakeQosDevice(SysRoot& root) {
 
 Result<void> PmQosLease::Acquire(int32_t value_us) {
   if (!device_) return MakeError("no PM QoS device to hold the note on");
-  if (value_us < 0) return MakeError("PM QoS note must be >= 0 us, got " + std::to_string(value_us), EINVAL);
+  if (value_us < 0) return InvalidInput("PM QoS note must be >= 0 us, got " + std::to_string(value_us));
   if (auto r = device_->Open(value_us); !r) return r;
   value_us_ = value_us;
   return Ok();

@@ -19,6 +19,12 @@ struct Error {
 /// Builds an Error from a message and an errno, appending strerror when err != 0.
 Error MakeError(std::string message, int err = 0);
 
+/// An error about input rtagent was given (a file's content, an argument, a value out of
+/// range), in a sentence that already says what is wrong: errno EINVAL for callers that test it,
+/// and no strerror words ("Invalid argument") after the sentence. A kernel call that fails with
+/// EINVAL keeps MakeError, whose words then say which call refused.
+inline Error InvalidInput(std::string message) { return Error{std::move(message), EINVAL}; }
+
 /// `inner` with the words a caller adds before it (and after it), keeping its errno so callers
 /// further up can still tell ENOENT from EIO. Its message already ends with the errno's text
 /// (MakeError put it there), so the text is not added again.

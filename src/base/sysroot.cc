@@ -40,7 +40,7 @@ Result<long long> SysRoot::ReadInt(const std::string& path) const {
   const std::string& s = *r;
   auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
   if (ec != std::errc() || ptr != s.data() + s.size()) {
-    return MakeError(Dir() + " " + path + ": expected an integer, read \"" + s + "\"", EINVAL);
+    return InvalidInput(Dir() + " " + path + ": expected an integer, read \"" + s + "\"");
   }
   return v;
 }

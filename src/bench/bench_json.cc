@@ -162,11 +162,11 @@ Result<BenchRun> ParseJsonLines(std::string_view text, const std::string& source
     try {
       j = json::parse(line);
     } catch (const json::exception& e) {
-      return MakeError(where + "not a JSON line (" + JsonReason(e) + ")", EINVAL);
+      return InvalidInput(where + "not a JSON line (" + JsonReason(e) + ")");
     }
     try {
       if (!j.is_object() || j.value("schema", "") != kBenchSchema) {
-        return MakeError(where + "not a line of an rtagent bench run (schema " + kBenchSchema + ")", EINVAL);
+        return InvalidInput(where + "not a line of an rtagent bench run (schema " + kBenchSchema + ")");
       }
       const std::string type = j.value("type", "");
       if (type == "run") {
@@ -179,13 +179,13 @@ Result<BenchRun> ParseJsonLines(std::string_view text, const std::string& source
         run.health.virtual_machine = j.at("virtual_machine").get<bool>();
         run.health.reasons = j.value("reasons", std::vector<std::string>{});
       } else {
-        return MakeError(where + "unknown line type \"" + type + "\"", EINVAL);
+        return InvalidInput(where + "unknown line type \"" + type + "\"");
       }
     } catch (const std::exception& e) {
-      return MakeError(where + JsonReason(e), EINVAL);
+      return InvalidInput(where + JsonReason(e));
     }
   }
-  if (!have_run) return MakeError(source + ": no \"run\" line: not the JSON lines of `rtagent bench --json`", EINVAL);
+  if (!have_run) return InvalidInput(source + ": no \"run\" line: not the JSON lines of `rtagent bench --json`");
   return run;
 }
 

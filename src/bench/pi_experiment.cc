@@ -252,12 +252,11 @@ PiJudgement JudgePi(const PiResult& r) {
 
 Result<void> ValidatePiOptions(const PiOptions& o) {
   if (o.priority < 3 || o.priority > 99) {
-    return MakeError("priority " + std::to_string(o.priority) +
-                         " leaves no room for the medium and low threads two ranks below: use 3..99",
-                     EINVAL);
+    return InvalidInput("priority " + std::to_string(o.priority) +
+                            " leaves no room for the medium and low threads two ranks below: use 3..99");
   }
-  if (o.periods < 1) return MakeError("at least one period is needed", EINVAL);
-  if (o.cpu < 0) return MakeError("CPU " + std::to_string(o.cpu) + " does not exist", EINVAL);
+  if (o.periods < 1) return InvalidInput("at least one period is needed");
+  if (o.cpu < 0) return InvalidInput("CPU " + std::to_string(o.cpu) + " does not exist");
   return Ok();
 }
 

@@ -104,7 +104,7 @@ Result<void> PiTraceSession::Finish(PiResult& r) {
 
 Result<PiResult> RunPiWithEvidence(SysRoot& root, const PiOptions& options) {
   if (!root.IsLive()) {
-    return MakeError("the priority-inversion experiment measures the live machine only, not " + root.Dir(), EINVAL);
+    return InvalidInput("the priority-inversion experiment measures the live machine only, not " + root.Dir());
   }
   PiTraceSession trace(root);
   auto r = RunPiExperiment(options);

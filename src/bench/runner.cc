@@ -104,14 +104,13 @@ bool RunsInPhase(const Primitive& test, Phase phase, bool quick) {
 
 Result<void> ValidateRunOptions(const RunOptions& o, const CpuSet& online) {
   if (!online.Has(o.cpu)) {
-    return MakeError("CPU " + std::to_string(o.cpu) + " is not online (online: " + online.ToList() + ")", EINVAL);
+    return InvalidInput("CPU " + std::to_string(o.cpu) + " is not online (online: " + online.ToList() + ")");
   }
   if (o.priority < 2 || o.priority > 98) {
-    return MakeError("priority " + std::to_string(o.priority) +
-                         " leaves no rank for the load one below or the waiters one above: use 2..98",
-                     EINVAL);
+    return InvalidInput("priority " + std::to_string(o.priority) +
+                            " leaves no rank for the load one below or the waiters one above: use 2..98");
   }
-  if (o.load_cpus.Empty()) return MakeError("no CPU to put the phases' load on", EINVAL);
+  if (o.load_cpus.Empty()) return InvalidInput("no CPU to put the phases' load on");
   return Ok();
 }
 

@@ -482,6 +482,28 @@ TEST_CASE("report renders a stored verdict again", "[cli][accept][host]") {
   CHECK(RtAgent("report " + dir.path() + "/missing.json").code == 2);
 }
 
+TEST_CASE("another tool's result given where a verdict belongs names the --from-* that reads it", "[cli][report]") {
+  const std::string imports = std::string(RTAGENT_SOURCE_DIR) + "/tests/imports/";
+  struct Case {
+    std::string file, tool;
+  };
+  for (const Case& c : {Case{"cyclictest-h20.json", "cyclictest"}, Case{"cyclictest-h20-q.txt", "cyclictest"},
+                        Case{"rtla-6.1-timerlat-hist-qemu.txt", "rtla"}, Case{"rteval-2-cyclictest.xml", "rteval"}}) {
+    INFO(c.file);
+    const std::string path = imports + c.file;
+    const std::string says = path + ": not a verdict but " + c.tool + "'s output; rtagent report --from-" + c.tool + " " +
+                             path + " reads it (add --json FILE for a verdict that diff and --baseline take)\n";
+    Run r = RtAgent("report " + path);
+    CHECK(r.code == 2);
+    CHECK(r.out == "rtagent report: " + says);
+    Run d = RtAgent("diff " + path + " " + path);
+    CHECK(d.code == 2);
+    CHECK_THAT(d.out, Catch::Contains(says));
+    // What it suggests works.
+    CHECK(RtAgent("report --from-" + c.tool + " " + path).code == 0);
+  }
+}
+
 TEST_CASE("report --from-rteval reads an rteval summary.xml into a verdict diff takes as its baseline", "[cli][report]") {
   TempDir dir;
   const std::string imports = std::string(RTAGENT_SOURCE_DIR) + "/tests/imports/";

@@ -65,7 +65,7 @@ Result<std::vector<bench::Group>> ParseGroups(const std::string& only) {
   if (only.empty()) return groups;
   for (std::string_view name : SplitChar(only, ',')) {
     auto g = bench::ParseGroup(Trim(name));
-    if (!g) return MakeError("--only: no group \"" + Trim(name) + "\" (groups: " + bench::GroupNames() + ")", EINVAL);
+    if (!g) return InvalidInput("--only: no group \"" + Trim(name) + "\" (groups: " + bench::GroupNames() + ")");
     groups.push_back(*g);
   }
   return groups;
@@ -77,7 +77,7 @@ Result<int> PickCpu(int asked, const profile::Profile& p, const SysRoot& root) {
   if (!cpus) return cpus.error();
   const int cpu = asked >= 0 ? asked : p.acceptance.cpus.value.cpus.Empty() ? 0 : p.acceptance.cpus.value.cpus.Cpus().front();
   if (!cpus->online.Has(cpu)) {
-    return MakeError("CPU " + std::to_string(cpu) + " is not online (online: " + cpus->online.ToList() + ")", EINVAL);
+    return InvalidInput("CPU " + std::to_string(cpu) + " is not online (online: " + cpus->online.ToList() + ")");
   }
   return cpu;
 }

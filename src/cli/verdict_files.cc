@@ -16,6 +16,7 @@
 #include "report/cyclictest_text.h"
 #include "report/cases.h"
 #include "report/html.h"
+#include "report/import.h"
 #include "report/json.h"
 #include "report/junit.h"
 #include "report/markdown.h"
@@ -51,7 +52,14 @@ Result<Verdict> ReadVerdictFile(const std::string& path) {
   auto text = ReadTextFile(path);
   if (!text) return text.error();
   auto v = ParseVerdictJson(*text);
-  if (!v) return Wrap(path + ": not a verdict: ", v.error());
+  if (!v) {
+    // Another tool's result given where a verdict belongs: say which reader takes it.
+    if (const std::string tool = LooksLikeImport(*text); !tool.empty()) {
+      return InvalidInput(path + ": not a verdict but " + tool + "'s output; rtagent report --from-" + tool + " " + path +
+                          " reads it (add --json FILE for a verdict that diff and --baseline take)");
+    }
+    return Wrap(path + ": not a verdict: ", v.error());
+  }
   return v;
 }
 

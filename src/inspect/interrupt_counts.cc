@@ -67,7 +67,7 @@ Result<CounterSnapshot> ReadCounters(const SysRoot& root) {
   CounterSnapshot snap;
   snap.rows = ToRows(ParseInterrupts(*irqs), CounterSource::kInterrupts);
   if (snap.rows.empty()) {
-    return MakeError(root.Dir() + " " + kpath::kInterrupts + ": no per-CPU counts could be read", EINVAL);
+    return InvalidInput(root.Dir() + " " + kpath::kInterrupts + ": no per-CPU counts could be read");
   }
   if (auto soft = root.Read(kpath::kSoftirqs)) {
     auto rows = ParseSoftirqs(*soft);

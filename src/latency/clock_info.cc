@@ -19,7 +19,7 @@ std::string Us(int64_t ns) {
 }  // namespace
 
 Result<ClockFacts> MeasureClock(int batches, int reads_per_batch) {
-  if (batches < 1 || reads_per_batch < 1) return MakeError("MeasureClock needs at least one read", EINVAL);
+  if (batches < 1 || reads_per_batch < 1) return InvalidInput("MeasureClock needs at least one read");
   ClockFacts f;
   timespec res;
   if (clock_getres(CLOCK_MONOTONIC, &res) != 0) return MakeError("clock_getres(CLOCK_MONOTONIC)", errno);

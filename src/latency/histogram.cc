@@ -55,9 +55,8 @@ void Histogram::Touch() {
 
 Result<void> Histogram::Merge(const Histogram& other) {
   if (other.limit_us_ != limit_us_) {
-    return MakeError("cannot merge a histogram of " + std::to_string(other.limit_us_) + " µs bins into one of " +
-                         std::to_string(limit_us_) + " µs bins",
-                     EINVAL);
+    return InvalidInput("cannot merge a histogram of " + std::to_string(other.limit_us_) + " µs bins into one of " +
+                            std::to_string(limit_us_) + " µs bins");
   }
   for (size_t i = 0; i < bins_.size(); ++i) bins_[i] += other.bins_[i];
   if (other.samples_ > 0) {
@@ -102,31 +101,27 @@ HistogramParts Histogram::Parts() const {
 }
 
 Result<Histogram> Histogram::Restore(HistogramParts parts, size_t kept_events) {
-  if (parts.limit_us == 0) return MakeError("histogram limit must be at least 1 µs", EINVAL);
+  if (parts.limit_us == 0) return InvalidInput("histogram limit must be at least 1 µs");
   // Every reader refuses more (kMaxLimitUs), so a histogram made past it (an import of a file
   // naming a bucket at 10 s) would be written into a verdict that no reader takes back.
   if (parts.limit_us > kMaxLimitUs) {
-    return MakeError("histogram limit of " + std::to_string(parts.limit_us) + " µs is past the largest, " +
-                         std::to_string(kMaxLimitUs) + " µs",
-                     EINVAL);
+    return InvalidInput("histogram limit of " + std::to_string(parts.limit_us) + " µs is past the largest, " +
+                            std::to_string(kMaxLimitUs) + " µs");
   }
   if (parts.bins.size() != parts.limit_us) {
-    return MakeError("histogram has " + std::to_string(parts.bins.size()) + " bins for a limit of " +
-                         std::to_string(parts.limit_us) + " µs",
-                     EINVAL);
+    return InvalidInput("histogram has " + std::to_string(parts.bins.size()) + " bins for a limit of " +
+                            std::to_string(parts.limit_us) + " µs");
   }
   uint64_t in_bins = 0;
   for (uint64_t c : parts.bins) in_bins += c;
   if (in_bins + parts.overflows != parts.samples) {
-    return MakeError("histogram counts do not add up: " + std::to_string(in_bins) + " in bins + " +
-                         std::to_string(parts.overflows) + " overflows != " + std::to_string(parts.samples) +
-                         " samples",
-                     EINVAL);
+    return InvalidInput("histogram counts do not add up: " + std::to_string(in_bins) + " in bins + " +
+                            std::to_string(parts.overflows) + " overflows != " + std::to_string(parts.samples) +
+                            " samples");
   }
   if (parts.samples > 0 && parts.min_ns > parts.max_ns) {
-    return MakeError("histogram minimum " + std::to_string(parts.min_ns) + " ns is above its maximum " +
-                         std::to_string(parts.max_ns) + " ns",
-                     EINVAL);
+    return InvalidInput("histogram minimum " + std::to_string(parts.min_ns) + " ns is above its maximum " +
+                            std::to_string(parts.max_ns) + " ns");
   }
   Histogram h(parts.limit_us, std::max(kept_events, std::max(parts.first_overflows.size(), parts.worst_overflows.size())));
   h.bins_ = std::move(parts.bins);

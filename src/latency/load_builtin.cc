@@ -430,9 +430,8 @@ class MemoryBody : public BuiltinBody {
     // alignment slack, taken from the same half).
     region_ = (per_worker / 2) / huge_ * huge_;
     if (region_ < 2 * huge_) {
-      return MakeError("memory load: the " + Mib(o_.memory_limit_bytes) + " memory limit leaves less than " +
-                           Mib(4 * huge_) + " per worker",
-                       EINVAL);
+      return InvalidInput("memory load: the " + Mib(o_.memory_limit_bytes) + " memory limit leaves less than " +
+                              Mib(4 * huge_) + " per worker");
     }
     std::string enabled = "unknown", defrag = "unknown";
     if (auto t = root_.Read(kpath::kThpEnabled)) enabled = ParseBracketChoice(*t).value_or("unknown");
@@ -492,12 +491,12 @@ Result<uint64_t> ParseCacheSize(std::string_view text) {
     s.remove_suffix(1);
   }
   auto v = ParseUint(s);
-  if (!v || *v == 0) return MakeError("unreadable cache size \"" + std::string(text) + "\"", EINVAL);
+  if (!v || *v == 0) return InvalidInput("unreadable cache size \"" + std::string(text) + "\"");
   return *v * mult;
 }
 
 Result<void> CheckOptions(const std::string& name, const BuiltinLoadOptions& o) {
-  auto bad = [&](const std::string& what) { return MakeError("load '" + name + "': " + what, EINVAL); };
+  auto bad = [&](const std::string& what) { return InvalidInput("load '" + name + "': " + what); };
   if (o.workers < 0 || o.workers > 1024) return bad("workers must be 0 (default) to 1024");
   if (o.nice < -20 || o.nice > 19) return bad("nice must be -20 to 19");
   if (o.memory_limit_bytes < 4 * kMiB) return bad("the memory limit must be at least 4 MiB");
@@ -555,7 +554,7 @@ Result<std::unique_ptr<Load>> MakeBuiltinLoad(const std::string& name, const Bui
   if (std::find(names.begin(), names.end(), name) == names.end()) {
     std::string known;
     for (const auto& n : names) known += (known.empty() ? "" : ", ") + n;
-    return MakeError("unknown built-in load '" + name + "' (known: " + known + ")", EINVAL);
+    return InvalidInput("unknown built-in load '" + name + "' (known: " + known + ")");
   }
   if (auto ok = CheckOptions(name, options); !ok) return ok.error();
   std::unique_ptr<LoadBody> body;

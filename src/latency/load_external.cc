@@ -77,7 +77,7 @@ class ExternalBody : public LoadBody {
 }  // namespace
 
 Result<std::string> FindProgram(const std::string& program) {
-  if (program.empty()) return MakeError("empty program name", EINVAL);
+  if (program.empty()) return InvalidInput("empty program name");
   if (program.find('/') != std::string::npos) {
     int err = ExecutableError(program);
     if (err == 0) return program;
@@ -94,14 +94,14 @@ Result<std::string> FindProgram(const std::string& program) {
 
 Result<std::unique_ptr<Load>> MakeExternalLoad(const ExternalLoadSpec& spec, const SysRoot& root) {
   ExternalLoadSpec s = spec;
-  if (s.argv.empty() || s.argv[0].empty()) return MakeError("external load '" + s.name + "': empty command", EINVAL);
+  if (s.argv.empty() || s.argv[0].empty()) return InvalidInput("external load '" + s.name + "': empty command");
   if (s.name.empty()) {
     size_t slash = s.argv[0].rfind('/');
     s.name = slash == std::string::npos ? s.argv[0] : s.argv[0].substr(slash + 1);
   }
-  if (s.log_path.empty()) return MakeError("external load '" + s.name + "': no log file given", EINVAL);
-  if (s.nice < -20 || s.nice > 19) return MakeError("external load '" + s.name + "': nice must be -20 to 19", EINVAL);
-  if (s.stop_grace.count() < 0) return MakeError("external load '" + s.name + "': negative stop grace", EINVAL);
+  if (s.log_path.empty()) return InvalidInput("external load '" + s.name + "': no log file given");
+  if (s.nice < -20 || s.nice > 19) return InvalidInput("external load '" + s.name + "': nice must be -20 to 19");
+  if (s.stop_grace.count() < 0) return InvalidInput("external load '" + s.name + "': negative stop grace");
   auto found = FindProgram(s.argv[0]);
   if (!found) return Wrap("external load '" + s.name + "': ", found.error());
   std::string name = s.name;

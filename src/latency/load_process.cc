@@ -298,7 +298,7 @@ Result<void> PlaceSelf(const CpuSet& cpus, int nice) {
   // The agent's thread may be SCHED_FIFO; a load must never be (sched(7)).
   if (::sched_setscheduler(0, SCHED_OTHER, &sp) != 0) return MakeError("cannot set SCHED_OTHER", errno);
   int max = cpus.Max();
-  if (max < 0) return MakeError("no CPU to run on", EINVAL);
+  if (max < 0) return InvalidInput("no CPU to run on");
   cpu_set_t* set = CPU_ALLOC(max + 1);
   size_t size = CPU_ALLOC_SIZE(max + 1);
   CPU_ZERO_S(size, set);
@@ -341,9 +341,9 @@ ProcessLoad::~ProcessLoad() {
 
 Result<void> ProcessLoad::Start(const CpuSet& cpus) {
   if (supervisor_ > 0) return MakeError("load '" + name_ + "' is already running", EBUSY);
-  if (cpus.Empty()) return MakeError("load '" + name_ + "': no CPU given to run on", EINVAL);
+  if (cpus.Empty()) return InvalidInput("load '" + name_ + "': no CPU given to run on");
   // The supervisor signals the processes it finds in the root's /proc: only the live one.
-  if (!root_.IsLive()) return MakeError("load '" + name_ + "' runs only on the live system, not under " + root_.Dir(), EINVAL);
+  if (!root_.IsLive()) return InvalidInput("load '" + name_ + "' runs only on the live system, not under " + root_.Dir());
   if (auto configured = body_->Configure(cpus); !configured) return configured.error();
   shared_->~SharedState();
   new (shared_) SharedState();

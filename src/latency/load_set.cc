@@ -19,18 +19,16 @@ void LoadSet::Add(std::unique_ptr<Load> load, CpuSet cpus) {
 
 Result<void> LoadSet::Start(const CpuSet& housekeeping, const CpuSet& measured) {
   if (running_) return MakeError("the loads are already running", EBUSY);
-  if (!root_.IsLive()) return MakeError("loads run only on the live system, not under " + root_.Dir(), EINVAL);
-  if (housekeeping.Empty()) return MakeError("no housekeeping CPU to run the loads on", EINVAL);
+  if (!root_.IsLive()) return InvalidInput("loads run only on the live system, not under " + root_.Dir());
+  if (housekeeping.Empty()) return InvalidInput("no housekeeping CPU to run the loads on");
   if (housekeeping.Intersects(measured)) {
-    return MakeError("housekeeping CPUs " + housekeeping.ToList() + " include measured CPUs " +
-                         housekeeping.Intersect(measured).ToList() + ": the loads would run where the sampler measures",
-                     EINVAL);
+    return InvalidInput("housekeeping CPUs " + housekeeping.ToList() + " include measured CPUs " +
+                            housekeeping.Intersect(measured).ToList() + ": the loads would run where the sampler measures");
   }
   for (size_t i = 0; i < loads_.size(); ++i) {
     if (cpus_[i].Intersects(measured)) {
-      return MakeError("load '" + loads_[i]->Name() + "' is placed on measured CPUs " +
-                           cpus_[i].Intersect(measured).ToList(),
-                       EINVAL);
+      return InvalidInput("load '" + loads_[i]->Name() + "' is placed on measured CPUs " +
+                              cpus_[i].Intersect(measured).ToList());
     }
   }
   measured_ = measured;

@@ -73,11 +73,10 @@ Result<std::optional<MeasuringCgroup>> FindMeasuringCgroup(const SysRoot& root, 
     if (cpus.Minus(*c.effective_cpus).Empty() && (!best || Depth(c.path) > Depth(best->path))) best = &c;
   }
   if (!best) {
-    return MakeError("the measured CPUs " + cpus.ToList() + " are not all in one cgroup v2 cpuset partition (" +
-                         (holders.empty() ? std::string("none holds them") : "held by " + holders) +
-                         "): a process can only run on its own cgroup's CPUs, so measure each partition's CPUs "
-                         "in a run of its own (acceptance.cpus)",
-                     EINVAL);
+    return InvalidInput("the measured CPUs " + cpus.ToList() + " are not all in one cgroup v2 cpuset partition (" +
+                            (holders.empty() ? std::string("none holds them") : "held by " + holders) +
+                            "): a process can only run on its own cgroup's CPUs, so measure each partition's CPUs "
+                            "in a run of its own (acceptance.cpus)");
   }
   MeasuringCgroup m;
   m.cgroup = best->path;

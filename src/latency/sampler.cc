@@ -113,25 +113,22 @@ Sampler::~Sampler() {
 }
 
 Result<void> Sampler::Validate(const SamplerConfig& c) {
-  if (c.cpus.Empty()) return MakeError("no CPU to measure", EINVAL);
-  if (c.interval.count() <= 0) return MakeError("the sampling interval must be above 0 µs", EINVAL);
-  if (c.duration.count() <= 0) return MakeError("the measuring duration must be above 0", EINVAL);
+  if (c.cpus.Empty()) return InvalidInput("no CPU to measure");
+  if (c.interval.count() <= 0) return InvalidInput("the sampling interval must be above 0 µs");
+  if (c.duration.count() <= 0) return InvalidInput("the measuring duration must be above 0");
   if (c.duration < c.interval) {
-    return MakeError("the measuring duration (" + std::to_string(c.duration.count()) +
-                         " ns) is shorter than one interval (" + std::to_string(c.interval.count()) + " µs)",
-                     EINVAL);
+    return InvalidInput("the measuring duration (" + std::to_string(c.duration.count()) +
+                            " ns) is shorter than one interval (" + std::to_string(c.interval.count()) + " µs)");
   }
   const int lo = sched_get_priority_min(SCHED_FIFO), hi = sched_get_priority_max(SCHED_FIFO);
   if (c.priority < lo || c.priority > hi) {
-    return MakeError("SCHED_FIFO priority " + std::to_string(c.priority) + " is outside " + std::to_string(lo) + ".." +
-                         std::to_string(hi),
-                     EINVAL);
+    return InvalidInput("SCHED_FIFO priority " + std::to_string(c.priority) + " is outside " + std::to_string(lo) + ".." +
+                            std::to_string(hi));
   }
-  if (c.histogram_limit_us == 0) return MakeError("the histogram limit must be at least 1 µs", EINVAL);
+  if (c.histogram_limit_us == 0) return InvalidInput("the histogram limit must be at least 1 µs");
   if (c.stack_bytes < static_cast<size_t>(PTHREAD_STACK_MIN) || c.stack_prefault_bytes + 16384 > c.stack_bytes) {
-    return MakeError("a measuring thread's stack of " + std::to_string(c.stack_bytes) + " bytes cannot hold " +
-                         std::to_string(c.stack_prefault_bytes) + " pre-faulted bytes",
-                     EINVAL);
+    return InvalidInput("a measuring thread's stack of " + std::to_string(c.stack_bytes) + " bytes cannot hold " +
+                            std::to_string(c.stack_prefault_bytes) + " pre-faulted bytes");
   }
   return Ok();
 }
@@ -393,7 +390,7 @@ void Sampler::ReleaseLeases() {
 }
 
 Result<SamplerResult> Sampler::Wait() {
-  if (!started_ || workers_.empty()) return MakeError("the sampler is not running", EINVAL);
+  if (!started_ || workers_.empty()) return InvalidInput("the sampler is not running");
   JoinAll();
   SamplerResult out;
   out.interval = config_.interval;

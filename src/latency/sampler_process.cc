@@ -221,7 +221,7 @@ std::vector<CpuProgress> SamplerProcess::Progress() const {
 }
 
 Result<SamplerResult> SamplerProcess::Wait() {
-  if (fd_ < 0) return MakeError("the measuring process is not running", EINVAL);
+  if (fd_ < 0) return InvalidInput("the measuring process is not running");
   while (!eof_ && !reader_.finished() && !stream_error_) (void)Pump(-1);
   // A stream that stopped making sense is not waited out: the process is stopped.
   const int status = Reap(/*kill_first=*/stream_error_.has_value());

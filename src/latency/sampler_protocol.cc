@@ -200,9 +200,9 @@ Result<SamplerInvocation> ParseSamplerArgs(const std::vector<std::string>& args)
       c.allow_unprivileged = true;
       continue;
     }
-    if (i + 1 >= args.size()) return MakeError("argument " + key + " needs a value", EINVAL);
+    if (i + 1 >= args.size()) return InvalidInput("argument " + key + " needs a value");
     const std::string& value = args[++i];
-    auto bad = [&] { return MakeError("argument " + key + ": cannot read '" + value + "'", EINVAL); };
+    auto bad = [&] { return InvalidInput("argument " + key + ": cannot read '" + value + "'"); };
     int64_t n = 0;
     if (key == "--root") {
       inv.root_dir = value;
@@ -210,7 +210,7 @@ Result<SamplerInvocation> ParseSamplerArgs(const std::vector<std::string>& args)
       c.join_cgroup_dir = value;
     } else if (key == "--cpus") {
       auto cpus = CpuSet::ParseList(value);
-      if (!cpus) return MakeError("argument --cpus: " + cpus.error().message, EINVAL);
+      if (!cpus) return InvalidInput("argument --cpus: " + cpus.error().message);
       c.cpus = *cpus;
     } else if (!ParseNumber(value, n)) {
       return bad();
@@ -240,10 +240,10 @@ Result<SamplerInvocation> ParseSamplerArgs(const std::vector<std::string>& args)
     } else if (key == "--pm-qos-us") {
       c.hold_pm_qos_us = static_cast<int32_t>(n);
     } else {
-      return MakeError("unknown argument " + key, EINVAL);
+      return InvalidInput("unknown argument " + key);
     }
   }
-  if (!have_out || inv.out_fd < 0) return MakeError("argument --out-fd is required", EINVAL);
+  if (!have_out || inv.out_fd < 0) return InvalidInput("argument --out-fd is required");
   return inv;
 }
 

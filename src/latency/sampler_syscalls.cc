@@ -36,7 +36,7 @@ Result<void> LinuxSamplerSyscalls::SetAffinity(const CpuSet& cpus) {
   cpu_set_t set;
   CPU_ZERO(&set);
   for (int cpu : cpus.Cpus()) {
-    if (cpu >= CPU_SETSIZE) return MakeError("CPU " + std::to_string(cpu) + " is beyond CPU_SETSIZE", EINVAL);
+    if (cpu >= CPU_SETSIZE) return InvalidInput("CPU " + std::to_string(cpu) + " is beyond CPU_SETSIZE");
     CPU_SET(cpu, &set);
   }
   if (::sched_setaffinity(0, sizeof set, &set) != 0) {

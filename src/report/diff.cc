@@ -44,13 +44,13 @@ Result<void> AddTolerances(DiffRules& rules, const std::vector<std::string>& spe
       item = TrimView(item);
       const size_t eq = item.find('=');
       if (item.empty() || eq == std::string_view::npos) {
-        return MakeError("--tolerance \"" + std::string(item) + "\": not STAT=VALUE" + hint, EINVAL);
+        return InvalidInput("--tolerance \"" + std::string(item) + "\": not STAT=VALUE" + hint);
       }
       const std::string stat(TrimView(item.substr(0, eq)));
       std::string_view value = TrimView(item.substr(eq + 1));
       const auto& known = DiffStatistics();
       if (std::find(known.begin(), known.end(), stat) == known.end()) {
-        return MakeError("--tolerance \"" + std::string(item) + "\": unknown statistic \"" + stat + "\"" + hint, EINVAL);
+        return InvalidInput("--tolerance \"" + std::string(item) + "\": unknown statistic \"" + stat + "\"" + hint);
       }
       bool percent = false;
       if (value.size() > 1 && value.back() == '%') {
@@ -61,10 +61,10 @@ Result<void> AddTolerances(DiffRules& rules, const std::vector<std::string>& spe
       } else if (value.size() > 3 && value.substr(value.size() - 3) == "µs") {
         value.remove_suffix(3);
       } else {
-        return MakeError("--tolerance \"" + std::string(item) + "\": the value needs a unit, % or us" + hint, EINVAL);
+        return InvalidInput("--tolerance \"" + std::string(item) + "\": the value needs a unit, % or us" + hint);
       }
       auto n = ParseNonNegative(TrimView(value));
-      if (!n) return MakeError("--tolerance \"" + std::string(item) + "\": not a number at least 0" + hint, EINVAL);
+      if (!n) return InvalidInput("--tolerance \"" + std::string(item) + "\": not a number at least 0" + hint);
       auto [it, fresh] = named.try_emplace(stat, DiffTolerance{0, 0});
       (percent ? it->second.percent : it->second.abs_us) = *n;
     }
@@ -78,7 +78,7 @@ Result<void> AddRequireSame(DiffRules& rules, const std::vector<std::string>& va
     for (std::string_view item : SplitChar(value, ',')) {
       const std::string what(TrimView(item));
       if (what != "profile" && what != "host" && what != "kernel") {
-        return MakeError("--require-same \"" + what + "\": not one of profile, host, kernel", EINVAL);
+        return InvalidInput("--require-same \"" + what + "\": not one of profile, host, kernel");
       }
       rules.require_same.insert(what);
     }

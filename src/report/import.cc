@@ -89,6 +89,29 @@ Result<void> TakeImportBins(uint64_t& used, uint64_t bins, const std::string& wh
   return Ok();
 }
 
+std::string LooksLikeImport(std::string_view text) {
+  // The first 4 KiB hold each tool's header; a verdict that only mentions the words further down
+  // is not taken for one.
+  const std::string_view head = text.substr(0, 4096);
+  const size_t first = head.find_first_not_of(" \t\r\n");
+  if (first == std::string_view::npos) return "";
+  const std::string_view body = head.substr(first);
+  if (body.front() == '{') {
+    const bool rt_tests = body.find("\"rt_test_version") != std::string_view::npos;
+    const bool threads = body.find("\"file_version\"") != std::string_view::npos &&
+                         body.find("\"thread\"") != std::string_view::npos;
+    return rt_tests || threads ? "cyclictest" : "";
+  }
+  if (body.rfind("<?xml", 0) == 0 || body.front() == '<') {
+    return body.find("<rteval") != std::string_view::npos ? "rteval" : "";
+  }
+  if (body.rfind("# RTLA timerlat histogram", 0) == 0) return "rtla";
+  if (body.front() == '#' && (body.find("\n# Histogram\n") != std::string_view::npos || body.rfind("# Histogram\n", 0) == 0)) {
+    return "cyclictest";
+  }
+  return "";
+}
+
 Result<Verdict> ImportFile(const std::string& format, const std::string& path, std::string_view text) {
   Result<ImportedRun> run = MakeError("unknown import format \"" + format + "\" (cyclictest, rtla, rteval)");
   std::string hint;

@@ -66,6 +66,12 @@ struct ImportedRun {
 /// (an import carries no profile limits).
 Verdict VerdictFromImport(ImportedRun run, const std::string& path);
 
+/// Which other tool's file `text` looks like, by its first lines: "cyclictest" (a --json file
+/// naming rt_test_version or its threads, or a -h report's "# Histogram"), "rtla" ("# RTLA
+/// timerlat histogram") or "rteval" (an XML document whose root is <rteval>); empty when none.
+/// Only a guess for a hint: ImportFile still reads the file in full.
+std::string LooksLikeImport(std::string_view text);
+
 /// The import formats `ImportFile` reads: "cyclictest" (its -h report or its --json file, told
 /// apart by their content), "rtla" (rtla timerlat hist) and "rteval" (its summary.xml).
 Result<Verdict> ImportFile(const std::string& format, const std::string& path, std::string_view text);

@@ -733,3 +733,18 @@ TEST_CASE("the diff gate takes an rteval import as its baseline and names a slow
   // The same file against itself passes: the gate compares what the file holds.
   CHECK_FALSE(DiffVerdicts(*baseline, *baseline).regression);
 }
+
+TEST_CASE("LooksLikeImport tells another tool's file from a verdict by its first lines", "[report]") {
+  CHECK(LooksLikeImport(Fixture("cyclictest-h20.json")) == "cyclictest");
+  CHECK(LooksLikeImport(Fixture("cyclictest-h20-q.txt")) == "cyclictest");
+  CHECK(LooksLikeImport(Fixture("cyclictest-rt-qemu-h400.txt")) == "cyclictest");
+  CHECK(LooksLikeImport(Fixture("rtla-timerlat-hist-u.txt")) == "rtla");
+  CHECK(LooksLikeImport(Fixture("rteval-1-cyclictest.xml")) == "rteval");
+  // A verdict, any other JSON or XML, text and nothing are none of them.
+  CHECK(LooksLikeImport(RenderJson(rtagent::testing::ExampleVerdict())) == "");
+  CHECK(LooksLikeImport("{\"thread\": 1}") == "");
+  CHECK(LooksLikeImport("<?xml version=\"1.0\"?>\n<testsuite/>\n") == "");
+  CHECK(LooksLikeImport("# a comment\n000001 0\n") == "");
+  CHECK(LooksLikeImport("  \n") == "");
+  CHECK(LooksLikeImport("") == "");
+}

@@ -178,9 +178,8 @@ Result<TuningInForce> ParseTuningJson(const json& j) {
                          c.at("before").get<std::string>(), c.at("after").get<std::string>()});
   }
   if (t.changes.size() > t.total) {
-    return MakeError("tuning_in_force lists " + std::to_string(t.changes.size()) + " changes but counts " +
-                         std::to_string(t.total),
-                     EINVAL);
+    return InvalidInput("tuning_in_force lists " + std::to_string(t.changes.size()) + " changes but counts " +
+                            std::to_string(t.total));
   }
   return t;
 }
@@ -272,7 +271,7 @@ OverflowEvent ParseEvent(const json& j) {
 
 Result<CpuSet> ParseCpus(const json& j, const char* key) {
   auto r = CpuSet::ParseList(j.at(key).get<std::string>());
-  if (!r) return MakeError(std::string(key) + ": " + r.error().message, EINVAL);
+  if (!r) return InvalidInput(std::string(key) + ": " + r.error().message);
   return r;
 }
 
@@ -295,7 +294,7 @@ Result<RunConfig> ParseConfig(const json& c) {
   }
   const std::string holder = c.at("pm_qos").at("holder").get<std::string>();
   auto parsed_holder = ParsePmQosHolder(holder);
-  if (!parsed_holder) return MakeError("config.pm_qos.holder: unknown holder \"" + holder + "\"", EINVAL);
+  if (!parsed_holder) return InvalidInput("config.pm_qos.holder: unknown holder \"" + holder + "\"");
   config.pm_qos.holder = *parsed_holder;
   config.pm_qos.value_us = GetOptional<int32_t>(c.at("pm_qos"), "value_us");
   config.pm_qos_device_us = GetOptional<int32_t>(c.at("pm_qos"), "device_us");
@@ -323,17 +322,15 @@ Result<CpuResult> ParseCpu(const json& cj) {
   HistogramParts p;
   p.limit_us = JsonGet<uint32_t>(hj.at("limit_us"));
   if (p.limit_us == 0 || p.limit_us > 10000000) {
-    return MakeError("CPU " + std::to_string(cpu) + ": histogram.limit_us " + std::to_string(p.limit_us) +
-                         " is out of range (1 to 10000000 µs)",
-                     EINVAL);
+    return InvalidInput("CPU " + std::to_string(cpu) + ": histogram.limit_us " + std::to_string(p.limit_us) +
+                            " is out of range (1 to 10000000 µs)");
   }
   p.bins.assign(p.limit_us, 0);
   for (const json& b : hj.at("bins")) {
     const uint64_t bin = JsonGet<uint64_t>(b.at(0));
     if (bin >= p.limit_us) {
-      return MakeError("CPU " + std::to_string(cpu) + ": bin " + std::to_string(bin) + " is past the limit of " +
-                           std::to_string(p.limit_us) + " µs",
-                       EINVAL);
+      return InvalidInput("CPU " + std::to_string(cpu) + ": bin " + std::to_string(bin) + " is past the limit of " +
+                              std::to_string(p.limit_us) + " µs");
     }
     p.bins[bin] = JsonGet<uint64_t>(b.at(1));
   }
@@ -373,17 +370,15 @@ Result<LoadResult> ParseLoad(const json& lj) {
 
 Result<Verdict> ParseUnchecked(const json& root) {
   if (!root.contains("schema")) {
-    return MakeError("no \"schema\" key; a verdict (accept --json) says \"schema\": \"" + std::string(kVerdictSchema) + "\"",
-                     EINVAL);
+    return InvalidInput("no \"schema\" key; a verdict (accept --json) says \"schema\": \"" + std::string(kVerdictSchema) + "\"");
   }
   const std::string schema = root.at("schema").get<std::string>();
   if (schema != kVerdictSchema) {
-    return MakeError("not an rtagent verdict of schema " + std::string(kVerdictSchema) + " (schema \"" + schema + "\")",
-                     EINVAL);
+    return InvalidInput("not an rtagent verdict of schema " + std::string(kVerdictSchema) + " (schema \"" + schema + "\")");
   }
   Verdict v;
   const std::string result = root.at("result").get<std::string>();
-  if (result != "PASS" && result != "FAIL") return MakeError("result must be PASS or FAIL, not \"" + result + "\"", EINVAL);
+  if (result != "PASS" && result != "FAIL") return InvalidInput("result must be PASS or FAIL, not \"" + result + "\"");
   v.pass = result == "PASS";
   v.interrupted = root.at("interrupted").get<bool>();
   for (const json& w : root.at("warnings")) {
@@ -440,14 +435,14 @@ Result<Verdict> ParseVerdictJson(std::string_view text) {
   try {
     root = json::parse(text.begin(), text.end());
   } catch (const json::exception& e) {  // where and why, in nlohmann's words
-    return MakeError("the verdict is not valid JSON: " + JsonReason(e), EINVAL);
+    return InvalidInput("the verdict is not valid JSON: " + JsonReason(e));
   }
-  if (!root.is_object()) return MakeError("the verdict is not a JSON object", EINVAL);
+  if (!root.is_object()) return InvalidInput("the verdict is not a JSON object");
   // nlohmann reports a missing or mistyped field by exception; it ends here, as an error value.
   try {
     return ParseUnchecked(root);
   } catch (const json::exception& e) {
-    return MakeError(JsonReason(e), EINVAL);
+    return InvalidInput(JsonReason(e));
   }
 }
 

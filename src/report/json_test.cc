@@ -52,9 +52,9 @@ TEST_CASE("a pre-flight check's status and hint survive JSON and back, and are l
 TEST_CASE("bad verdict JSON is refused with the reason", "[report]") {
   CHECK(ParseVerdictJson("{nope").error().message ==
         "the verdict is not valid JSON: parse error at line 1, column 3: syntax error while parsing object key - "
-        "invalid literal; last read: '{no'; expected string literal: Invalid argument");
+        "invalid literal; last read: '{no'; expected string literal");
   CHECK(ParseVerdictJson("{}").error().message ==
-        "no \"schema\" key; a verdict (accept --json) says \"schema\": \"rtagent-verdict/1\": Invalid argument");
+        "no \"schema\" key; a verdict (accept --json) says \"schema\": \"rtagent-verdict/1\"");
   CHECK_THAT(ParseVerdictJson("[]").error().message, Catch::Contains("not a JSON object"));
   CHECK_THAT(ParseVerdictJson(R"({"schema": "other/1"})").error().message, Catch::Contains("schema"));
 
@@ -85,12 +85,12 @@ TEST_CASE("a verdict whose histogram limit is out of range or whose minimum is a
            {"\"limit_us\": 100,", "\"limit_us\": 10000001,", "CPU 2: histogram.limit_us 10000001 is out of range"},
            {"\"samples\": 1000,\n        \"min_ns\": 2100,\n        \"max_ns\": 1203000,\n        \"sum_ns\"",
             "\"samples\": 1000,\n        \"min_ns\": 2100,\n        \"max_ns\": 2000,\n        \"sum_ns\"",
-            "CPU 2: histogram minimum 2100 ns is above its maximum 2000 ns: Invalid argument"},
+            "CPU 2: histogram minimum 2100 ns is above its maximum 2000 ns"},
        }) {
     INFO(to);
     auto r = ParseVerdictJson(with(from, to));
     REQUIRE_FALSE(r);
-    CHECK_THAT(r.error().message, Catch::Contains(says) && !Catch::Contains("Invalid argument: Invalid argument"));
+    CHECK_THAT(r.error().message, Catch::Contains(says) && !Catch::Contains("Invalid argument"));
     CHECK(r.error().err == EINVAL);
   }
 }

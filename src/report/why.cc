@@ -113,7 +113,7 @@ Result<Attribution> ParseWhyJson(const json& j) {
     a.events = j.value("events", "");
     return a;
   } catch (const json::exception& e) {
-    return MakeError("why: " + JsonReason(e), EINVAL);
+    return InvalidInput("why: " + JsonReason(e));
   }
 }
 

@@ -58,7 +58,7 @@ Result<WhySection> ParseWhySectionJson(const json& j) {
     WhySection w;
     w.status = j.at("status").get<std::string>();
     if (w.status != "explained" && w.status != "coarse" && w.status != "skip") {
-      return MakeError("why.status must be explained, coarse or skip, not \"" + w.status + "\"", EINVAL);
+      return InvalidInput("why.status must be explained, coarse or skip, not \"" + w.status + "\"");
     }
     w.reason = j.value("reason", "");
     if (j.contains("threshold_us") && !j.at("threshold_us").is_null()) w.threshold_us = JsonGet<int64_t>(j.at("threshold_us"));
@@ -72,7 +72,7 @@ Result<WhySection> ParseWhySectionJson(const json& j) {
       if (!a) return a.error();
       w.attribution = std::move(*a);
     } else if (w.status == "explained") {
-      return MakeError("why: status explained without an attribution", EINVAL);
+      return InvalidInput("why: status explained without an attribution");
     }
     if (w.status == "coarse") {
       const json& c = j.at("coarse");
@@ -85,7 +85,7 @@ Result<WhySection> ParseWhySectionJson(const json& j) {
     }
     return w;
   } catch (const json::exception& e) {
-    return MakeError("why: " + JsonReason(e), EINVAL);
+    return InvalidInput("why: " + JsonReason(e));
   }
 }
 

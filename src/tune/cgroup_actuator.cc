@@ -28,25 +28,25 @@ struct ParsedKey {
 Result<ParsedKey> ParseKey(const std::string& key) {
   ParsedKey k;
   size_t colon = key.find(':');
-  if (colon == std::string::npos) return MakeError("not a cgroup key: \"" + key + "\"", EINVAL);
+  if (colon == std::string::npos) return InvalidInput("not a cgroup key: \"" + key + "\"");
   k.kind = key.substr(0, colon);
   std::string rest = key.substr(colon + 1);
   if (k.kind == "dir") {
     k.cgroup = rest;
   } else if (k.kind == "file" || k.kind == "controller") {
     size_t last = rest.rfind(':');
-    if (last == std::string::npos) return MakeError("not a cgroup key: \"" + key + "\"", EINVAL);
+    if (last == std::string::npos) return InvalidInput("not a cgroup key: \"" + key + "\"");
     k.cgroup = rest.substr(0, last);
     k.name = rest.substr(last + 1);
   } else if (k.kind == "proc") {
     auto pid = ParseInt(rest);
-    if (!pid || *pid <= 0) return MakeError("not a cgroup key: \"" + key + "\"", EINVAL);
+    if (!pid || *pid <= 0) return InvalidInput("not a cgroup key: \"" + key + "\"");
     k.pid = static_cast<int>(*pid);
   } else {
-    return MakeError("not a cgroup key: \"" + key + "\"", EINVAL);
+    return InvalidInput("not a cgroup key: \"" + key + "\"");
   }
   if (k.kind != "proc" && (k.cgroup.empty() || k.cgroup.front() != '/')) {
-    return MakeError("cgroup paths start with '/': \"" + key + "\"", EINVAL);
+    return InvalidInput("cgroup paths start with '/': \"" + key + "\"");
   }
   return k;
 }
@@ -88,12 +88,12 @@ Result<void> CgroupActuator::Write(const std::string& key, const std::string& va
   if (k->kind == "dir") {
     if (value == kPresent) return be.Exists(k->cgroup) ? Ok() : be.Create(k->cgroup);
     if (value == kAbsent) return be.Exists(k->cgroup) ? be.Remove(k->cgroup) : Ok();
-    return MakeError("cgroup " + k->cgroup + ": expected \"present\" or \"absent\", got \"" + value + "\"", EINVAL);
+    return InvalidInput("cgroup " + k->cgroup + ": expected \"present\" or \"absent\", got \"" + value + "\"");
   }
   if (k->kind == "file") return be.Set(k->cgroup, k->name, value);
   if (k->kind == "controller") {
     if (value != "+" + k->name && value != "-" + k->name) {
-      return MakeError("controller " + k->name + " of " + k->cgroup + ": expected +" + k->name + " or -" + k->name, EINVAL);
+      return InvalidInput("controller " + k->name + " of " + k->cgroup + ": expected +" + k->name + " or -" + k->name);
     }
     return be.Set(k->cgroup, kpath::kCgroupSubtreeControl, value);
   }

@@ -38,7 +38,7 @@ std::string HugepagePoolName(long long size_kb, std::optional<int> node) {
 
 Result<void> HugepagesActuator::Write(const std::string& key, const std::string& value) {
   auto want = ParseInt(value);
-  if (!want) return MakeError(key + ": \"" + value + "\" is not a page count", EINVAL);
+  if (!want) return InvalidInput(key + ": \"" + value + "\" is not a page count");
   auto before = root_.ReadTrimmed(key);
   if (!before) return before.error();
   if (auto w = root_.Write(key, value); !w) return w;

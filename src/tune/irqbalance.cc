@@ -17,7 +17,7 @@ constexpr char kNoFile[] = "no-file";
 
 Result<std::pair<std::string, std::string>> SplitKey(const std::string& key) {
   size_t hash = key.rfind('#');
-  if (hash == std::string::npos) return MakeError("irqbalance-config: key " + key + " has no '#VAR'", EINVAL);
+  if (hash == std::string::npos) return InvalidInput("irqbalance-config: key " + key + " has no '#VAR'");
   return std::make_pair(key.substr(0, hash), key.substr(hash + 1));
 }
 

@@ -280,7 +280,7 @@ Result<void> Journal::LoadFile(const std::string& path, bool boot) {
   // Nothing of a journal that fails any test below is used: revert would write what it says
   // into the kernel and the boot loader's files (issue 17).
   auto refuse = [&](const std::string& why, const std::string& way_out) {
-    return MakeError(file + ": " + why + "; nothing was changed (" + way_out + ")", EINVAL);
+    return InvalidInput(file + ": " + why + "; nothing was changed (" + way_out + ")");
   };
   const std::string by_hand = "look at what it lists, put back by hand what needs it, then remove it: rm " + file;
   if (auto bad = FindUntrusted(file, ProcessFileTrust())) {

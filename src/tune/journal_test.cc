@@ -175,7 +175,7 @@ TEST_CASE("journal: a truncated journal is refused naming the file and a way out
   const std::string file = t.dir() + "/" + Journal::Path();
   CHECK(r.error().message == file + ": the journal is corrupt or truncated (not the JSON rtagent writes); nothing was "
                                     "changed (look at what it lists, put back by hand what needs it, then remove it: rm " +
-                                    file + "): Invalid argument");
+                                    file + ")");
   CHECK(j.Empty());  // the boot journal, read first and valid, is not half-used either
 }
 

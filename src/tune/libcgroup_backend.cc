@@ -173,7 +173,7 @@ class LibcgroupBackend : public CgroupBackend {
 }  // namespace
 
 Result<std::unique_ptr<CgroupBackend>> MakeLibcgroupBackend(const SysRoot& reads, SysRoot* writes, CpusetHierarchy h) {
-  if (!reads.IsLive()) return MakeError("libcgroup reads the running system's mounts; " + reads.Dir() + " is not it", EINVAL);
+  if (!reads.IsLive()) return InvalidInput("libcgroup reads the running system's mounts; " + reads.Dir() + " is not it");
   if (auto r = InitLibcgroup(); !r) return r.error();
   return std::unique_ptr<CgroupBackend>(std::make_unique<LibcgroupBackend>(reads, writes, std::move(h)));
 }

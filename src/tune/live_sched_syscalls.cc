@@ -58,7 +58,7 @@ class LiveSchedSyscalls : public SchedSyscalls {
   Result<void> SetAttr(const TaskId& t, const SchedAttr& a) override {
     if (auto r = Check(t); !r) return r;
     if (a.policy == kSchedDeadline && (a.runtime_ns < 0 || a.deadline_ns < 0 || a.period_ns < 0)) {
-      return MakeError("deadline parameters of thread " + TaskKey(t) + " are not all known", EINVAL);
+      return InvalidInput("deadline parameters of thread " + TaskKey(t) + " are not all known");
     }
     RawSchedAttr raw{};
     raw.size = sizeof raw;
@@ -108,7 +108,7 @@ class LiveSchedSyscalls : public SchedSyscalls {
 
   Result<void> SetAffinity(const TaskId& t, const CpuSet& cpus) override {
     if (auto r = Check(t); !r) return r;
-    if (cpus.Empty() || cpus.Max() >= kMaxCpus) return MakeError("no usable CPU in \"" + cpus.ToList() + "\"", EINVAL);
+    if (cpus.Empty() || cpus.Max() >= kMaxCpus) return InvalidInput("no usable CPU in \"" + cpus.ToList() + "\"");
     cpu_set_t* set = CPU_ALLOC(kMaxCpus);
     if (set == nullptr) return MakeError("cannot allocate a CPU set", ENOMEM);
     size_t size = CPU_ALLOC_SIZE(kMaxCpus);

@@ -390,10 +390,10 @@ namespace {
 // "eth0 combined" -> eth0 and the kind; an interface name never holds a space (dev_valid_name).
 Result<std::pair<std::string, std::string>> SplitKey(const std::string& key) {
   const size_t sp = key.find(' ');
-  if (sp == std::string::npos) return MakeError("channels item \"" + key + "\": expected \"IFACE KIND\"", EINVAL);
+  if (sp == std::string::npos) return InvalidInput("channels item \"" + key + "\": expected \"IFACE KIND\"");
   std::string kind = key.substr(sp + 1);
   if (kind != "combined" && kind != "rx" && kind != "tx") {
-    return MakeError("channels item \"" + key + "\": unknown kind " + kind, EINVAL);
+    return InvalidInput("channels item \"" + key + "\": unknown kind " + kind);
   }
   return std::make_pair(key.substr(0, sp), kind);
 }
@@ -419,7 +419,7 @@ Result<void> ChannelsActuator::Write(const std::string& key, const std::string& 
     if (used != value.size() || v > UINT32_MAX) throw std::out_of_range(value);
     n = static_cast<uint32_t>(v);
   } catch (const std::exception&) {
-    return MakeError("channels of " + k->first + ": \"" + value + "\" is not a count", EINVAL);
+    return InvalidInput("channels of " + k->first + ": \"" + value + "\" is not a count");
   }
   ChannelCounts counts;
   (k->second == "combined" ? counts.combined : k->second == "rx" ? counts.rx : counts.tx) = n;

@@ -22,7 +22,7 @@ Result<void> SchedActuator::Write(const std::string& key, const std::string& val
   if (!t) return t.error();
   if (kind_ == Kind::kAffinity) {
     auto cpus = CpuSet::ParseList(value);
-    if (!cpus) return MakeError("affinity of thread " + key + ": " + cpus.error().message, EINVAL);
+    if (!cpus) return InvalidInput("affinity of thread " + key + ": " + cpus.error().message);
     return sys_->SetAffinity(*t, *cpus);
   }
   auto a = ParseSched(value);

@@ -13,9 +13,8 @@ std::string Num(long long v) { return v < 0 ? std::string("?") : std::to_string(
 Result<int> ParseIntIn(std::string_view text, long long lo, long long hi, const std::string& what) {
   auto v = ParseInt(text);
   if (!v || *v < lo || *v > hi) {
-    return MakeError(what + ": expected an integer in " + std::to_string(lo) + ".." + std::to_string(hi) + ", got \"" +
-                         std::string(text) + "\"",
-                     EINVAL);
+    return InvalidInput(what + ": expected an integer in " + std::to_string(lo) + ".." + std::to_string(hi) + ", got \"" +
+                            std::string(text) + "\"");
   }
   return static_cast<int>(*v);
 }
@@ -38,7 +37,7 @@ Result<TaskId> ParseTaskKey(std::string_view key) {
   size_t slash = key.find('/');
   auto pid = ParseInt(key.substr(0, slash));
   auto tid = slash == std::string_view::npos ? pid : ParseInt(key.substr(slash + 1));
-  if (!pid || !tid || *pid <= 0 || *tid <= 0) return MakeError("not a thread key (PID/TID): \"" + std::string(key) + "\"", EINVAL);
+  if (!pid || !tid || *pid <= 0 || *tid <= 0) return InvalidInput("not a thread key (PID/TID): \"" + std::string(key) + "\"");
   return TaskId{static_cast<int>(*pid), static_cast<int>(*tid)};
 }
 
@@ -72,7 +71,7 @@ Result<SchedAttr> ParseSched(std::string_view text) {
   }
   if (policy == kSchedOther || policy == kSchedBatch) {
     a.policy = *policy;
-    if (args.substr(0, 5) != "nice=") return MakeError(what + ": expected nice=N", EINVAL);
+    if (args.substr(0, 5) != "nice=") return InvalidInput(what + ": expected nice=N");
     auto n = ParseIntIn(args.substr(5), -20, 19, what);
     if (!n) return n.error();
     a.nice = *n;
@@ -87,13 +86,13 @@ Result<SchedAttr> ParseSched(std::string_view text) {
     bool runtime = false, deadline = false, period = false;
     for (auto field : SplitChar(args, ',')) {
       size_t eq = field.find('=');
-      if (eq == std::string_view::npos) return MakeError(what + ": expected runtime=,deadline=,period=", EINVAL);
+      if (eq == std::string_view::npos) return InvalidInput(what + ": expected runtime=,deadline=,period=");
       std::string_view k = field.substr(0, eq);
       std::string_view v = field.substr(eq + 1);
       long long n = -1;
       if (v != "?") {
         auto parsed = ParseInt(v);
-        if (!parsed || *parsed < 0) return MakeError(what + ": bad " + std::string(k), EINVAL);
+        if (!parsed || *parsed < 0) return InvalidInput(what + ": bad " + std::string(k));
         n = *parsed;
       }
       if (k == "runtime") {
@@ -106,13 +105,13 @@ Result<SchedAttr> ParseSched(std::string_view text) {
         a.period_ns = n;
         period = true;
       } else {
-        return MakeError(what + ": unknown field " + std::string(k), EINVAL);
+        return InvalidInput(what + ": unknown field " + std::string(k));
       }
     }
-    if (!runtime || !deadline || !period) return MakeError(what + ": expected runtime=,deadline=,period=", EINVAL);
+    if (!runtime || !deadline || !period) return InvalidInput(what + ": expected runtime=,deadline=,period=");
     return a;
   }
-  return MakeError("unknown " + what + " (fifo:P, rr:P, other:nice=N, batch:nice=N, idle, deadline:...)", EINVAL);
+  return InvalidInput("unknown " + what + " (fifo:P, rr:P, other:nice=N, batch:nice=N, idle, deadline:...)");
 }
 
 }  // namespace rtagent
