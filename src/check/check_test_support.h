@@ -35,7 +35,7 @@ struct Bench {
 };
 
 /// Loads `profile_yaml` (text; "" for the built-in default) against the tree at `dir`.
-inline Bench Load(const std::string& dir, const std::string& profile_yaml) {
+inline Bench LoadBench(const std::string& dir, const std::string& profile_yaml) {
   Bench b;
   auto root = OpenRoot(dir);
   REQUIRE(root);

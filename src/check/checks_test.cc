@@ -33,7 +33,7 @@ const std::string kArmMatching =
 }  // namespace
 
 TEST_CASE("kernel: PREEMPT_RT, version and the fair server on the RT board", "[check]") {
-  Bench b = Load(Tree("arm64-rt-8cpu"), kArmMatching);
+  Bench b = LoadBench(Tree("arm64-rt-8cpu"), kArmMatching);
   auto rs = b.Run("kernel");
   const auto& rt = ById(rs, "kernel.preempt_rt");
   CHECK(rt.status == Status::kPass);
@@ -51,7 +51,7 @@ TEST_CASE("kernel: PREEMPT_RT, version and the fair server on the RT board", "[c
 }
 
 TEST_CASE("kernel: the safety net off on isolated CPUs is a WARN when the profile says keep", "[check]") {
-  Bench b = Load(Tree("arm64-rt-8cpu"), "cores:\n  housekeeping: 0-3\n  isolated: 4-7\nkernel:\n  rt_safety_net: keep\n");
+  Bench b = LoadBench(Tree("arm64-rt-8cpu"), "cores:\n  housekeeping: 0-3\n  isolated: 4-7\nkernel:\n  rt_safety_net: keep\n");
   const auto& net = ById(b.Run("kernel"), "kernel.safety_net");
   CHECK(net.status == Status::kWarn);
   CHECK_THAT(net.summary, Catch::Contains("profile says keep"));
@@ -61,7 +61,7 @@ TEST_CASE("kernel: the safety net off on isolated CPUs is a WARN when the profil
 TEST_CASE("kernel: the fair server off on a housekeeping CPU fails", "[check]") {
   TempTree t(Tree("arm64-rt-8cpu"));
   t.Put("sys/kernel/debug/sched/fair_server/cpu1/runtime", "0\n");
-  Bench b = Load(t.dir(), kArmMatching);
+  Bench b = LoadBench(t.dir(), kArmMatching);
   const auto& net = ById(b.Run("kernel"), "kernel.safety_net");
   CHECK(net.status == Status::kFail);
   CHECK_THAT(net.summary, Catch::Contains("off on CPUs 1") && Catch::Contains("not isolated"));
@@ -70,7 +70,7 @@ TEST_CASE("kernel: the fair server off on a housekeeping CPU fails", "[check]") 
 
 TEST_CASE("kernel: a stock kernel fails, warns or passes as the profile asks", "[check]") {
   const std::string tree = Tree("x86-ipc-4cpu");
-  Bench req = Load(tree, "kernel:\n  preempt_rt: required\n  min_version: \"6.6\"\n");
+  Bench req = LoadBench(tree, "kernel:\n  preempt_rt: required\n  min_version: \"6.6\"\n");
   auto rs = req.Run("kernel");
   const auto& rt = ById(rs, "kernel.preempt_rt");
   CHECK(rt.status == Status::kFail);
@@ -81,8 +81,8 @@ TEST_CASE("kernel: a stock kernel fails, warns or passes as the profile asks", "
   CHECK(v.status == Status::kFail);
   CHECK_THAT(v.summary, Catch::Contains("6.1.0-37-amd64 is older than the profile's minimum 6.6"));
 
-  CHECK(ById(Load(tree, "kernel:\n  preempt_rt: preferred\n").Run("kernel"), "kernel.preempt_rt").status == Status::kWarn);
-  CHECK(ById(Load(tree, "kernel:\n  preempt_rt: any\n").Run("kernel"), "kernel.preempt_rt").status == Status::kPass);
+  CHECK(ById(LoadBench(tree, "kernel:\n  preempt_rt: preferred\n").Run("kernel"), "kernel.preempt_rt").status == Status::kWarn);
+  CHECK(ById(LoadBench(tree, "kernel:\n  preempt_rt: any\n").Run("kernel"), "kernel.preempt_rt").status == Status::kPass);
   // Before 6.12 the safety net is RT throttling.
   const auto& net = ById(req.Run("kernel"), "kernel.safety_net");
   CHECK(net.status == Status::kPass);
@@ -94,7 +94,7 @@ TEST_CASE("kernel: a tree without uname -v or a release to read says it cannot t
   std::filesystem::remove(t.dir() + "/" + kpath::kVersion);
   std::filesystem::remove(t.dir() + "/" + kpath::kRealtime);
   t.Put(kpath::kOsRelease, "custom-build\n");  // no number to compare
-  auto rs = Load(t.dir(), "kernel:\n  preempt_rt: required\n  min_version: \"6.6\"\n").Run("kernel");
+  auto rs = LoadBench(t.dir(), "kernel:\n  preempt_rt: required\n  min_version: \"6.6\"\n").Run("kernel");
   const auto& rt = ById(rs, "kernel.preempt_rt");
   CHECK(rt.status == Status::kWarn);  // not a FAIL: nothing says the kernel is not PREEMPT_RT
   CHECK(rt.summary == "cannot tell the preemption model: uname -v (proc/sys/kernel/version) is not readable");
@@ -105,26 +105,26 @@ TEST_CASE("kernel: a tree without uname -v or a release to read says it cannot t
   CHECK(v.summary == "cannot read the kernel version (custom-build) to compare with 6.6");
   CHECK_THAT(v.hint, Catch::Contains("osrelease"));
   // A profile that takes any kernel has nothing to warn about.
-  CHECK(ById(Load(t.dir(), "kernel:\n  preempt_rt: any\n").Run("kernel"), "kernel.preempt_rt").status == Status::kPass);
+  CHECK(ById(LoadBench(t.dir(), "kernel:\n  preempt_rt: any\n").Run("kernel"), "kernel.preempt_rt").status == Status::kPass);
 }
 
 TEST_CASE("kernel: RT throttling switched off on a stock kernel fails", "[check]") {
   TempTree t(Tree("x86-ipc-4cpu"));
   t.Put("proc/sys/kernel/sched_rt_runtime_us", "-1\n");
-  const auto& net = ById(Load(t.dir(), "").Run("kernel"), "kernel.safety_net");
+  const auto& net = ById(LoadBench(t.dir(), "").Run("kernel"), "kernel.safety_net");
   CHECK(net.status == Status::kFail);
   CHECK_THAT(net.hint, Catch::Contains("950000"));
 }
 
 TEST_CASE("kernel: a 6.12+ kernel without debugfs cannot show its fair server", "[check]") {
-  const auto& net = ById(Load(Tree("vm-x86-captured"), "").Run("kernel"), "kernel.safety_net");
+  const auto& net = ById(LoadBench(Tree("vm-x86-captured"), "").Run("kernel"), "kernel.safety_net");
   CHECK(net.status == Status::kWarn);
   CHECK_THAT(net.summary, Catch::Contains("cannot see"));
   CHECK_THAT(net.hint, Catch::Contains("debugfs"));
 }
 
 TEST_CASE("cmdline: the RT board booted with every argument and the kernel applied them", "[check]") {
-  Bench b = Load(Tree("arm64-rt-8cpu"), kArmMatching);
+  Bench b = LoadBench(Tree("arm64-rt-8cpu"), kArmMatching);
   auto rs = b.Run("cmdline");
   CHECK(ById(rs, "cmdline.boot_args").status == Status::kPass);
   CHECK_THAT(ById(rs, "cmdline.boot_args").summary, Catch::Contains("holds all"));
@@ -135,7 +135,7 @@ TEST_CASE("cmdline: the RT board booted with every argument and the kernel appli
 }
 
 TEST_CASE("cmdline: another isolation than the booted one is a pending reboot", "[check]") {
-  Bench b = Load(Tree("arm64-rt-8cpu"), "cores:\n  housekeeping: 0-5\n  isolated: 6-7\n");
+  Bench b = LoadBench(Tree("arm64-rt-8cpu"), "cores:\n  housekeeping: 0-5\n  isolated: 6-7\n");
   auto rs = b.Run("cmdline");
   const auto& args = ById(rs, "cmdline.boot_args");
   CHECK(args.status == Status::kWarn);
@@ -152,7 +152,7 @@ TEST_CASE("cmdline: another isolation than the booted one is a pending reboot", 
 TEST_CASE("cmdline: nohz_full on the command line that the kernel did not apply fails", "[check]") {
   TempTree t(Tree("arm64-rt-8cpu"));
   t.Put("sys/devices/system/cpu/nohz_full", "(null)\n");
-  auto rs = Load(t.dir(), kArmMatching).Run("cmdline");
+  auto rs = LoadBench(t.dir(), kArmMatching).Run("cmdline");
   const auto& nohz = ById(rs, "cmdline.nohz_full");
   CHECK(nohz.status == Status::kFail);
   CHECK_THAT(nohz.summary, Catch::Contains("did not apply"));
@@ -174,14 +174,14 @@ TEST_CASE("cmdline: a board with no isolation yet needs a reboot", "[check]") {
 TEST_CASE("cmdline: an unreadable /proc/cmdline is a SKIP with the reason", "[check]") {
   TempTree t(Tree("x86-ipc-4cpu"));
   std::filesystem::remove(t.dir() + "/proc/cmdline");
-  auto rs = Load(t.dir(), "").Run("cmdline");
+  auto rs = LoadBench(t.dir(), "").Run("cmdline");
   REQUIRE(rs.size() == 1);
   CHECK(rs[0].status == Status::kSkip);
   CHECK_THAT(rs[0].summary, Catch::Contains("not readable"));
 }
 
 TEST_CASE("clock: the captured VM is a virtual machine and says its figures are VM figures", "[check]") {
-  auto rs = Load(Tree("vm-x86-captured"), "").Run("clock");
+  auto rs = LoadBench(Tree("vm-x86-captured"), "").Run("clock");
   const auto& vm = ById(rs, "clock.hypervisor");
   CHECK(vm.status == Status::kWarn);
   CHECK_THAT(vm.summary, Catch::Contains("virtual machine") && Catch::Contains("not the board's real-time figure"));
@@ -196,20 +196,20 @@ TEST_CASE("clock: the captured VM is a virtual machine and says its figures are 
 }
 
 TEST_CASE("clock: the industrial PC is bare metal, hpet as clocksource warns", "[check]") {
-  auto rs = Load(Tree("x86-ipc-4cpu"), "").Run("clock");
+  auto rs = LoadBench(Tree("x86-ipc-4cpu"), "").Run("clock");
   CHECK(ById(rs, "clock.hypervisor").status == Status::kPass);
   CHECK(ById(rs, "clock.source").status == Status::kPass);
 
   TempTree t(Tree("x86-ipc-4cpu"));
   t.Put("sys/devices/system/clocksource/clocksource0/current_clocksource", "hpet\n");
-  const auto& src = ById(Load(t.dir(), "").Run("clock"), "clock.source");
+  const auto& src = ById(LoadBench(t.dir(), "").Run("clock"), "clock.source");
   CHECK(src.status == Status::kWarn);
   CHECK_THAT(src.summary, Catch::Contains("hpet"));
   CHECK_THAT(src.hint, Catch::Contains("tsc"));
 }
 
 TEST_CASE("clock: a coarse clock warns that the figures are not real-time figures", "[check]") {
-  Bench b = Load(Tree("x86-ipc-4cpu"), "");
+  Bench b = LoadBench(Tree("x86-ipc-4cpu"), "");
   CheckEnv env{b.profile, *b.root, b.state, b.suite, [](Duration) { return true; }, nullptr};
   ClockFacts coarse;
   coarse.resolution_ns = 4000000;  // a 250 Hz jiffies clock
@@ -228,7 +228,7 @@ TEST_CASE("clock: a coarse clock warns that the figures are not real-time figure
 }
 
 TEST_CASE("clock: on this machine it says virtual machine", "[check][host]") {
-  Bench b = Load("/", "");
+  Bench b = LoadBench("/", "");
   auto rs = b.Run("clock");
   const auto& vm = ById(rs, "clock.hypervisor");
   if (vm.status == Status::kPass) {
@@ -257,7 +257,7 @@ TEST_CASE("conformance: every drifted setting is named by section, boot items wa
 
 TEST_CASE("conformance: a profile that cannot be planned is one FAIL with the planner's reason", "[check]") {
   // The arm64 board's /rt partition holds CPUs 4-7: a partition on 6-7 cannot be planned.
-  Bench b = Load(Tree("arm64-rt-8cpu"), "cores:\n  housekeeping: 0-3\n  isolated: 4-7\n"
+  Bench b = LoadBench(Tree("arm64-rt-8cpu"), "cores:\n  housekeeping: 0-3\n  isolated: 4-7\n"
                                         "partitions:\n  ctl:\n    cpus: 6-7\n    type: root\n");
   auto rs = b.Run("conformance");
   REQUIRE(rs.size() == 1);

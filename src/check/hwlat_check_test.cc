@@ -96,7 +96,7 @@ struct HwlatBench {
       for (const auto& [f, v] : kInitial) tree.Put(kpath::TracefsFile(where, f), v);
       tree.Put(kpath::TracefsFile(where, kpath::kTrace), "# tracer: nop\n#\n");
     }
-    bench = Load(tree.dir(), profile);
+    bench = LoadBench(tree.dir(), profile);
     auto fr = kernel_like ? std::make_unique<KernelLikeRoot>(tree.dir(), where) : std::make_unique<FaultRoot>(tree.dir());
     root = fr.get();
     bench.root = std::move(fr);
@@ -532,7 +532,7 @@ TEST_CASE("hwlat on this machine: SKIP with the reason when the tracer is missin
                    "scenario rt-verify runs it for real");
     }
   }
-  Bench b = Load("/", "");
+  Bench b = LoadBench("/", "");
   auto rs = b.Run("hwlat");
   REQUIRE(rs.size() == 1);
   CHECK(rs[0].status == Status::kSkip);

@@ -59,7 +59,7 @@ struct IrqBench {
   Bench bench;
   explicit IrqBench(const std::string& profile = kIsolate23, bool softirqs = true) {
     if (softirqs) tree.Put(kpath::kSoftirqs, kSoftirqs);
-    bench = Load(tree.dir(), profile);
+    bench = LoadBench(tree.dir(), profile);
     bench.root = std::make_unique<FaultRoot>(tree.dir());
   }
   std::string Interrupts() const { return tree.Get(kpath::kInterrupts); }

@@ -38,7 +38,7 @@ const std::string kGood =
 
 const std::string kOrder = "  order: [sensor-irq, loop]\n";
 
-std::vector<CheckResult> Lint(const std::string& tree, const std::string& yaml) { return Load(tree, yaml).Run("lint"); }
+std::vector<CheckResult> Lint(const std::string& tree, const std::string& yaml) { return LoadBench(tree, yaml).Run("lint"); }
 std::vector<CheckResult> Arm(const std::string& yaml) { return Lint(Tree("arm64-rt-8cpu"), yaml); }
 
 // kGood with `from` replaced by `to` (the line must exist).

@@ -10,7 +10,7 @@ using namespace rtagent::check;
 using namespace rtagent::check::testing;
 
 TEST_CASE("pi: SKIP under a fixture tree, with the reason", "[check][pi]") {
-  Bench b = Load(Tree("x86-ipc-4cpu"), "");
+  Bench b = LoadBench(Tree("x86-ipc-4cpu"), "");
   auto results = b.Run("pi");
   REQUIRE(results.size() == 1);
   CHECK(results[0].id == "pi");
@@ -24,7 +24,7 @@ TEST_CASE("pi: on the live kernel, inheritance holds (PASS, or WARN when a virtu
   if (::geteuid() != 0) {
     RTAGENT_SKIP("the experiment needs root (SCHED_FIFO)");
   }
-  Bench b = Load("/", "");
+  Bench b = LoadBench("/", "");
   auto results = b.Run("pi");
   REQUIRE(results.size() == 1);
   INFO(results[0].summary);

@@ -65,7 +65,7 @@ struct RankBench {
   FaultRoot* root = nullptr;
   Duration window = std::chrono::seconds(1);  ///< what the check must wait for
   RankBench(const std::string& fixture, const std::string& profile) : tree(Tree(fixture)) {
-    bench = Load(tree.dir(), profile);
+    bench = LoadBench(tree.dir(), profile);
     Reopen();
   }
   void Reopen() {
@@ -347,7 +347,7 @@ TEST_CASE("kernel log on this machine: read whole, without blocking", "[check][h
 
 TEST_CASE("ranks on this machine: every part answers, measuring live threads or saying why not", "[check][host]") {
   // Needs: the live system. Reads /proc and the kernel log; waits one second; changes nothing.
-  Bench b = Load("/", "");
+  Bench b = LoadBench("/", "");
   auto rs = b.Run("ranks");
   CHECK(ById(rs, "ranks.order").status == Status::kSkip);  // the default profile declares no order
   ById(rs, "ranks.throttling");
@@ -366,7 +366,7 @@ TEST_CASE("ranks: a tree without threads, or with no real-time or watched thread
   tree.Put(kpath::kCpuPossible, "0-1\n");
   tree.Put(kpath::kCpuOnline, "0-1\n");
   SECTION("no thread at all") {
-    Bench b = Load(tree.dir(), "");
+    Bench b = LoadBench(tree.dir(), "");
     auto rs = b.Run("ranks");
     REQUIRE(rs.size() == 1);
     CHECK(rs[0].status == Status::kSkip);
@@ -375,7 +375,7 @@ TEST_CASE("ranks: a tree without threads, or with no real-time or watched thread
   SECTION("only a normal process") {
     tree.Put(kpath::TaskStat(1, 1),
              "1 (init) S 0 1 1 0 -1 4194560 0 0 0 0 1 1 0 0 20 0 1 0 5 1000 100 1 0 0 0 0 0 0 0 0 0 0 0 17 0 0 0 0 0 0\n");
-    Bench b = Load(tree.dir(), "");
+    Bench b = LoadBench(tree.dir(), "");
     auto rs = b.Run("ranks");
     CHECK(ById(rs, "ranks.spinning").status == Status::kSkip);
     CHECK_THAT(ById(rs, "ranks.spinning").summary, Catch::Contains("no real-time thread runs"));

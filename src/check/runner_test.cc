@@ -148,7 +148,7 @@ TEST_CASE("suite file errors name the file, the line and the column", "[check][s
 }
 
 TEST_CASE("RunSuite runs the suite's checks in order and says which the profile turned off", "[check][suite]") {
-  Bench b = Load(Tree("x86-ipc-4cpu"), "checks:\n  clock: false\n");
+  Bench b = LoadBench(Tree("x86-ipc-4cpu"), "checks:\n  clock: false\n");
   Suite s;
   s.name = "mine";
   s.checks = {"kernel", "clock", "cmdline"};
@@ -172,7 +172,7 @@ TEST_CASE("RunSuite names the root's host and kernel, and leaves the host unknow
   s.name = "host";
   s.checks = {"kernel"};
   SECTION("a fixture without proc/sys/kernel/hostname") {
-    Bench b = Load(Tree("x86-ipc-4cpu"), "");
+    Bench b = LoadBench(Tree("x86-ipc-4cpu"), "");
     SuiteReport report = RunSuite(b.profile, *b.root, s);
     CHECK_FALSE(report.hostname);
     REQUIRE(report.kernel_release);
@@ -181,7 +181,7 @@ TEST_CASE("RunSuite names the root's host and kernel, and leaves the host unknow
   SECTION("a copy of it with one") {
     TempTree t(Tree("x86-ipc-4cpu"));
     t.Put("proc/sys/kernel/hostname", "robot-arm-2\n");
-    Bench b = Load(t.dir(), "");
+    Bench b = LoadBench(t.dir(), "");
     SuiteReport report = RunSuite(b.profile, *b.root, s);
     REQUIRE(report.hostname);
     CHECK(*report.hostname == "robot-arm-2");
@@ -190,7 +190,7 @@ TEST_CASE("RunSuite names the root's host and kernel, and leaves the host unknow
 
 // Issue 17: `verify --root FIXTURE` PASSed "no interrupt moved ... in 10s" after 0.02 s.
 TEST_CASE("RunSuite on a fixture root gives the window checks no live time: they SKIP and never wait", "[check][suite]") {
-  Bench b = Load(Tree("arm64-rt-8cpu"), "");
+  Bench b = LoadBench(Tree("arm64-rt-8cpu"), "");
   Suite s;
   s.name = "windows";
   s.checks = {"interrupts", "ranks", "clock"};
@@ -208,7 +208,7 @@ TEST_CASE("RunSuite on a fixture root gives the window checks no live time: they
 }
 
 TEST_CASE("Ctrl-C stops the suite after the running check and marks the report", "[check][suite]") {
-  Bench b = Load(Tree("x86-ipc-4cpu"), "");
+  Bench b = LoadBench(Tree("x86-ipc-4cpu"), "");
   Suite s;
   s.name = "mine";
   s.checks = {"kernel", "cmdline", "clock"};
@@ -224,7 +224,7 @@ TEST_CASE("Ctrl-C stops the suite after the running check and marks the report",
 }
 
 TEST_CASE("a suite's windows override the profile's", "[check][suite]") {
-  Bench b = Load(Tree("x86-ipc-4cpu"), "checks:\n  interrupts:\n    window: 20s\n  hwlat:\n    duration: 40s\n");
+  Bench b = LoadBench(Tree("x86-ipc-4cpu"), "checks:\n  interrupts:\n    window: 20s\n  hwlat:\n    duration: 40s\n");
   auto boot = LoadSuite("boot");
   REQUIRE(boot);
   const CheckInfo& interrupts = FindCheck("interrupts")->Info();
@@ -247,15 +247,15 @@ TEST_CASE("a suite sets only the windows its checks let it set", "[check][suite]
 }
 
 TEST_CASE("only hwlat needs root, and only when the suite runs it", "[check][suite]") {
-  Bench b = Load(Tree("x86-ipc-4cpu"), "");
+  Bench b = LoadBench(Tree("x86-ipc-4cpu"), "");
   CHECK(NeedsRoot(*LoadSuite("commission"), b.profile) == std::vector<std::string>{"hwlat"});
   CHECK(NeedsRoot(*LoadSuite("boot"), b.profile).empty());
-  Bench off = Load(Tree("x86-ipc-4cpu"), "checks:\n  hwlat: false\n");
+  Bench off = LoadBench(Tree("x86-ipc-4cpu"), "checks:\n  hwlat: false\n");
   CHECK(NeedsRoot(*LoadSuite("commission"), off.profile).empty());
 }
 
 TEST_CASE("the pi check runs in commission and ci, not at boot, and needs no up-front root", "[check][suite][pi]") {
-  Bench b = Load(Tree("x86-ipc-4cpu"), "");
+  Bench b = LoadBench(Tree("x86-ipc-4cpu"), "");
   for (const char* name : {"commission", "ci"}) {
     auto s = LoadSuite(name);
     REQUIRE(s);
@@ -276,7 +276,7 @@ TEST_CASE("the pi check runs in commission and ci, not at boot, and needs no up-
 TEST_CASE("the commission suite runs pi on the live kernel as root", "[check][suite][pi][host]") {
   if (::geteuid() != 0) RTAGENT_SKIP("the pi experiment needs root (SCHED_FIFO)");
   // Short windows and no hwlat: this test is about pi's place in the suite.
-  Bench b = Load("/", "checks:\n  hwlat: false\n  interrupts:\n    window: 100ms\n  ranks:\n    window: 100ms\n");
+  Bench b = LoadBench("/", "checks:\n  hwlat: false\n  interrupts:\n    window: 100ms\n  ranks:\n    window: 100ms\n");
   SuiteReport report = RunSuite(b.profile, *b.root, *LoadSuite("commission"));
   auto pi = std::find_if(report.results.begin(), report.results.end(), [](const CheckResult& r) { return r.id == "pi"; });
   REQUIRE(pi != report.results.end());

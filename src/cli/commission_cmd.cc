@@ -18,6 +18,7 @@
 #include <iostream>
 
 #include "base/ansi_style.h"
+#include "base/count_text.h"
 #include "base/exit_codes.h"
 #include "base/time_text.h"
 #include "check/preflight.h"
@@ -146,7 +147,8 @@ std::string RollbackSummary(const ApplyReport& report) {
     return out + "; some values written before it could not be put back (listed above): run `rtagent revert`";
   }
   if (undone == 0) return out + "; nothing had been written, nothing was changed";
-  return out + "; the " + std::to_string(undone) + " value(s) written before it were rolled back, nothing was changed";
+  return out + "; the " + CountOf(undone, "value", "values") + " written before it " + (undone == 1 ? "was" : "were") +
+         " rolled back, nothing was changed";
 }
 
 }  // namespace

@@ -203,7 +203,7 @@ TEST_CASE("commission: a write refused mid-apply rolls back, exits 4, says why, 
     CHECK(HasLine(r.out, {"failed", "CPU 3 cpufreq governor", "Operation not permitted"}));
     CHECK(HasLine(r.out, {"not run", "partition rt CPUs"}));
     CHECK_THAT(r.out, Catch::Contains("rtagent commission: apply failed at CPU 3 cpufreq governor (cannot open"));
-    CHECK_THAT(r.out, Catch::Contains("the 9 value(s) written before it were rolled back, nothing was changed; "
+    CHECK_THAT(r.out, Catch::Contains("the 9 values written before it were rolled back, nothing was changed; "
                                       "the loop stops here"));
     CHECK_THAT(r.out, !Catch::Contains("step 5"));
     // The rollback was complete: --revert-after has nothing to do and says nothing.

@@ -12,7 +12,7 @@
 #include "cli/verdict_files.h"
 #include "profile/loader.h"
 #include "profile/tuned_profile.h"
-#include "report/format.h"
+#include "base/count_text.h"
 #include "tune/tuned_import.h"
 
 namespace rtagent {

@@ -21,8 +21,8 @@ struct Toy {
   std::vector<std::string> steps;  // what ran, in order
 };
 
-const Section<Toy>& ToySection() {
-  static const Section<Toy> kSection{
+const profile::Section<Toy>& ToySection() {
+  static const profile::Section<Toy> kSection{
       "toy",
       {
           Int("count", &Toy::count, {1, 9}, 3, "how many"),

@@ -15,6 +15,7 @@
 #include <set>
 #include <sstream>
 
+#include "base/count_text.h"
 #include "base/kernel_paths.h"
 
 namespace rtagent::profile {
@@ -398,7 +399,7 @@ class Reader {
 
  private:
   Error Failed() const {
-    return MakeError("TuneD profile '" + out_.name + "': " + std::to_string(d_->ErrorCount()) + " error(s)");
+    return MakeError("TuneD profile '" + out_.name + "': " + CountOf(d_->ErrorCount(), "error", "errors"));
   }
 
   std::string DirList() const {

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <cstring>
 
+#include "base/count_text.h"
 #include "base/hash.h"
 #include "base/kernel_text.h"
 #include "base/pm_qos.h"
@@ -47,7 +48,7 @@ void AddLoads(Verdict& v, const AcceptanceRecord& rec) {
   pc.name = "loads";
   pc.passed = rec.load_problems.empty();
   for (const std::string& s : rec.load_problems) pc.reason += (pc.reason.empty() ? "" : "; ") + s;
-  if (pc.passed) pc.reason = std::to_string(rec.load_count) + " load(s) ran throughout, where they were put";
+  if (pc.passed) pc.reason = CountOf(rec.load_count, "load", "loads") + " ran throughout, where " + (rec.load_count == 1 ? "it was" : "they were") + " put";
   pc.status = pc.passed ? "PASS" : "FAIL";
   if (!pc.passed) pc.hint = "read the load's log beside the verdict; the figures were not measured under the load asked";
   v.preflight.push_back(std::move(pc));

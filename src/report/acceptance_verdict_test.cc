@@ -81,7 +81,7 @@ TEST_CASE("a run's record becomes a judged verdict: figures, loads, interrupts, 
   CHECK(v.loads[0].PlacementHeld());
   REQUIRE(v.preflight.size() == 2);  // the caller's kernel check, then the loads' own claim
   CHECK(v.preflight[1].name == "loads");
-  CHECK(v.preflight[1].reason == "1 load(s) ran throughout, where they were put");
+  CHECK(v.preflight[1].reason == "1 load ran throughout, where it was put");
   CHECK(v.preflight[1].status == "PASS");
   CHECK(v.preflight[1].hint.empty());
   REQUIRE(v.interrupts.size() == 1);

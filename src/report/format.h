@@ -4,10 +4,10 @@
 #include <cstdint>
 #include <string>
 
+#include "base/count_text.h"  // FormatCount, CountOf: the renderers use them too
+
 namespace rtagent {
 
-/// 1234567 -> "1,234,567".
-std::string FormatCount(uint64_t n);
 /// Nanoseconds as microseconds with one decimal: 12345 -> "12.3" (no unit).
 std::string FormatNsAsUs(int64_t ns);
 /// A short duration with its unit and three significant digits, from nanoseconds up:
@@ -15,8 +15,6 @@ std::string FormatNsAsUs(int64_t ns);
 std::string FormatNsShort(int64_t ns);
 /// A duration for people: "250 ms", "3.5 s", "12 min 5 s", "2 h 0 min 0 s".
 std::string FormatDuration(int64_t ns);
-/// A count with its noun: (1, "wake-up", "wake-ups") -> "1 wake-up", 2000 -> "2,000 wake-ups".
-std::string CountOf(uint64_t n, const std::string& one, const std::string& many);
 /// `v` with `decimals` decimals, "-0.0" printed as "0.0".
 std::string FormatFixed(double v, int decimals);
 /// A criterion's limit or measurement: `v` without decimals when it is a whole number ("50"),

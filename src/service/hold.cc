@@ -12,6 +12,7 @@
 #include <spdlog/sinks/stdout_sinks.h>
 #include <spdlog/spdlog.h>
 
+#include "base/count_text.h"
 #include "check/runner.h"
 #include "inspect/irqbalance.h"
 #include "profile/duration.h"
@@ -280,9 +281,9 @@ StartResult HoldDaemon::Start() {
     }
   }
   if (state_.reboot_required) {
-    log_->warn("{} boot-time item(s) differ from the running kernel's command line: a reboot is required "
+    log_->warn("{} from the running kernel's command line: a reboot is required "
                "(`rtagent commission` shows the bootloader change)",
-               state_.reboot_required);
+               CountOf(state_.reboot_required, "boot-time item differs", "boot-time items differ"));
   }
   if (report.rolled_back) {
     lease_.Release();
@@ -342,11 +343,12 @@ VerifyResult HoldDaemon::Verify() {
     if (v.differs > 0) overall = check::Status::kFail;
     else if (overall == check::Status::kSkip) overall = check::Status::kPass;
     v.result = check::ToString(overall);
-    v.summary += std::to_string(v.differs) + " item(s) differ from the profile; checks (" + options_.suite + "): " +
+    v.summary += CountOf(v.differs, "item differs", "items differ") + " from the profile; checks (" + options_.suite + "): " +
                  std::to_string(v.pass) + " pass, " + std::to_string(v.warn) + " warn, " + std::to_string(v.fail) +
                  " fail, " + std::to_string(v.skip) + " skip";
     if (!boot_files_.empty()) {
-      v.summary += "; " + std::to_string(boot_files_.size()) + " boot loader file(s) wait for `rtagent apply`";
+      v.summary += "; " + CountOf(boot_files_.size(), "boot loader file waits", "boot loader files wait") +
+                   " for `rtagent apply`";
     }
   }
   state_.last_verify = v;

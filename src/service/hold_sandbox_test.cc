@@ -149,7 +149,7 @@ TEST_CASE("hold under the unit's sandbox with a grub profile: no boot file writt
                                                "arguments yet; hold never writes boot files"));
   CHECK_THAT(d.StatusLine(), Catch::Contains("boot file not written (rtagent apply writes it)"));
   CHECK(d.state().last_verify.differs == 0);
-  CHECK_THAT(d.state().last_verify.summary, Catch::Contains("1 boot loader file(s) wait for `rtagent apply`"));
+  CHECK_THAT(d.state().last_verify.summary, Catch::Contains("1 boot loader file waits for `rtagent apply`"));
   CHECK(d.Tick() == 0);  // the boot file is no drift to re-assert either
   CHECK(s.root->refused.empty());
   CHECK(d.Stop("SIGTERM"));

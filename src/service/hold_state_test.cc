@@ -31,7 +31,7 @@ HoldState Sample() {
   s.AddDrift({1796000050, "irqs", "IRQ 125 (eno1) affinity", "proc/irq/125/smp_affinity_list", "0-3", "0", "re-asserted"});
   s.AddDrift({1796000060, "irqs", "IRQ 125 (eno1) affinity", "proc/irq/125/smp_affinity_list", "0-3", "0", "re-asserted",
               "irqbalance (process 4242)"});
-  s.last_verify = {1796000001, "PASS", 0, 3, 0, 0, 2, "boot", "0 item(s) differ"};
+  s.last_verify = {1796000001, "PASS", 0, 3, 0, 0, 2, "boot", "0 items differ"};
   VerdictSummary v;
   v.path = "/var/lib/rtagent/v.json";
   v.started_at = "2026-11-29T00:00:00Z";

@@ -1,6 +1,7 @@
 #include "tune/plan_render.h"
 
 #include "base/ansi_style.h"
+#include "base/count_text.h"
 #include "base/cpuset.h"
 #include "base/kernel_text.h"
 #include "base/text_table.h"
@@ -252,8 +253,8 @@ std::string RenderPlanText(const FullPlan& plan, bool color) {
   out += "\n" + std::to_string(n.pending) + " to change now, " + std::to_string(n.reboot) + " at the next boot, " +
          std::to_string(n.matching) + " already in place\n";
   if (n.reboot > 0) {
-    out += "reboot required: the kernel command line lacks " + std::to_string(n.reboot) +
-           " argument(s); apply writes the boot loader file, then reboot\n";
+    out += "reboot required: the kernel command line lacks " + CountOf(n.reboot, "argument", "arguments") +
+           "; apply writes the boot loader file, then reboot\n";
   }
   if (const BootSummary* b = Boot(plan)) {
     std::vector<Change> files;
@@ -406,9 +407,9 @@ std::string RenderRevertText(const RevertReport& report) {
     t.Row({outcome, r.change.what, Cell(r.change, r.change.after, 40)});
   }
   std::string kept = kept_back == 0 ? ""
-                                    : "\n" + std::to_string(kept_back) +
-                                          " task placement(s) journaled because a partition write could change them "
-                                          "were already as before\n";
+                                    : "\n" + CountOf(kept_back, "task placement", "task placements") +
+                                          " journaled because a partition write could change them " +
+                                          (kept_back == 1 ? "was" : "were") + " already as before\n";
   return t.Render(2) + runs + kept + (report.complete ? "\nevery journaled value is back; the journal is removed\n"
                                         : "\nsome values could not be put back; the journal is kept: fix the cause and run "
                                           "`rtagent revert` again\n");
