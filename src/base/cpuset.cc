@@ -212,6 +212,12 @@ bool CpuSet::IsSubsetOf(const CpuSet& other) const { return Minus(other).Empty()
 
 bool CpuSet::Intersects(const CpuSet& other) const { return !Intersect(other).Empty(); }
 
+std::string CpuSet::Named() const {
+  const int n = Count();
+  if (n == 0) return "no CPU";
+  return (n == 1 ? "CPU " : "CPUs ") + ToList();
+}
+
 std::string CpuSet::ToList() const {
   std::string out;
   std::vector<int> cpus = Cpus();

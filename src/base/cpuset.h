@@ -49,6 +49,8 @@ class CpuSet {
 
   /// Canonical list form, ranges collapsed: "0-3,8". Empty set prints "".
   std::string ToList() const;
+  /// The list with its noun, for sentences: "CPU 3", "CPUs 0-3,8", "no CPU".
+  std::string Named() const;
   /// Kernel mask form with 32-bit comma groups, at least `nr_cpus` bits wide:
   /// ToMask(64) of {0..63} is "ffffffff,ffffffff".
   std::string ToMask(int nr_cpus = 0) const;

@@ -87,3 +87,9 @@ TEST_CASE("fuzz cpuset: a negative CPU number is refused, not walked from", "[ba
   CHECK_FALSE(CpuSet::ParseList("0--3").ok());
   CHECK(CpuSet::ParseList("0-3").ok());
 }
+
+TEST_CASE("a CPU set in a sentence carries its noun", "[base][cpuset]") {
+  CHECK(CpuSet().Named() == "no CPU");
+  CHECK(CpuSet::ParseList("3")->Named() == "CPU 3");
+  CHECK(CpuSet::ParseList("0-3,8")->Named() == "CPUs 0-3,8");
+}

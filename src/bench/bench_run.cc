@@ -25,7 +25,7 @@ const std::vector<Phase>& AllPhases() {
 
 std::string PhaseLoad::Describe() const {
   if (policy.empty()) return "none";
-  return policy + (priority > 0 ? " " + std::to_string(priority) : std::string()) + " on CPUs " + cpus.ToList();
+  return policy + (priority > 0 ? " " + std::to_string(priority) : std::string()) + " on " + cpus.Named();
 }
 
 double TestResult::AchievedHz() const {

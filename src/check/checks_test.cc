@@ -64,7 +64,7 @@ TEST_CASE("kernel: the fair server off on a housekeeping CPU fails", "[check]") 
   Bench b = LoadBench(t.dir(), kArmMatching);
   const auto& net = ById(b.Run("kernel"), "kernel.safety_net");
   CHECK(net.status == Status::kFail);
-  CHECK_THAT(net.summary, Catch::Contains("off on CPUs 1") && Catch::Contains("not isolated"));
+  CHECK_THAT(net.summary, Catch::Contains("off on CPU 1") && Catch::Contains("not isolated"));
   CHECK_THAT(net.hint, Catch::Contains("fair_server"));
 }
 

@@ -276,7 +276,7 @@ class HwlatCheck : public Check {
     CpuSet cpus = env.profile.cores.isolated->cpus;
     if (cpus.Empty()) cpus = env.profile.system.online;
     const std::string setup = "width " + std::to_string(width) + " us per " + std::to_string(window) +
-                              " us window on CPUs " + cpus.ToList() + " for " + Seconds(duration) + ", " + mode_text;
+                              " us window on " + cpus.Named() + " for " + Seconds(duration) + ", " + mode_text;
     const std::vector<Step> steps = {{kpath::kTracingOn, "0"},
                                      {kpath::kTracingThresh, std::to_string(*c.threshold_us)},
                                      {kpath::kHwlatWidth, std::to_string(width)},

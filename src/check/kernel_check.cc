@@ -100,7 +100,7 @@ CheckResult SafetyNetResult(const CheckEnv& env, const KernelInfo& k) {
       measured += " " + std::to_string(*net.fair_server.front().runtime_ns / 1000000) + " ms of every " +
                   std::to_string(*net.fair_server.front().period_ns / 1000000) + " ms";
     }
-    measured += off.Empty() ? " on every CPU" : ", off on CPUs " + off.ToList();
+    measured += off.Empty() ? " on every CPU" : ", off on " + off.Named();
   } else if (net.active == "rt_throttling" || (net.active == "none" && net.rt_runtime_us)) {
     measured = "RT throttling: sched_rt_runtime_us=" + std::to_string(net.rt_runtime_us.value_or(0)) +
                " of sched_rt_period_us=" + std::to_string(net.rt_period_us.value_or(0));
@@ -131,7 +131,7 @@ CheckResult SafetyNetResult(const CheckEnv& env, const KernelInfo& k) {
                   kChapter2);
   } else if (!off_outside.Empty()) {
     r = NewResult(kName, id, Status::kFail,
-                  "the RT safety net is off on CPUs " + off_outside.ToList() +
+                  "the RT safety net is off on " + off_outside.Named() +
                       ", which are not isolated: a runaway real-time loop there starves everything",
                   kChapter2);
     r.hint = everywhere_off ? "write 950000 to /" + kpath::kSchedRtRuntime + " (remove the sysctl that sets -1)"

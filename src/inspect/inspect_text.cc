@@ -135,7 +135,7 @@ void Kernel(Out& o, const KernelInfo& k) {
     std::vector<std::string> parts;
     for (const auto& [rp, cpus] : groups) {
       std::string p = rp.first == 0 ? "off (runtime 0)" : std::to_string(rp.first / 1000000) + " ms of " + std::to_string(rp.second / 1000000) + " ms";
-      parts.push_back(p + " on CPUs " + cpus.ToList());
+      parts.push_back(p + " on " + cpus.Named());
     }
     kv.push_back({"fair server", Join(parts, "; ")});
   } else {
@@ -409,7 +409,7 @@ void Power(Out& o, const PowerState& p) {
     o.Pairs({{"cpufreq", "absent (no cpufreq driver)"}});
   }
   std::vector<std::string> parts;
-  for (const auto& [v, cpus] : resume) parts.push_back(v + " on CPUs " + cpus.ToList());
+  for (const auto& [v, cpus] : resume) parts.push_back(v + " on " + cpus.Named());
   o.Pairs({{"pm_qos_resume_latency_us", parts.empty() ? "none" : Join(parts, "; ")}});
 }
 

@@ -39,7 +39,7 @@ std::string CpuTable(const Verdict& v) {
 std::string RenderAcceptSummary(const Verdict& v, bool color) {
   const std::string result = std::string("accept: ") + (v.pass ? "PASS" : "FAIL");
   std::string out = Paint(color, "1", result) + " — " + v.profile_name + ", " +
-                    FormatDuration(v.config.duration_actual_ns) + " on CPUs " + v.config.cpus.ToList() + " (" +
+                    FormatDuration(v.config.duration_actual_ns) + " on " + v.config.cpus.Named() + " (" +
                     v.config.policy + " " + std::to_string(v.config.priority) + ", every " +
                     std::to_string(v.config.interval_us) + " µs)" + (v.interrupted ? ", INTERRUPTED" : "") + "\n";
   out += HostLine(v.host);

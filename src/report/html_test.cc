@@ -82,7 +82,7 @@ TEST_CASE("the HTML verdict puts the verdict and its reason first, then the sect
                                "class=\"verdict fail\"",
                                "<p class=\"reason\">4 of 15 criteria failed: CPU 2 max 1203.0 µs (limit ≤ 100 µs); CPU 2 "
                                "overflows 1 (limit ≤ 0); run preflight interrupts failed (limit passed); run placement "
-                               "disk ran on CPUs 2 (limit held).</p>",
+                               "disk ran on CPU 2 (limit held).</p>",
                                "<strong class=\"tag\">VIRTUAL MACHINE</strong> measured on a virtual machine (KVM)",
                                "Read this first",
                                "<h2>Criteria</h2>",

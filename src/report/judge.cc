@@ -160,10 +160,10 @@ std::vector<Criterion> EvaluateCriteria(const AcceptanceLimits& limits, const Ve
       k.limit = 0;
       const CpuSet outside = l.cpus_ran.Minus(l.cpus_asked);
       k.measured = outside.Count();
-      k.measured_text = outside.Empty() ? "held" : "ran on CPUs " + outside.ToList();
+      k.measured_text = outside.Empty() ? "held" : "ran on " + outside.Named();
       k.pass = outside.Empty();
-      k.evidence = "load " + l.name + " was put on CPUs " + l.cpus_asked.ToList() + " and ran on CPUs " +
-                   (l.cpus_ran.Empty() ? std::string("(none seen)") : l.cpus_ran.ToList());
+      k.evidence = "load " + l.name + " was put on " + l.cpus_asked.Named() + " and ran on " +
+                   (l.cpus_ran.Empty() ? std::string("no CPU seen") : l.cpus_ran.Named());
       if (!k.pass) k.evidence += ": outside its CPUs on " + outside.ToList();
       out.push_back(std::move(k));
     }

@@ -276,7 +276,7 @@ Result<void> RefuseHeldCpus(const std::vector<profile::Partition>& parts, const 
       });
       const CpuSet both = p.cpus->cpus.Intersect(other.cpus);
       if (ours || both.Empty()) continue;
-      return MakeError(p.mark.ToString() + ": partition \"" + p.name + "\" wants CPUs " + p.cpus->cpus.ToList() +
+      return MakeError(p.mark.ToString() + ": partition \"" + p.name + "\" wants " + p.cpus->cpus.Named() +
                            ", but the existing " + other.kind + " " + other.cgroup + " already holds CPUs " +
                            other.cpus.ToList() + " (" + both.ToList() + " in both); nothing was planned. Give \"" +
                            p.name + "\" other CPUs, name it \"" + other.cgroup.substr(1) + "\" to take " +
@@ -310,8 +310,8 @@ Result<void> RefuseDeadlineCpus(const std::vector<profile::Partition>& parts, co
       if (moved_in) continue;
       return MakeError(p.mark.ToString() + ": partition \"" + p.name + "\" wants CPUs " + p.cpus->cpus.ToList() +
                            ", but the SCHED_DEADLINE thread " + t.comm + " (tid " + std::to_string(t.tid) + " of " +
-                           t.process_comm + ", pid " + std::to_string(t.pid) + ") may run only on CPUs " +
-                           t.affinity->ToList() + " and is not in it; nothing was planned. Add \"" +
+                           t.process_comm + ", pid " + std::to_string(t.pid) + ") may run only on " +
+                           t.affinity->Named() + " and is not in it; nothing was planned. Add \"" +
                            t.process_comm + "\" to partitions." + p.name + ".processes, or widen that thread's "
                            "affinity first",
                        EBUSY);
