@@ -102,7 +102,7 @@ std::string LooksLikeImport(std::string_view text) {
                          body.find("\"thread\"") != std::string_view::npos;
     return rt_tests || threads ? "cyclictest" : "";
   }
-  if (body.rfind("<?xml", 0) == 0 || body.front() == '<') {
+  if (body.front() == '<') {  // <?xml ...?> or the root element itself
     return body.find("<rteval") != std::string_view::npos ? "rteval" : "";
   }
   if (body.rfind("# RTLA timerlat histogram", 0) == 0) return "rtla";

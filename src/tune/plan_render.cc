@@ -66,9 +66,7 @@ std::string SettingsOf(const std::string& text) {
 // same table reads as CPU 3 otherwise.
 std::string MaskCell(const std::string& value) {
   auto set = CpuSet::ParseMask(value);
-  if (!set) return value;
-  if (set->Empty()) return value + " (no CPU)";
-  return value + " (CPU" + (set->Count() == 1 ? " " : "s ") + set->ToList() + ")";
+  return set ? value + " (" + set->Named() + ")" : value;
 }
 
 std::string Cell(const Change& c, const std::string& value, size_t width) {
