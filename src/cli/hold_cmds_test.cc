@@ -142,6 +142,51 @@ TEST_CASE("hold --once applies, verifies, prints what it holds and keeps the sta
   CHECK(s["profile"] == b.profile);
 }
 
+TEST_CASE("a hold that kept its values, then revert: status says revert put them back", "[cli][service]") {
+  Board b;
+  const std::string irq = b.tree.Get(kIrq), stat = b.tree.Get(kStat);
+  b.files.Put("p.yaml", Profile());
+  std::string out;
+  Rt("hold --once " + b.Root() + " " + b.profile, &out);
+  INFO(out);
+  REQUIRE(b.tree.Get(kStat) == "10\n");
+  out.clear();
+  CHECK(Rt("revert " + b.Root(), &out) == 0);
+  CHECK(b.tree.Get(kIrq) == irq);
+  CHECK(b.tree.Get(kStat) == stat);
+  out.clear();
+  CHECK(Rt("status " + b.Root(), &out) == 3);
+  CHECK_THAT(out, Catch::StartsWith("rtagent hold: not running (stopped at ") && Catch::Contains("--once: state kept"));
+  CHECK_THAT(out, Catch::Contains("\n  since then:     `rtagent revert` put back "));
+  CHECK_THAT(out, !Catch::Contains("could not be"));
+  auto first = b.State()["reverted_since"];
+  REQUIRE(first.is_object());
+  CHECK(first["restored"].get<int>() >= 2);  // at least the IRQ's affinity and the sysctl
+  CHECK(first["failed"] == 0);
+  // A second revert finds nothing to put back and leaves the note as it was.
+  out.clear();
+  CHECK(Rt("revert " + b.Root(), &out) == 0);
+  CHECK(b.State()["reverted_since"] == first);
+}
+
+TEST_CASE("revert with a state file it cannot read puts the values back and says the file is stale",
+          "[cli][service]") {
+  Board b;
+  const std::string stat = b.tree.Get(kStat);
+  b.files.Put("p.yaml", Profile());
+  std::string out;
+  Rt("hold --once " + b.Root() + " " + b.profile, &out);
+  b.tree.Put(service::StatePath(), "{\"pid\": ");
+  out.clear();
+  CHECK(Rt("revert " + b.Root(), &out) == 0);
+  INFO(out);
+  CHECK(b.tree.Get(kStat) == stat);
+  CHECK_THAT(out, Catch::Contains("rtagent revert: the values are back, but the state file of the stopped `rtagent "
+                                  "hold` still calls them held: " +
+                                  b.tree.dir() + "/run/rtagent/state.json: not a JSON object"));
+  CHECK(b.tree.Get(service::StatePath()) == "{\"pid\": ");
+}
+
 TEST_CASE("hold --once with on_stop: revert leaves the board as it found it", "[cli][service]") {
   Board b;
   const std::string irq = b.tree.Get(kIrq), stat = b.tree.Get(kStat);

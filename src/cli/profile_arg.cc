@@ -6,8 +6,10 @@
 
 #include "base/exit_codes.h"
 #include "base/kernel_paths.h"
+#include "base/time_text.h"
 #include "profile/loader.h"
 #include "service/hold_state.h"
+#include "tune/executor.h"
 
 namespace rtagent {
 
@@ -66,6 +68,23 @@ bool NoHoldBeside(const std::string& command, const SysRoot& root) {
                "reverts), or make the profile it reads the one you want and reload it "
                "(systemctl reload rtagent.service); nothing was changed\n";
   return false;
+}
+
+void NoteRevertInHoldState(const std::string& command, SysRoot& root, const RevertReport& report) {
+  service::RevertedSince what;
+  for (const ChangeResult& r : report.results) {
+    if (r.outcome == Outcome::kApplied) {
+      ++what.restored;
+    } else if (r.outcome != Outcome::kAlreadySet) {
+      ++what.failed;
+    }
+  }
+  if (what.restored == 0 && what.failed == 0) return;
+  what.time = UnixNow();
+  if (auto noted = service::NoteRevertSince(root, what); !noted) {
+    std::cerr << "rtagent " << command << ": the values are back, but the state file of the stopped `rtagent hold` "
+              << "still calls them held: " << noted.error().message << "\n";
+  }
 }
 
 bool CanWrite(const std::string& command, const SysRoot& root) {

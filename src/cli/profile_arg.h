@@ -14,6 +14,8 @@
 
 namespace rtagent {
 
+struct RevertReport;  // tune/executor.h
+
 struct LoadedProfile {
   std::unique_ptr<SysRoot> root;
   profile::Profile profile;
@@ -41,5 +43,11 @@ bool CanWrite(const std::string& command, const SysRoot& root);
 /// entries lost (seen in a QEMU guest: revert then left a file apply had changed). Otherwise
 /// prints which hold and the way out (exit 3); nothing is changed.
 bool NoHoldBeside(const std::string& command, const SysRoot& root);
+
+/// After `command` put journaled values back: notes it in the state file a stopped hold left
+/// (service::NoteRevertSince), so `rtagent status` stops calling those values held. Nothing when
+/// nothing was put back or there is no state file; a state file that cannot be read or written is
+/// said on stderr and changes nothing else (the values are back either way).
+void NoteRevertInHoldState(const std::string& command, SysRoot& root, const RevertReport& report);
 
 }  // namespace rtagent

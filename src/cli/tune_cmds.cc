@@ -131,6 +131,7 @@ int CmdRevert(const GlobalOptions& g, const RevertOptions& o) {
     return kExitCannotRun;
   }
   const RevertReport& report = *reverted;
+  NoteRevertInHoldState("revert", **root, report);
   if (o.json) {
     nlohmann::json items = nlohmann::json::array();
     for (const auto& r : report.results) {

@@ -4,6 +4,7 @@
 #include <map>
 #include <sstream>
 
+#include "base/count_text.h"
 #include "base/json_reason.h"
 #include "base/kernel_paths.h"
 #include "base/pm_qos.h"
@@ -130,6 +131,14 @@ json ToJson(const HoldState& s) {
   } else {
     j["verdict"] = nullptr;
   }
+  if (s.reverted) {
+    j["reverted_since"] = {{"time", s.reverted->time},
+                           {"at", At(s.reverted->time)},
+                           {"restored", s.reverted->restored},
+                           {"failed", s.reverted->failed}};
+  } else {
+    j["reverted_since"] = nullptr;
+  }
   return j;
 }
 
@@ -194,6 +203,10 @@ Result<HoldState> ParseHoldState(const std::string& text) {
       }
       s.verdict = vs;
     }
+    if (j.contains("reverted_since") && j["reverted_since"].is_object()) {
+      const json& r = j["reverted_since"];
+      s.reverted = RevertedSince{r.value("time", int64_t{0}), r.value("restored", 0), r.value("failed", 0)};
+    }
     return s;
   } catch (const json::exception& e) {
     return MakeError("unexpected content: " + JsonReason(e));
@@ -209,6 +222,19 @@ Result<std::optional<HoldState>> ReadHoldState(const SysRoot& root) {
   auto state = ParseHoldState(*text);
   if (!state) return Wrap(StateFileOnHost(root) + ": ", state.error());
   return std::optional<HoldState>(std::move(*state));
+}
+
+Result<void> NoteRevertSince(SysRoot& root, const RevertedSince& what) {
+  auto read = ReadHoldState(root);
+  if (!read) return read.error();
+  if (!*read) return {};
+  HoldState s = std::move(**read);
+  s.reverted = what;
+  s.updated = what.time;
+  if (auto w = root.WriteDurable(StatePath(), ToJson(s).dump(2, ' ', false, json::error_handler_t::replace) + "\n"); !w) {
+    return Wrap(StateFileOnHost(root) + ": ", w.error());
+  }
+  return {};
 }
 
 std::optional<int32_t> HeldPmQosNote(const SysRoot& root) {
@@ -229,6 +255,12 @@ std::string RenderStatusText(const HoldState& s, bool running, int64_t now) {
   } else {
     o << "rtagent hold: not running (pid " << s.pid << " is gone; it was " << s.state << " " << s.profile
       << ", last seen " << At(s.updated) << ")\n";
+  }
+  if (s.reverted && !running) {
+    o << "  since then:     `rtagent revert` put back " << CountOf(s.reverted->restored, "value", "values") << " at "
+      << At(s.reverted->time);
+    if (s.reverted->failed) o << "; " << CountOf(s.reverted->failed, "value", "values") << " could not be";
+    o << "\n";
   }
   o << "  profile:        " << s.profile << (s.root.empty() || s.root == "/" ? "" : " on root " + s.root) << "\n";
   o << "  since:          " << Ago(now, s.since) << "\n";

@@ -59,6 +59,14 @@ struct VerdictSummary {
   std::vector<VerdictCpuSummary> cpus;  ///< in CPU order
 };
 
+/// What `rtagent revert` put back after the hold stopped: the state file of a hold that kept
+/// its values still says they are held until revert notes that they are not.
+struct RevertedSince {
+  int64_t time = 0;  ///< unix seconds
+  int restored = 0;  ///< values put back
+  int failed = 0;    ///< values revert could not put back (its output names them)
+};
+
 /// Everything `rtagent status` shows.
 struct HoldState {
   static constexpr size_t kMaxDriftEvents = 32;  ///< the ring kept in the file
@@ -88,6 +96,7 @@ struct HoldState {
   int64_t last_reload_time = 0;
   std::string stop_reason;  ///< "SIGTERM: state kept", ...
   std::optional<VerdictSummary> verdict;
+  std::optional<RevertedSince> reverted;  ///< set by `rtagent revert` once the hold has stopped
 
   /// Adds an event, dropping the oldest beyond kMaxDriftEvents.
   void AddDrift(DriftEvent e);
@@ -108,6 +117,11 @@ Result<HoldState> ParseHoldState(const std::string& text);
 /// never ran, or /run was emptied by a reboot); an error, naming the file, when it cannot be
 /// read or parsed. Whether that hold still runs is the caller's question (its pid).
 Result<std::optional<HoldState>> ReadHoldState(const SysRoot& root);
+/// After `rtagent revert` put values back: notes it in the state file a hold left behind (one
+/// stopped with on_stop: keep, or one whose process is gone), so `status` no longer says those
+/// values are held. Nothing to do when there is no state file; an error names the file when it
+/// cannot be read or written. The caller has made sure no hold runs (NoHoldBeside).
+Result<void> NoteRevertSince(SysRoot& root, const RevertedSince& what);
 /// The PM QoS note `rtagent hold` says it holds (its state file's pm_qos_us), for a latency
 /// run to tell whose note was in force; nullopt when there is no state file, it cannot be read,
 /// or it names no note (or none that makes sense).

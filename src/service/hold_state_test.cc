@@ -103,6 +103,50 @@ TEST_CASE("status text says what is held, since when, drift and verify", "[servi
   CHECK_THAT(RenderStatusText(s, false, 0), Catch::Contains("PM QoS note:    none asked"));
 }
 
+TEST_CASE("NoteRevertSince: a stopped hold's state file says revert put its values back", "[service]") {
+  rtagent::TempTree t;
+  rtagent::FaultRoot root(t.dir());
+  const RevertedSince what{1796000200, 14, 2};
+  REQUIRE(NoteRevertSince(root, what));  // no state file: nothing to note, nothing written
+  CHECK(root.calls().empty());
+  CHECK_FALSE(rtagent::FsRoot(t.dir()).Exists(StatePath()));
+
+  HoldState s = Sample();
+  s.state = "stopped";
+  s.stop_reason = "SIGTERM: state kept (on_stop: keep; `rtagent revert` puts it back)";
+  t.Put(StatePath(), ToJson(s).dump(2));
+  REQUIRE(NoteRevertSince(root, what));
+  auto back = ReadHoldState(root);
+  REQUIRE(back);
+  REQUIRE(back->has_value());
+  REQUIRE((*back)->reverted.has_value());
+  CHECK((*back)->reverted->restored == 14);
+  CHECK((*back)->reverted->failed == 2);
+  CHECK((*back)->updated == 1796000200);
+  CHECK((*back)->stop_reason == s.stop_reason);  // the stop's own record is kept as it was
+  const std::string text = RenderStatusText(**back, false, 1796000300);
+  CHECK_THAT(text, Catch::Contains("\n  since then:     `rtagent revert` put back 14 values at 2026-") &&
+                       Catch::Contains("; 2 values could not be\n"));
+  CHECK(ToJson(**back)["reverted_since"]["restored"] == 14);
+  // A hold started again writes a fresh state: nothing reverted since.
+  CHECK_THAT(RenderStatusText(s, false, 1796000300), !Catch::Contains("since then:"));
+  CHECK(ToJson(s)["reverted_since"].is_null());
+
+  const std::string before = t.Get(StatePath());
+  root.FailNthWrite(root.calls().size() + 1, ENOSPC);
+  auto full = NoteRevertSince(root, RevertedSince{1796000400, 1, 0});
+  REQUIRE_FALSE(full);
+  CHECK_THAT(full.error().message, Catch::StartsWith(t.dir() + "/run/rtagent/state.json: "));
+  CHECK(full.error().err == ENOSPC);
+  CHECK(t.Get(StatePath()) == before);
+
+  t.Put(StatePath(), "{not json");
+  auto bad = NoteRevertSince(root, what);
+  REQUIRE_FALSE(bad);
+  CHECK_THAT(bad.error().message, Catch::StartsWith(t.dir() + "/run/rtagent/state.json: "));
+  CHECK(t.Get(StatePath()) == "{not json");
+}
+
 TEST_CASE("Prometheus label values are escaped", "[service]") {
   HoldState s = Sample();
   s.profile = "a\"b\\c";
