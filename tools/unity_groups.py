@@ -11,7 +11,12 @@ first file's name would hide the one the second means). A word a file "uses" inc
 the project's headers it includes (directly or through other project headers) declare at
 namespace scope: a neighbour that includes `tune/change.h` sees `enum class Compare`, so a file
 defining `Compare` in an anonymous namespace must not share its group, even when neither file
-writes the word. A file-scope `using namespace` directive reaches every file after it in the
+writes the word. Nor may a neighbour's headers declare a word a file writes in a second
+namespace that file sees unqualified (its own namespaces and those around them, and its `using
+namespace` targets), when one of the two is not a function: the test helper
+`rtagent::check::testing::Load` and the class `rtagent::Load` are ambiguous in a file that sees
+both, though it compiled alone (functions of one name are overloads, and a word the file's own
+headers already declare twice it must be writing qualified). A file-scope `using namespace` directive reaches every file after it in the
 group, so the members' directives must form a chain: each file's set contains the sets of the
 files before it (a file with none, then files with `using namespace rtagent;`, then files that
 add `using namespace rtagent::test;`), and the group lists them in that order; a file never sees
@@ -97,6 +102,13 @@ def strip(src):
 
 def declared_name(stmt, anonymous):
     """The name a namespace-scope statement declares, when a unity build could see it twice."""
+    found = declared(stmt, anonymous)
+    return found[0] if found else None
+
+
+def declared(stmt, anonymous):
+    """(name, kind) of what a namespace-scope statement declares, kind "type" (a class, an enum,
+    an alias), "function" or "variable"; None when a unity build could not see it twice."""
     if not stmt or stmt.startswith("using namespace"):
         return None
     if not anonymous and not re.match(r"(template ?<.*?> ?)?(static|constexpr)\b", stmt):
@@ -104,18 +116,18 @@ def declared_name(stmt, anonymous):
     stmt = re.sub(r"^template ?<.*?> ?", "", stmt)
     m = re.match(r"(?:struct|class|enum(?: class)?|union) (\w+)", stmt)
     if m:
-        return m.group(1)
+        return m.group(1), "type"
     m = re.match(r"using (\w+) ?=", stmt)
     if m:
-        return m.group(1)
+        return m.group(1), "type"
     if re.match(r"(TEST_CASE|SCENARIO|CATCH_|METHOD_AS_TEST_CASE)", stmt):
         return None
     m = re.match(r"namespace (\w+) ?=", stmt)
     if m:
         return None  # an alias: the same alias twice is allowed
-    m = re.match(r"([^(=\[{]*?)(\w+) ?(?:\(|=|\[|\{|$)", stmt)
+    m = re.match(r"([^(=\[{]*?)(\w+) ?(\(|=|\[|\{|$)", stmt)
     if m and m.group(2) not in KEYWORDS:
-        return m.group(2)
+        return m.group(2), "function" if m.group(3) == "(" else "variable"
     return None
 
 
@@ -140,23 +152,98 @@ def includes(path, roots):
 def header_names(path, roots, cache):
     """Every name a project header and the project headers it includes declare at namespace
     scope (functions, types, constants, aliases), as a neighbour including it would see them."""
+    return set(header_decls(path, roots, cache))
+
+
+def header_decls(path, roots, cache):
+    """What a project header and the project headers it includes declare at namespace scope:
+    {name: {(namespace, kind)}}, namespace as "rtagent::test" ("" the global one)."""
     if path in cache:
         return cache[path]
-    cache[path] = set()  # include cycles end here
-    names = set(declarations(path, everything=True)[0])
+    cache[path] = {}  # include cycles end here
+    decls = collections.defaultdict(set)
+    for ns, name, kind in scoped_declarations(path):
+        decls[name].add((ns, kind))
     for inc in includes(path, roots):
-        names |= header_names(inc, roots, cache)
-    cache[path] = names
-    return names
+        for name, where in header_decls(inc, roots, cache).items():
+            decls[name] |= where
+    cache[path] = dict(decls)
+    return cache[path]
+
+
+class Unit:
+    """What grouping needs to know of one file."""
+
+    def __init__(self, path, roots=(), cache=None):
+        self.path = path
+        self.names, self.usings, self.words = declarations(path)
+        self.written = set(self.words)  # the words of its own text
+        self.decls = collections.defaultdict(set)  # {name: {(namespace, kind)}} of its headers
+        for inc in includes(path, list(roots)):
+            for name, where in header_decls(inc, list(roots), {} if cache is None else cache).items():
+                self.decls[name] |= where
+        self.words |= set(self.decls)
+        self.visible = visible_namespaces(path, self.usings)
+
+    def ambiguous(self, decls):
+        """The words this file writes that `decls` (its neighbours' headers and its own) declare
+        in two namespaces it sees unqualified, at least one of them not a function (functions
+        of one name in two namespaces are overloads; a class beside a function is ambiguous), when
+        its own headers alone did not."""
+        found = set()
+        for name in self.written & set(decls):
+            if name not in decls or len(decls[name]) < 2:
+                continue
+            seen = {(ns, kind) for ns, kind in decls[name] if ns in self.visible}
+            own = {(ns, kind) for ns, kind in self.decls.get(name, ()) if ns in self.visible}
+            if clash(seen) and not clash(own):
+                found.add(name)
+        return found
+
+
+def clash(where):
+    return len({ns for ns, _ in where}) > 1 and any(kind != "function" for _, kind in where)
+
+
+def visible_namespaces(path, usings):
+    """The namespaces whose names a file may write unqualified: the global one, each namespace
+    it opens and those around it, and the targets of its `using namespace` directives (also read
+    as nested in each namespace it opens, where such a directive may stand)."""
+    opened = {ns for ns, _, _ in scoped_declarations(path, opened=True)}
+    visible = {""}
+    for ns in opened:
+        parts = ns.split("::") if ns else []
+        visible |= {"::".join(parts[:i]) for i in range(len(parts) + 1)}
+    for u in usings:
+        target = u[len("using namespace"):].strip().lstrip(":")
+        visible.add(target)
+        visible |= {ns + "::" + target for ns in opened if ns}
+    return visible
 
 
 def analyse(path, roots=(), cache=None):
     """(names a neighbour must not define, the file-scope `using namespace` directives, the
     words the file uses or sees through its project headers)."""
-    names, usings, tokens = declarations(path)
-    for inc in includes(path, list(roots)):
-        tokens |= header_names(inc, list(roots), {} if cache is None else cache)
-    return names, usings, tokens
+    u = Unit(path, roots, cache)
+    return u.names, u.usings, u.words
+
+
+def statements(text):
+    """Each statement of a stripped text: (the scopes around it, innermost last, each "anon", a
+    namespace's name or "other"; its text; the character that ended it: "{", "}" or ";")."""
+    stack, stmt = [], []
+    for c in text:
+        if c in "{};":
+            st = re.sub(r"\s+", " ", "".join(stmt)).strip()
+            stmt = []
+            yield list(stack), st, c
+            if c == "{":
+                m = re.fullmatch(r"(?:inline )?namespace ?([\w:]*)", st)
+                stack.append(("anon" if m.group(1) == "" else "ns:" + m.group(1)) if m else "other")
+            elif c == "}" and stack:
+                stack.pop()
+        else:
+            stmt.append(c)
 
 
 def declarations(path, everything=False):
@@ -165,34 +252,40 @@ def declarations(path, everything=False):
     with open(path, encoding="utf-8", errors="replace") as f:
         text, names = strip(f.read())
     usings = set()
-    stack, stmt = [], []
-    for c in text:
-        if c in "{};":
-            st = re.sub(r"\s+", " ", "".join(stmt)).strip()
-            stmt = []
-            at_ns_scope = all(k != "other" for k in stack)
-            if c == "{":
-                m = re.fullmatch(r"(?:inline )?namespace ?([\w:]*)", st)
-                kind = ("anon" if m.group(1) == "" else "ns") if m else "other"
-                if kind == "other" and at_ns_scope:
-                    name = declared_name(st, everything or "anon" in stack)
-                    if name:
-                        names.add(name)
-                stack.append(kind)
-            elif c == "}":
-                if stack:
-                    stack.pop()
-            else:
-                if at_ns_scope:
-                    if st.startswith("using namespace"):
-                        usings.add(st)
-                    name = declared_name(st, everything or "anon" in stack)
-                    if name:
-                        names.add(name)
-        else:
-            stmt.append(c)
+    for stack, st, c in statements(text):
+        if c == "}" or any(k == "other" for k in stack):
+            continue
+        if c == "{" and re.fullmatch(r"(?:inline )?namespace ?([\w:]*)", st):
+            continue
+        if c == ";" and st.startswith("using namespace"):
+            usings.add(st)
+        name = declared_name(st, everything or "anon" in stack)
+        if name:
+            names.add(name)
     tokens = set(re.findall(r"[A-Za-z_]\w*", text))
     return names, frozenset(usings), tokens
+
+
+def scoped_declarations(path, opened=False):
+    """Every namespace-scope declaration of a file as (namespace, name, kind); with `opened`,
+    one (namespace, None, None) for each namespace the file opens instead."""
+    with open(path, encoding="utf-8", errors="replace") as f:
+        text, _ = strip(f.read())
+    found = []
+    for stack, st, c in statements(text):
+        if c == "}" or any(k == "other" for k in stack):
+            continue
+        ns = "::".join(k[3:] for k in stack if k.startswith("ns:"))
+        if opened:
+            if ns:
+                found.append((ns, None, None))
+            continue
+        if c == "{" and re.fullmatch(r"(?:inline )?namespace ?([\w:]*)", st):
+            continue
+        what = declared(st, True)
+        if what:
+            found.append((ns, what[0], what[1]))
+    return found
 
 
 SELF_TEST = {
@@ -226,6 +319,33 @@ SELF_TEST = {
     "c/ten.cc": "#include \"c/step.h\"\nnamespace rtagent {\nint Ten() { return Step{10}.x; }\n}\n",
     # Includes nothing that declares Compare: may join nine.cc.
     "c/eleven.cc": "namespace rtagent {\nint Eleven() { return 11; }\n}\n",
+    # A test helper rtagent::test::Load beside the class rtagent::Load: a file that writes Load
+    # with both namespaces in sight compiles alone, and not after a neighbour's include of the
+    # class (check_test_support.h and latency/load.h, 2026-12-06). The same helper in both, or
+    # functions of one name in two namespaces (overloads), are no clash.
+    "inc/d/load.h": "namespace rtagent {\nclass Load { public: int x; };\nint Parse(int);\n}\n",
+    "inc/d/support.h": "namespace rtagent::test {\ninline int Load(int x) { return x; }\n"
+                       "int Parse(const char*);\n}\n",
+    "d/fourteen.cc": "#include \"d/support.h\"\nusing namespace rtagent;\nusing namespace rtagent::test;\n"
+                     "int Fourteen() { return Load(14) + Parse(\"x\"); }\n",
+    "d/fifteen.cc": "#include \"d/load.h\"\nusing namespace rtagent;\nusing namespace rtagent::test;\n"
+                    "int Fifteen() { return Parse(15); }\n",
+    "d/sixteen.cc": "#include \"d/support.h\"\nusing namespace rtagent;\nusing namespace rtagent::test;\n"
+                    "int Sixteen() { return Load(16); }\n",
+    # Sees only rtagent: the helper's namespace is not in sight, so no clash with fifteen.cc.
+    "d/seventeen.cc": "#include \"d/load.h\"\nusing namespace rtagent;\nint Seventeen() { return Load{17}.x; }\n",
+    # Sees both, writes Load only qualified: compiles alone, and beside fifteen.cc.
+    "d/eighteen.cc": "#include \"d/load.h\"\n#include \"d/support.h\"\nusing namespace rtagent;\n"
+                     "using namespace rtagent::test;\nint Eighteen() { return rtagent::Load{18}.x; }\n",
+    # Includes the helper but sees only rtagent: rtagent::test::Load is not in sight of its Load.
+    "d/twentytwo.cc": "#include \"d/support.h\"\nusing namespace rtagent;\n"
+                      "int TwentyTwo() { return rtagent::test::Load(22); }\n",
+    # Overloads only: Parse(int) and Parse(const char*) in two namespaces, nothing else shared.
+    "e/nineteen.cc": "#include \"d/load.h\"\nusing namespace rtagent;\nusing namespace rtagent::test;\n"
+                     "int Nineteen() { return Parse(19); }\n",
+    "inc/e/parse.h": "namespace rtagent::test {\nint Parse(const char*);\n}\n",
+    "e/twenty.cc": "#include \"e/parse.h\"\nusing namespace rtagent;\nusing namespace rtagent::test;\n"
+                   "int Twenty() { return Parse(\"20\"); }\n",
 }
 
 
@@ -268,6 +388,13 @@ def self_test():
         apart("a/one.cc", "b/eight.cc")
         apart("c/nine.cc", "c/ten.cc")
         together("c/nine.cc", "c/eleven.cc")
+        apart("d/fourteen.cc", "d/fifteen.cc")
+        apart("d/sixteen.cc", "d/fifteen.cc")
+        together("d/fourteen.cc", "d/sixteen.cc")
+        together("d/fifteen.cc", "d/seventeen.cc")
+        together("e/nineteen.cc", "e/twenty.cc")
+        together("d/eighteen.cc", "d/fifteen.cc")
+        together("d/fifteen.cc", "d/twentytwo.cc")
         if alone("b/eight.cc") is not None:
             failures.append("b/eight.cc is alone in its folder: it needs no group")
         # --any-folder: eight joins a group of another folder; the rules still hold across folders.
@@ -304,24 +431,35 @@ def main():
 
 def grouped(files, max_files, prefix, roots=("src",), any_folder=False):
     # A file's own names must not be defined by a neighbour, nor be a word a neighbour uses
-    # (its name would hide the one that neighbour means, from an enclosing namespace).
-    groups = []  # [names, words, folder, members as (usings, path)]
+    # (its name would hide the one that neighbour means, from an enclosing namespace). Nor may
+    # a neighbour's headers declare, in another namespace the file also sees, a word it uses:
+    # rtagent::test::Load (a test helper) beside the class rtagent::Load, both reached through
+    # `using namespace`, is ambiguous in a file that compiled alone.
+    groups = []  # [names, words, folder, members as (usings, path), units, decls]
     header_cache = {}
     for path in sorted(files):
         if path.rsplit("/", 1)[-1] in ALONE:
             continue
-        names, usings, words = analyse(path, roots, header_cache)
+        unit = Unit(path, roots, header_cache)
+        names, usings, words = unit.names, unit.usings, unit.words
         folder = path.rsplit("/", 1)[0]
         for g in groups:
             if ((any_folder or g[2] == folder) and len(g[3]) < max_files
                     and all(u <= usings or usings <= u for u, _ in g[3])
-                    and not (g[0] & names) and not (g[0] & words) and not (names & g[1])):
+                    and not (g[0] & names) and not (g[0] & words) and not (names & g[1])
+                    and not sees_ambiguity(unit, g[4], g[5])):
                 g[0] |= names
                 g[1] |= words
                 g[3].append((usings, path))
+                g[4].append(unit)
+                for name, where in unit.decls.items():
+                    g[5][name] |= where
                 break
         else:
-            groups.append([set(names), set(words), folder, [(usings, path)]])
+            decls = collections.defaultdict(set)
+            for name, where in unit.decls.items():
+                decls[name] |= where
+            groups.append([set(names), set(words), folder, [(usings, path)], [unit], decls])
     count = collections.Counter()
     rows = []
     for g in groups:
@@ -333,6 +471,17 @@ def grouped(files, max_files, prefix, roots=("src",), any_folder=False):
         rows += [f"{name}|{path}" for _, path in sorted(g[3], key=lambda m: len(m[0]))]
     return rows
 
+
+def sees_ambiguity(unit, members, decls):
+    """True when `unit` joining `members` (whose headers declare `decls`) would make a word one
+    of them writes ambiguous (Unit.ambiguous), in either direction."""
+    merged = {name: set(where) for name, where in decls.items() if name in unit.decls}
+    for name, where in unit.decls.items():
+        merged.setdefault(name, set()).update(where)
+    candidates = {name: where for name, where in merged.items() if clash(where)}
+    if not candidates:
+        return False
+    return any(u.ambiguous(candidates) for u in [unit] + members)
 
 if __name__ == "__main__":
     sys.exit(main())
