@@ -28,6 +28,9 @@ while (($#)); do
     *) echo "unknown argument $1" >&2; exit 2 ;;
   esac
 done
+for n in "--threads:$threads" "--runs:$runs"; do
+  [[ "${n#*:}" =~ ^[1-9][0-9]*$ ]] || { echo "bench: ${n%%:*} needs a whole number above 0, not '${n#*:}'" >&2; exit 2; }
+done
 for bin in "$rtagent" ${baseline:+"$baseline"}; do
   [ -x "$bin" ] || { echo "bench: $bin missing; build it first" >&2; exit 3; }
 done

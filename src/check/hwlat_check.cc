@@ -9,6 +9,7 @@
 #include <chrono>
 #include <cstdio>
 
+#include "base/count_text.h"
 #include "base/kernel_paths.h"
 #include "base/kernel_text.h"
 #include "check/chapters.h"
@@ -207,11 +208,11 @@ CheckResult Judge(const CheckEnv& env, const HwlatSettings& c, const std::string
   CheckResult r = Make(Status::kPass, "");
   r.limit = "no gap above " + std::to_string(thresh) + " us (checks.hwlat.threshold_us)";
   r.mark = c.threshold_us.mark;
-  r.measured = std::to_string(above) + " gap" + (above == 1 ? "" : "s") + " above " + std::to_string(thresh) +
+  r.measured = CountOf(above, "gap", "gaps") + " above " + std::to_string(thresh) +
                " us, worst " + std::to_string(worst) + " us";
   if (above > 0) {
     r.status = Status::kFail;
-    r.summary = std::to_string(above) + " hardware latency gap" + (above == 1 ? "" : "s") + " above " +
+    r.summary = CountOf(above, "hardware latency gap", "hardware latency gaps") + " above " +
                 std::to_string(thresh) + " us, worst " + std::to_string(worst) + " us" +
                 (worst_cpu >= 0 ? " on CPU " + std::to_string(worst_cpu) : "") + " (" + setup +
                 "): with interrupts off only firmware (an SMI), the hardware or a hypervisor can take the CPU";

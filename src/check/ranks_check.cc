@@ -15,6 +15,7 @@
 #include <map>
 #include <optional>
 
+#include "base/count_text.h"
 #include "base/kernel_paths.h"
 #include "base/kernel_text.h"
 #include "check/chapters.h"
@@ -122,7 +123,7 @@ CheckResult LoopFailed(const profile::RanksConfig& cfg, const std::vector<TaskVi
   for (size_t i : loop.offenders) offenders.push_back(tasks[i].comm + " (" + LiveRank(tasks[i]).text + ")");
   CheckResult f = Make(Status::kFail, "ranks.order",
                        "rank \"" + name + "\" (" + Who(tasks[loop.weakest]) + ") does not outrank " +
-                           std::to_string(offenders.size()) + " IRQ thread" + (offenders.size() == 1 ? "" : "s") +
+                           CountOf(offenders.size(), "IRQ thread", "IRQ threads") +
                            " not declared above it: " + JoinSome(offenders, 5),
                        kChapterOrder);
   f.measured = LiveRank(tasks[loop.weakest]).text + " vs " + JoinSome(offenders, 1);
@@ -297,7 +298,7 @@ CheckResult WindowResult(const WindowWords& w, int seen, const std::vector<std::
     return p;
   }
   CheckResult f = Make(Status::kFail, w.id,
-                       std::to_string(found.size()) + " " + w.noun + (found.size() == 1 ? "" : "s") + " " + w.verdict +
+                       CountOf(found.size(), w.noun, w.noun + "s") + " " + w.verdict +
                            ": " + JoinSome(found, 5),
                        kChapterSpin);
   f.measured = found.front();

@@ -7,6 +7,7 @@
 #include <tuple>
 
 #include "base/ansi_style.h"
+#include "base/count_text.h"
 #include "base/kernel_paths.h"
 #include "base/text_table.h"
 
@@ -48,7 +49,6 @@ std::string Num(const std::optional<long long>& v) { return v ? std::to_string(*
 std::string List(const CpuSet& s) { return s.Empty() ? "none" : s.ToList(); }
 std::string List(const std::optional<CpuSet>& s) { return s ? List(*s) : kAbsent; }
 std::string YesNo(bool b) { return b ? "yes" : "no"; }
-std::string Count(size_t n, const std::string& noun) { return std::to_string(n) + " " + noun + (n == 1 ? "" : "s"); }
 
 std::string Join(const std::vector<std::string>& v, const std::string& sep = " ") {
   std::string out;
@@ -241,7 +241,7 @@ void Irqs(Out& o, const IrqState& s, const CpuState& cpus, const TextOptions& op
       g.on_iso += i.on_isolated;
       if (i.affinity) g.affinity = g.affinity.Union(*i.affinity);
     }
-    o.Line(std::to_string(s.irqs.size()) + " IRQs in " + Count(groups.size(), "group") + " (--json lists each):");
+    o.Line(CountOf(s.irqs.size(), "IRQ", "IRQs") + " in " + CountOf(groups.size(), "group", "groups") + " (--json lists each):");
     TextTable t({"NAME", "CHIP", ">COUNT", "IRQS", ">TOTAL", ">ON-ISO", "AFFINITY (union)"});
     for (const auto& [key, g] : groups) {
       std::string irqs = Ranges(g.irqs);
@@ -325,7 +325,7 @@ void Threads(Out& o, const ThreadState& t, const TextOptions& opt) {
       g.hi = std::max(g.hi, th->priority);
       if (th->affinity) g.affinity = g.affinity.Union(*th->affinity);
     }
-    o.Line(std::to_string(rt.size()) + " real-time threads in " + Count(groups.size(), "group") +
+    o.Line(CountOf(rt.size(), "real-time thread", "real-time threads") + " in " + CountOf(groups.size(), "group", "groups") +
            ", highest rank first (--json lists each):");
     TextTable tab({"PATTERN", ">COUNT", "POLICY", ">PRIO", "AFFINITY (union)"});
     for (const auto& p : order) {

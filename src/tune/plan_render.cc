@@ -85,10 +85,10 @@ std::string LineDiff(const std::string& before, const std::string& after, const 
   size_t tail = 0;
   while (tail < a.size() - head && tail < b.size() - head && a[a.size() - 1 - tail] == b[b.size() - 1 - tail]) ++tail;
   std::string out;
-  if (head > 0) out += indent + "  (" + std::to_string(head) + " line" + (head == 1 ? "" : "s") + " kept)\n";
+  if (head > 0) out += indent + "  (" + CountOf(head, "line", "lines") + " kept)\n";
   for (size_t i = head; i < a.size() - tail; ++i) out += indent + "- " + std::string(a[i]) + "\n";
   for (size_t i = head; i < b.size() - tail; ++i) out += indent + "+ " + std::string(b[i]) + "\n";
-  if (tail > 0) out += indent + "  (" + std::to_string(tail) + " line" + (tail == 1 ? "" : "s") + " kept)\n";
+  if (tail > 0) out += indent + "  (" + CountOf(tail, "line", "lines") + " kept)\n";
   return out;
 }
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cerrno>
 
+#include "base/count_text.h"
 #include "base/kernel_text.h"
 #include "inspect/threads.h"
 #include "tune/rank_match.h"
@@ -211,7 +212,7 @@ void OrderFindings(const profile::RanksConfig& cfg, const std::vector<TaskView>&
   for (size_t i : loop.offenders) offenders.push_back(tasks[i].comm + " (" + rank[i].text + ")");
   plan.findings.push_back({Finding::Level::kError,
                            "rank \"" + order[loop.pos] + "\" (" + rank[loop.weakest].text + ") does not outrank " +
-                               std::to_string(offenders.size()) + " IRQ thread" + (offenders.size() == 1 ? "" : "s") +
+                               CountOf(offenders.size(), "IRQ thread", "IRQ threads") +
                                " not declared above it in ranks.order: " + JoinSome(offenders, 5) +
                                "; only the IRQ thread that feeds the loop belongs above it",
                            OrderMark(cfg, loop.pos), kWhyOrder});
