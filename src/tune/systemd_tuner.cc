@@ -106,8 +106,8 @@ Result<SectionPlan> SystemdTuner::Plan(const PlanContext& ctx) const {
   auto set = CpuSet::ParseList(*runs);
   if (set && *set == want->cpus) return plan;
   plan.findings.push_back({Finding::Level::kWarning,
-                           "systemd (PID 1) still runs on CPUs " + *runs + ", not " + want->cpus.ToList() +
-                               ": the drop-in is written but not read yet",
+                           "systemd (PID 1) still runs on " + (set ? set->Named() : "CPUs " + *runs) + ", not " +
+                               want->cpus.Named() + ": the drop-in is written but not read yet",
                            want.mark, kReexec});
   return plan;
 }

@@ -26,6 +26,13 @@ const std::string kOnly =
 
 SectionPlan PlanOf(const profile::Profile& p, const SysRoot& root) { return PlanWith(SystemdTuner(), p, root); }
 
+// A fixture tree that answers as the running system does, so the plan asks PID 1 where it runs.
+class LiveLikeRoot : public FsRoot {
+ public:
+  using FsRoot::FsRoot;
+  bool IsLive() const override { return true; }
+};
+
 }  // namespace
 
 TEST_CASE("systemd: CPUAffinity= is planned as a drop-in and says it needs a daemon-reexec", "[tune]") {
@@ -129,4 +136,30 @@ TEST_CASE("systemd: a drop-in that cannot be read is an error of the plan, and n
   CHECK_THAT(plan.findings[0].message, Catch::Contains(std::string(kSystemdDropIn) + " cannot be read: ") &&
                                            Catch::Contains("Permission denied"));
   CHECK(plan.findings[0].mark.line == 10);  // cpu_affinity's line, after kOnly's eight
+}
+
+TEST_CASE("systemd: a drop-in written but not read by PID 1 yet warns, with the command that reads it", "[tune]") {
+  TempTree t(kX86);
+  t.Put(kSystemdDropIn, SystemdDropInText("0-1"));
+  t.Put(kpath::TaskStatus(1, 1), "Name:\tsystemd\nCpus_allowed:\tf\nCpus_allowed_list:\t0-3\n");
+  LiveLikeRoot live(t.dir());
+  TempDir dir;
+  auto l = LoadOn(dir, live, kOnly + "systemd:\n  cpu_affinity: housekeeping\n");
+  REQUIRE(l.result);
+  SectionPlan plan = PlanOf(*l.result, live);
+  REQUIRE(plan.items.size() == 1);
+  CHECK(plan.items[0].before == plan.items[0].after);  // the drop-in is as the profile wants it
+  REQUIRE(plan.findings.size() == 1);
+  CHECK(plan.findings[0].level == Finding::Level::kWarning);
+  CHECK(plan.findings[0].message ==
+        "systemd (PID 1) still runs on CPUs 0-3, not CPUs 0-1: the drop-in is written but not read yet");
+  CHECK_THAT(plan.findings[0].why, Catch::Contains("systemctl daemon-reexec"));
+  CHECK(plan.findings[0].mark.line == 10);
+
+  // Once PID 1 has re-executed and runs where the drop-in says: nothing to say.
+  t.Put(kpath::TaskStatus(1, 1), "Name:\tsystemd\nCpus_allowed:\t3\nCpus_allowed_list:\t0-1\n");
+  CHECK(PlanOf(*l.result, live).findings.empty());
+  // A fixture tree is not asked: its PID 1 runs nowhere.
+  t.Put(kpath::TaskStatus(1, 1), "Name:\tsystemd\nCpus_allowed:\tf\nCpus_allowed_list:\t0-3\n");
+  CHECK(PlanOf(*l.result, FsRoot(t.dir())).findings.empty());
 }
