@@ -241,7 +241,8 @@ void Irqs(Out& o, const IrqState& s, const CpuState& cpus, const TextOptions& op
       g.on_iso += i.on_isolated;
       if (i.affinity) g.affinity = g.affinity.Union(*i.affinity);
     }
-    o.Line(CountOf(s.irqs.size(), "IRQ", "IRQs") + " in " + CountOf(groups.size(), "group", "groups") + " (--json lists each):");
+    o.Line(CountOf(s.irqs.size(), "IRQ", "IRQs") + " in " + CountOf(groups.size(), "group", "groups") +
+           " (--json lists each):");
     TextTable t({"NAME", "CHIP", ">COUNT", "IRQS", ">TOTAL", ">ON-ISO", "AFFINITY (union)"});
     for (const auto& [key, g] : groups) {
       std::string irqs = Ranges(g.irqs);
@@ -325,8 +326,8 @@ void Threads(Out& o, const ThreadState& t, const TextOptions& opt) {
       g.hi = std::max(g.hi, th->priority);
       if (th->affinity) g.affinity = g.affinity.Union(*th->affinity);
     }
-    o.Line(CountOf(rt.size(), "real-time thread", "real-time threads") + " in " + CountOf(groups.size(), "group", "groups") +
-           ", highest rank first (--json lists each):");
+    o.Line(CountOf(rt.size(), "real-time thread", "real-time threads") + " in " +
+           CountOf(groups.size(), "group", "groups") + ", highest rank first (--json lists each):");
     TextTable tab({"PATTERN", ">COUNT", "POLICY", ">PRIO", "AFFINITY (union)"});
     for (const auto& p : order) {
       const Group& g = groups[p];

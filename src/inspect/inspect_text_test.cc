@@ -55,7 +55,7 @@ TEST_CASE("a 256-CPU, 4096-IRQ system stays narrow and grouped", "[inspect]") {
   }
   CHECK(widest < 160);
   CHECK(lines < 200);
-  CHECK(text.find("4,096 IRQs in 1 group") != std::string::npos);  // one driver on 64 devices, the count as people read it
+  CHECK(text.find("4,096 IRQs in 1 group") != std::string::npos);  // one driver on 64 devices
   CHECK(text.find("mlxN_compN@pci:*") != std::string::npos);
   CHECK(text.find("PCI-MSIX-*") != std::string::npos);
   CHECK(text.find("busiest IRQs on isolated CPUs") != std::string::npos);

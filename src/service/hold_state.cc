@@ -229,8 +229,7 @@ Result<void> NoteRevertSince(SysRoot& root, const RevertedSince& what) {
   if (!read) return read.error();
   if (!*read) return {};
   HoldState s = std::move(**read);
-  s.reverted = what;
-  s.updated = what.time;
+  s.reverted = what;  // `updated` stays the hold's own last word: "stopped at" and "last seen" read it
   if (auto w = root.WriteDurable(StatePath(), ToJson(s).dump(2, ' ', false, json::error_handler_t::replace) + "\n"); !w) {
     return Wrap(StateFileOnHost(root) + ": ", w.error());
   }

@@ -5,6 +5,7 @@
 #include <cerrno>
 
 #include "base/fault_root.h"
+#include "base/time_text.h"
 
 using namespace rtagent::service;
 
@@ -122,11 +123,12 @@ TEST_CASE("NoteRevertSince: a stopped hold's state file says revert put its valu
   REQUIRE((*back)->reverted.has_value());
   CHECK((*back)->reverted->restored == 14);
   CHECK((*back)->reverted->failed == 2);
-  CHECK((*back)->updated == 1796000200);
+  CHECK((*back)->updated == s.updated);          // when the hold stopped, not when revert ran
   CHECK((*back)->stop_reason == s.stop_reason);  // the stop's own record is kept as it was
   const std::string text = RenderStatusText(**back, false, 1796000300);
   CHECK_THAT(text, Catch::Contains("\n  since then:     `rtagent revert` put back 14 values at 2026-") &&
                        Catch::Contains("; 2 values could not be\n"));
+  CHECK_THAT(text, Catch::StartsWith("rtagent hold: not running (stopped at " + rtagent::IsoTime(s.updated) + ": "));
   CHECK(ToJson(**back)["reverted_since"]["restored"] == 14);
   // A hold started again writes a fresh state: nothing reverted since.
   CHECK_THAT(RenderStatusText(s, false, 1796000300), !Catch::Contains("since then:"));
