@@ -481,7 +481,7 @@ Result<void> FsRoot::Remove(const std::string& path) {
 Result<std::unique_ptr<SysRoot>> OpenRoot(const std::string& dir) {
   struct stat st;
   if (::stat(dir.c_str(), &st) != 0) return MakeError("--root " + dir + " does not exist", errno);
-  if (!S_ISDIR(st.st_mode)) return MakeError("--root " + dir + " is not a directory", ENOTDIR);
+  if (!S_ISDIR(st.st_mode)) return Error{"--root " + dir + " is not a directory", ENOTDIR};
   return std::unique_ptr<SysRoot>(std::make_unique<FsRoot>(dir));
 }
 

@@ -484,7 +484,8 @@ TEST_CASE("OpenRoot refuses what is not a directory", "[base]") {
   CHECK(OpenRoot(t.dir()).ok());
   auto r = OpenRoot(t.dir() + "/file");
   REQUIRE_FALSE(r.ok());
-  CHECK_THAT(r.error().message, Catch::Contains("not a directory"));
+  CHECK(r.error().message == "--root " + t.dir() + "/file is not a directory");
+  CHECK(r.error().err == ENOTDIR);
   CHECK_FALSE(OpenRoot(t.dir() + "/nope").ok());
   auto live = OpenRoot("/");
   REQUIRE(live.ok());

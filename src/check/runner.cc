@@ -149,8 +149,8 @@ Result<Suite> LoadSuite(const std::string& name_or_path) {
   }
   // As root, a suite file another user can change is refused, as a profile is (base/file_trust.h).
   if (auto bad = FindUntrusted(name_or_path, ProcessFileTrust())) {
-    return MakeError("refusing suite file " + name_or_path + " as root: " + bad->message + " (fix: " + bad->hint + ")",
-                     EACCES);
+    return Error{"refusing suite file " + name_or_path + " as root: " + bad->message + " (fix: " + bad->hint + ")",
+                 EACCES};
   }
   std::ifstream in(name_or_path, std::ios::binary);
   if (!in) return MakeError("cannot read suite file " + name_or_path, errno);

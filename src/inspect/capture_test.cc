@@ -218,7 +218,9 @@ TEST_CASE("capture with a profile the source cannot plan copies what inspect rea
   INFO(r.out);
   CHECK(r.code == 0);
   CHECK_THAT(r.out, Catch::Contains("rtagent capture: " + profile + " cannot be planned here ("));
-  CHECK_THAT(r.out, Catch::Contains("(partitions: no cpuset cgroup hierarchy under " + src.str()));
+  CHECK_THAT(r.out, Catch::Contains("(partitions: no cpuset cgroup hierarchy under " + src.str() +
+                                    ": the cgroup v2 hierarchy does not offer the cpuset controller and no v1 "
+                                    "hierarchy has it (CONFIG_CPUSETS))"));
   CHECK_THAT(r.out, Catch::EndsWith("; inspect it with: rtagent --root " + dir + " inspect\n"));
   // MANIFEST says so too: whoever plans on the copy later learns why files may be missing.
   CHECK_THAT(Slurp(out.path / "cap/MANIFEST"),

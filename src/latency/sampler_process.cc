@@ -115,9 +115,9 @@ Result<std::string> FindSamplerBinary(const std::string& dir) {
   }
   std::string list;
   for (const std::string& p : tried) list += (list.empty() ? "" : ", ") + p;
-  return MakeError(std::string("cannot find the measuring program ") + kSamplerProgram + " (looked at " + list +
-                       "); it is built and installed with rtagent, or set RTAGENT_SAMPLER to its path",
-                   ENOENT);
+  return Error{std::string("cannot find the measuring program ") + kSamplerProgram + " (looked at " + list +
+                   "); it is built and installed with rtagent, or set RTAGENT_SAMPLER to its path",
+               ENOENT};
 }
 
 SamplerProcess::SamplerProcess(SamplerConfig config, const SysRoot& root, std::string binary)

@@ -20,10 +20,10 @@ Result<CpusetHierarchy> FindCpusetHierarchy(const SysRoot& root) {
       return CpusetHierarchy{1, m.target, m.HasOption("noprefix") ? std::string() : kpath::kCpusetPrefix};
     }
   }
-  return MakeError("no cpuset cgroup hierarchy under " + root.Dir() +
-                       ": the cgroup v2 hierarchy does not offer the cpuset controller and no v1 hierarchy has it "
-                       "(CONFIG_CPUSETS)",
-                   ENOENT);
+  return Error{"no cpuset cgroup hierarchy under " + root.Dir() +
+                   ": the cgroup v2 hierarchy does not offer the cpuset controller and no v1 hierarchy has it "
+                   "(CONFIG_CPUSETS)",
+               ENOENT};
 }
 
 }  // namespace rtagent

@@ -49,11 +49,11 @@ Result<void> HugepagesActuator::Write(const std::string& key, const std::string&
   auto got = ParseInt(*got_text);
   if (!got || *got >= *want) return {};
   auto back = root_.Write(key, *before);
-  return MakeError(key + ": the kernel found " + std::to_string(*got) + " of the " + std::to_string(*want) +
-                       " huge pages asked for (not enough free memory in blocks of that size); " +
-                       (back ? "the pool is back at " + *before : "putting it back to " + *before + " failed too: " +
-                                                                  back.error().message),
-                   ENOMEM);
+  return Error{key + ": the kernel found " + std::to_string(*got) + " of the " + std::to_string(*want) +
+                   " huge pages asked for (not enough free memory in blocks of that size); " +
+                   (back ? "the pool is back at " + *before
+                         : "putting it back to " + *before + " failed too: " + back.error().message),
+               ENOMEM};
 }
 
 }  // namespace rtagent

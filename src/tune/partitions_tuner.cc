@@ -276,12 +276,13 @@ Result<void> RefuseHeldCpus(const std::vector<profile::Partition>& parts, const 
       });
       const CpuSet both = p.cpus->cpus.Intersect(other.cpus);
       if (ours || both.Empty()) continue;
-      return MakeError(p.mark.ToString() + ": partition \"" + p.name + "\" wants " + p.cpus->cpus.Named() +
-                           ", but the existing " + other.kind + " " + other.cgroup + " already holds CPUs " +
-                           other.cpus.ToList() + " (" + both.ToList() + " in both); nothing was planned. Give \"" +
-                           p.name + "\" other CPUs, name it \"" + other.cgroup.substr(1) + "\" to take " +
-                           other.cgroup + " over, or give its CPUs back first (" + other.undo + ")",
-                       EBUSY);
+      // The sentence says it all: EBUSY is kept for the caller, without strerror's words after the hint.
+      return Error{p.mark.ToString() + ": partition \"" + p.name + "\" wants " + p.cpus->cpus.Named() +
+                       ", but the existing " + other.kind + " " + other.cgroup + " already holds " +
+                       other.cpus.Named() + " (" + both.ToList() + " in both); nothing was planned. Give \"" + p.name +
+                       "\" other CPUs, name it \"" + other.cgroup.substr(1) + "\" to take " + other.cgroup +
+                       " over, or give its CPUs back first (" + other.undo + ")",
+                   EBUSY};
     }
   }
   return Ok();
@@ -308,13 +309,12 @@ Result<void> RefuseDeadlineCpus(const std::vector<profile::Partition>& parts, co
       const bool moved_in = std::any_of(p.processes->begin(), p.processes->end(),
                                         [&](const profile::Regex& r) { return r.Matches(t.process_comm); });
       if (moved_in) continue;
-      return MakeError(p.mark.ToString() + ": partition \"" + p.name + "\" wants CPUs " + p.cpus->cpus.ToList() +
-                           ", but the SCHED_DEADLINE thread " + t.comm + " (tid " + std::to_string(t.tid) + " of " +
-                           t.process_comm + ", pid " + std::to_string(t.pid) + ") may run only on " +
-                           t.affinity->Named() + " and is not in it; nothing was planned. Add \"" +
-                           t.process_comm + "\" to partitions." + p.name + ".processes, or widen that thread's "
-                           "affinity first",
-                       EBUSY);
+      return Error{p.mark.ToString() + ": partition \"" + p.name + "\" wants " + p.cpus->cpus.Named() +
+                       ", but the SCHED_DEADLINE thread " + t.comm + " (tid " + std::to_string(t.tid) + " of " +
+                       t.process_comm + ", pid " + std::to_string(t.pid) + ") may run only on " +
+                       t.affinity->Named() + " and is not in it; nothing was planned. Add \"" + t.process_comm +
+                       "\" to partitions." + p.name + ".processes, or widen that thread's affinity first",
+                   EBUSY};
     }
   }
   return Ok();
