@@ -68,6 +68,7 @@ Result<CpuSet> CpuSet::ParseList(std::string_view text, int nr_cpus) {
     size_t comma = all.find(',', pos);
     if (comma == std::string_view::npos) comma = all.size();
     std::string_view part = Strip(all.substr(pos, comma - pos));
+    const std::string_view element = part;
     pos = comma + 1;
     if (part.empty()) return ListError(text, "empty element between commas");
     int first = 0;
@@ -99,7 +100,12 @@ Result<CpuSet> CpuSet::ParseList(std::string_view text, int nr_cpus) {
       }
     }
     if (!part.empty()) return ListError(text, "unexpected \"" + std::string(part) + "\"");
-    if (first > last) return ListError(text, "range " + std::to_string(first) + "-" + std::to_string(last) + " goes backwards");
+    if (first > last) {
+      // "4-N" on a 4-CPU system: say what N stood for, the profile's author wrote no 3.
+      const bool n = element.find('N') != std::string_view::npos;
+      return ListError(text, "range " + std::to_string(first) + "-" + std::to_string(last) + " goes backwards" +
+                                 (n ? " (N is the last CPU, " + std::to_string(nr_cpus - 1) + ", on this system)" : ""));
+    }
     if (last > kMaxCpu) return ListError(text, "CPU " + std::to_string(last) + " is beyond the kernel's limit");
     for (int c = first; c <= last; ++c) {
       if ((c - first) % group < used) set.Add(c);

@@ -30,7 +30,13 @@ TEST_CASE("CPU lists parse in the kernel's forms", "[base][cpuset]") {
 TEST_CASE("bad CPU lists are refused with the reason", "[base][cpuset]") {
   auto r = CpuSet::ParseList("3-1");
   REQUIRE_FALSE(r.ok());
-  CHECK_THAT(r.error().message, Catch::Contains("backwards"));
+  CHECK(r.error().message == "invalid CPU list \"3-1\": range 3-1 goes backwards");
+  // N stands for a number the author did not write: the message says which.
+  auto n = CpuSet::ParseList("4-N", 4);
+  REQUIRE_FALSE(n.ok());
+  CHECK(n.error().message ==
+        "invalid CPU list \"4-N\": range 4-3 goes backwards (N is the last CPU, 3, on this system)");
+  CHECK(CpuSet::ParseList("4-N", 8).ok());
   CHECK_FALSE(CpuSet::ParseList("0,,2").ok());
   CHECK_FALSE(CpuSet::ParseList("a-b").ok());
   CHECK_FALSE(CpuSet::ParseList("1-4x").ok());
