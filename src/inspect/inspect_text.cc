@@ -282,9 +282,10 @@ void Threads(Out& o, const ThreadState& t, const TextOptions& opt) {
   std::vector<std::string> pol;
   for (const auto& [k, v] : t.by_policy) pol.push_back(k + " " + std::to_string(v));
   o.Pairs({
-      {"threads", std::to_string(t.threads) + " in " + std::to_string(t.processes) + " processes, " + std::to_string(t.kthreads) + " kernel threads"},
+      {"threads", FormatCount(t.threads) + " in " + CountOf(t.processes, "process", "processes") + ", " +
+                      CountOf(t.kthreads, "kernel thread", "kernel threads")},
       {"policies", pol.empty() ? "none" : Join(pol, ", ")},
-      {"real-time", std::to_string(t.realtime.size()) + " threads (fifo, rr, deadline)"},
+      {"real-time", CountOf(t.realtime.size(), "thread", "threads") + " (fifo, rr, deadline)"},
   });
   // By rank: deadline above everything, then the RT priority, highest first.
   std::vector<const ThreadInfo*> rt;

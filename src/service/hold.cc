@@ -117,7 +117,7 @@ void HoldDaemon::Notify(const std::string& msg) { notifier_.Notify(msg); }
 
 std::string HoldDaemon::StatusLine() const {
   std::string s = state_.state + " " + (profile_.name->empty() ? profile_.path : *profile_.name) + ": " +
-                  std::to_string(state_.applied) + " values written";
+                  CountOf(state_.applied, "value", "values") + " written";
   if (lease_.Held()) s += ", PM QoS " + std::to_string(lease_.value_us()) + " us held";
   if (state_.last_verify.time > 0) s += ", verify " + state_.last_verify.result;
   s += ", " + std::to_string(state_.drift_total) + " drift re-asserted";
@@ -545,7 +545,7 @@ bool HoldDaemon::Stop(const std::string& why) {
       else if (res.outcome == Outcome::kFailed) log_->error("revert: {} ({}): {}", res.change.what, res.change.key, res.detail);
     }
     complete = r.complete;
-    state_.stop_reason = why + ": state reverted (" + std::to_string(back) + " values put back" +
+    state_.stop_reason = why + ": state reverted (" + CountOf(back, "value", "values") + " put back" +
                          (r.complete ? "" : ", some left behind: see the log") + ")";
   } else if (started_) {
     state_.stop_reason = why + ": state kept (on_stop: keep; `rtagent revert` puts it back)";
