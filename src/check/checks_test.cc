@@ -255,6 +255,18 @@ TEST_CASE("conformance: every drifted setting is named by section, boot items wa
   CHECK_THAT(reboot.summary, Catch::StartsWith("reboot required"));
 }
 
+TEST_CASE("conformance: one setting is counted in the singular, matching or not", "[check]") {
+  const std::string tree = Tree("x86-ipc-4cpu");  // vm.stat_interval is 1 there
+  Bench same = LoadBench(tree, "cores:\n  housekeeping: 0\n  isolated: 1-3\nmemory:\n  sysctl:\n    vm.stat_interval: 1\n");
+  const auto& ok = ById(same.Run("conformance"), "conformance.memory");
+  CHECK(ok.status == Status::kPass);
+  CHECK(ok.summary == "the 1 memory setting matches the profile");
+  Bench other = LoadBench(tree, "cores:\n  housekeeping: 0\n  isolated: 1-3\nmemory:\n  sysctl:\n    vm.stat_interval: 10\n");
+  const auto& off = ById(other.Run("conformance"), "conformance.memory");
+  CHECK(off.status == Status::kFail);
+  CHECK(off.summary == "1 of 1 memory setting differs from the profile");
+}
+
 TEST_CASE("conformance: a profile that cannot be planned is one FAIL with the planner's reason", "[check]") {
   // The arm64 board's /rt partition holds CPUs 4-7: a partition on 6-7 cannot be planned.
   Bench b = LoadBench(Tree("arm64-rt-8cpu"), "cores:\n  housekeeping: 0-3\n  isolated: 4-7\n"

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <optional>
 
+#include "base/count_text.h"
 #include "base/text_table.h"
 #include "check/chapters.h"
 #include "check/check.h"
@@ -57,15 +58,17 @@ std::optional<CheckResult> SectionResult(const SectionPlan& s, std::vector<std::
   CheckResult r;
   if (!differ.empty()) {
     r = NewResult(kName, id, Status::kFail,
-                  std::to_string(differ.size()) + " of " + std::to_string(runtime_items) + " " + s.section +
-                      " settings differ from the profile",
+                  std::to_string(differ.size()) + " of " +
+                      CountOf(runtime_items, s.section + " setting", s.section + " settings") +
+                      (differ.size() == 1 ? " differs" : " differ") + " from the profile",
                   ChapterTitle(s.chapter));
     r.measured = JoinAnd(differ);
     r.hint = "`rtagent apply` sets them; if they drift back, something else on the board changes them "
              "(`rtagent hold` re-asserts them)";
   } else {
     r = NewResult(kName, id, Status::kPass,
-                  "all " + std::to_string(runtime_items) + " " + s.section + " settings match the profile",
+                  runtime_items == 1 ? "the 1 " + s.section + " setting matches the profile"
+                                     : "all " + FormatCount(runtime_items) + " " + s.section + " settings match the profile",
                   ChapterTitle(s.chapter));
     r.measured = std::to_string(runtime_items) + " in place";
   }
