@@ -16,10 +16,11 @@ namespace that file sees unqualified (its own namespaces and those around them, 
 namespace` targets), when one of the two is not a function: the test helper
 `rtagent::check::testing::Load` and the class `rtagent::Load` are ambiguous in a file that sees
 both, though it compiled alone (functions of one name are overloads, and a word the file's own
-headers already declare twice it must be writing qualified). A file-scope `using namespace` directive reaches every file after it in the
-group, so the members' directives must form a chain: each file's set contains the sets of the
-files before it (a file with none, then files with `using namespace rtagent;`, then files that
-add `using namespace rtagent::test;`), and the group lists them in that order; a file never sees
+headers already declare twice it must be writing qualified). A file-scope `using namespace`
+directive reaches every file after it in the group, so the members' directives must form a
+chain: each file's set contains the sets of the files before it (a file with none, then files
+with `using namespace rtagent;`, then files that add `using namespace rtagent::test;`), and the
+group lists them in that order; a file never sees
 a directive it does not write itself. Two files whose sets are not in one chain never share a
 group. Files share a group only within one folder, unless --any-folder (the test binary, whose
 files are many small ones spread over every folder). A file that fits no group gets one of its own. The parse is lexical (comments, strings
@@ -149,12 +150,6 @@ def includes(path, roots):
     return found
 
 
-def header_names(path, roots, cache):
-    """Every name a project header and the project headers it includes declare at namespace
-    scope (functions, types, constants, aliases), as a neighbour including it would see them."""
-    return set(header_decls(path, roots, cache))
-
-
 def header_decls(path, roots, cache):
     """What a project header and the project headers it includes declare at namespace scope:
     {name: {(namespace, kind)}}, namespace as "rtagent::test" ("" the global one)."""
@@ -192,7 +187,7 @@ class Unit:
         its own headers alone did not."""
         found = set()
         for name in self.written & set(decls):
-            if name not in decls or len(decls[name]) < 2:
+            if len(decls[name]) < 2:
                 continue
             seen = {(ns, kind) for ns, kind in decls[name] if ns in self.visible}
             own = {(ns, kind) for ns, kind in self.decls.get(name, ()) if ns in self.visible}
@@ -219,13 +214,6 @@ def visible_namespaces(path, usings):
         visible.add(target)
         visible |= {ns + "::" + target for ns in opened if ns}
     return visible
-
-
-def analyse(path, roots=(), cache=None):
-    """(names a neighbour must not define, the file-scope `using namespace` directives, the
-    words the file uses or sees through its project headers)."""
-    u = Unit(path, roots, cache)
-    return u.names, u.usings, u.words
 
 
 def statements(text):
