@@ -1,15 +1,25 @@
 // The live EthtoolPort: the kernel's ethtool netlink interface through libmnl, as ethtool(8)
 // itself talks to it (Documentation/networking/ethtool-netlink.rst). One socket per call: a
-// plan asks for a handful of interfaces, so there is nothing worth keeping open.
+// plan asks for a handful of interfaces, so there is nothing worth keeping open. A kernel
+// without that interface (before 5.6, or built without CONFIG_ETHTOOL_NETLINK, as many board
+// vendors' kernels are) is asked through the older SIOCETHTOOL ioctl instead
+// (ETHTOOL_GCHANNELS/_SCHANNELS), as ethtool(8) falls back to it.
 #include <libmnl/libmnl.h>
+#include <linux/ethtool.h>
 #include <linux/ethtool_netlink.h>
 #include <linux/genetlink.h>
 #include <linux/netlink.h>
+#include <linux/sockios.h>
+#include <net/if.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 #include <cerrno>
 #include <cstring>
 #include <ctime>
 #include <functional>
+#include <optional>
 #include <vector>
 
 #include "base/ethtool_port.h"
@@ -123,12 +133,12 @@ nlmsghdr* Request(std::vector<char>& buf, uint16_t type, uint8_t cmd, uint8_t ve
   return nlh;
 }
 
-// The numeric id of the "ethtool" family (CTRL_CMD_GETFAMILY). Missing when the kernel is
-// built without CONFIG_ETHTOOL_NETLINK (before 5.6, or configured out).
-Result<uint16_t> FamilyId(Socket& s) {
+// The numeric id of the "ethtool" family (CTRL_CMD_GETFAMILY); nullopt when the kernel has no
+// such family (the controller answers ENOENT): built without CONFIG_ETHTOOL_NETLINK.
+Result<std::optional<uint16_t>> FamilyId(Socket& s, const std::string& family) {
   std::vector<char> buf(MNL_SOCKET_BUFFER_SIZE);
   nlmsghdr* nlh = Request(buf, GENL_ID_CTRL, CTRL_CMD_GETFAMILY, 1);
-  mnl_attr_put_strz(nlh, CTRL_ATTR_FAMILY_NAME, ETHTOOL_GENL_NAME);
+  mnl_attr_put_strz(nlh, CTRL_ATTR_FAMILY_NAME, family.c_str());
   uint16_t id = 0;
   Exchange ex;
   ex.on_reply = [&id](const nlmsghdr* reply) {
@@ -138,15 +148,60 @@ Result<uint16_t> FamilyId(Socket& s) {
       }
     });
   };
-  auto r = s.Run(nlh, ex, "generic netlink family \"" ETHTOOL_GENL_NAME "\"");
+  auto r = s.Run(nlh, ex, "generic netlink family \"" + family + "\"");
   if (!r) {
-    if (r.error().err == ENOENT) {
-      return MakeError("the kernel has no ethtool netlink interface (CONFIG_ETHTOOL_NETLINK)", EOPNOTSUPP);
-    }
+    if (r.error().err == ENOENT) return std::optional<uint16_t>();
     return r.error();
   }
-  if (id == 0) return MakeError("generic netlink gave no id for \"" ETHTOOL_GENL_NAME "\"", EBADMSG);
-  return id;
+  if (id == 0) return MakeError("generic netlink gave no id for \"" + family + "\"", EBADMSG);
+  return std::optional<uint16_t>(id);
+}
+
+// One SIOCETHTOOL request on `iface`: `cmd` is the ethtool_channels it reads or fills. The
+// kernel answers with the errnos the netlink interface uses for the same cases (ENODEV, no
+// such interface; EOPNOTSUPP, a driver without channels; EINVAL, a count above a maximum;
+// EPERM, no CAP_NET_ADMIN), so callers see no difference but the missing extended ack text.
+Result<void> ChannelsIoctl(const std::string& iface, ethtool_channels* cmd, const std::string& what) {
+  if (iface.empty() || iface.size() >= IFNAMSIZ) return Error{what + ": no network interface " + iface, ENODEV};
+  const int fd = ::socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+  if (fd < 0) return MakeError(what + ": socket for SIOCETHTOOL", errno);
+  ifreq ifr{};
+  std::memcpy(ifr.ifr_name, iface.c_str(), iface.size());
+  ifr.ifr_data = reinterpret_cast<char*>(cmd);
+  const int rc = ::ioctl(fd, SIOCETHTOOL, &ifr);
+  const int e = errno;
+  ::close(fd);
+  if (rc < 0) return MakeError(what + " (SIOCETHTOOL)", e);
+  return Ok();
+}
+
+Result<Channels> IoctlGet(const std::string& iface) {
+  ethtool_channels ch{};
+  ch.cmd = ETHTOOL_GCHANNELS;
+  if (auto r = ChannelsIoctl(iface, &ch, "channels of " + iface); !r) return r.error();
+  Channels c;
+  c.rx_max = ch.max_rx;
+  c.tx_max = ch.max_tx;
+  c.other_max = ch.max_other;
+  c.combined_max = ch.max_combined;
+  c.rx = ch.rx_count;
+  c.tx = ch.tx_count;
+  c.other = ch.other_count;
+  c.combined = ch.combined_count;
+  return c;
+}
+
+// ETHTOOL_SCHANNELS takes every count: the ones not given are sent as they are now.
+Result<void> IoctlSet(const std::string& iface, const ChannelCounts& counts) {
+  ethtool_channels ch{};
+  ch.cmd = ETHTOOL_GCHANNELS;
+  const std::string what = "setting the channels of " + iface;
+  if (auto r = ChannelsIoctl(iface, &ch, what); !r) return r;
+  if (counts.rx) ch.rx_count = *counts.rx;
+  if (counts.tx) ch.tx_count = *counts.tx;
+  if (counts.combined) ch.combined_count = *counts.combined;
+  ch.cmd = ETHTOOL_SCHANNELS;
+  return ChannelsIoctl(iface, &ch, what);
 }
 
 // A channels request for `iface`: the header nest naming the device by name.
@@ -160,13 +215,16 @@ nlmsghdr* ChannelsRequest(std::vector<char>& buf, uint16_t family, uint8_t cmd, 
 
 class NetlinkEthtoolPort : public EthtoolPort {
  public:
+  explicit NetlinkEthtoolPort(std::string family) : family_(std::move(family)) {}
+
   Result<Channels> Get(const std::string& iface) const override {
     Socket s;
     if (auto r = s.Open(); !r) return r.error();
-    auto family = FamilyId(s);
+    auto family = FamilyId(s, family_);
     if (!family) return family.error();
+    if (!*family) return IoctlGet(iface);
     std::vector<char> buf(MNL_SOCKET_BUFFER_SIZE);
-    nlmsghdr* nlh = ChannelsRequest(buf, *family, ETHTOOL_MSG_CHANNELS_GET, iface);
+    nlmsghdr* nlh = ChannelsRequest(buf, **family, ETHTOOL_MSG_CHANNELS_GET, iface);
     Channels c;
     bool got = false;
     Exchange ex;
@@ -196,20 +254,26 @@ class NetlinkEthtoolPort : public EthtoolPort {
   Result<void> Set(const std::string& iface, const ChannelCounts& counts) override {
     Socket s;
     if (auto r = s.Open(); !r) return r;
-    auto family = FamilyId(s);
+    auto family = FamilyId(s, family_);
     if (!family) return family.error();
+    if (!*family) return IoctlSet(iface, counts);
     std::vector<char> buf(MNL_SOCKET_BUFFER_SIZE);
-    nlmsghdr* nlh = ChannelsRequest(buf, *family, ETHTOOL_MSG_CHANNELS_SET, iface);
+    nlmsghdr* nlh = ChannelsRequest(buf, **family, ETHTOOL_MSG_CHANNELS_SET, iface);
     if (counts.rx) mnl_attr_put_u32(nlh, ETHTOOL_A_CHANNELS_RX_COUNT, *counts.rx);
     if (counts.tx) mnl_attr_put_u32(nlh, ETHTOOL_A_CHANNELS_TX_COUNT, *counts.tx);
     if (counts.combined) mnl_attr_put_u32(nlh, ETHTOOL_A_CHANNELS_COMBINED_COUNT, *counts.combined);
     Exchange ex;
     return s.Run(nlh, ex, "setting the channels of " + iface);
   }
+
+ private:
+  std::string family_;
 };
 
 }  // namespace
 
-std::unique_ptr<EthtoolPort> MakeNetlinkEthtoolPort() { return std::make_unique<NetlinkEthtoolPort>(); }
+std::unique_ptr<EthtoolPort> MakeNetlinkEthtoolPort(const std::string& family) {
+  return std::make_unique<NetlinkEthtoolPort>(family);
+}
 
 }  // namespace rtagent

@@ -56,8 +56,11 @@ class EthtoolPort {
 /// given), the fixture twin otherwise. `writes` is null when only reading (plan).
 std::unique_ptr<EthtoolPort> MakeEthtoolPort(const SysRoot& reads, SysRoot* writes);
 
-/// The live port over netlink (ethtool_netlink.cc).
-std::unique_ptr<EthtoolPort> MakeNetlinkEthtoolPort();
+/// The live port over netlink (ethtool_netlink.cc), or over the SIOCETHTOOL ioctl on a kernel
+/// without the ethtool netlink family (before 5.6, or built without CONFIG_ETHTOOL_NETLINK).
+/// `family` is the generic netlink family it asks for: "ethtool" (ETHTOOL_GENL_NAME); tests
+/// name one no kernel has, to take the ioctl path on this one.
+std::unique_ptr<EthtoolPort> MakeNetlinkEthtoolPort(const std::string& family = "ethtool");
 
 /// The twin over a fixture tree: kpath::NetChannelsFixture(iface) holds "name value" lines
 /// (rx_max tx_max other_max combined_max rx tx other combined); a missing interface directory

@@ -1,11 +1,15 @@
 // The channels seam: the fixture twin answers as the kernel does (ENODEV, EOPNOTSUPP, EINVAL
-// above a maximum) and rewrites only its own file; the live netlink port is only ever read
-// here, on interfaces whose answer is known: this machine's NICs are never changed.
+// above a maximum) and rewrites only its own file; the live port (netlink, or SIOCETHTOOL on a
+// kernel without the netlink family) is read here, and asked to write only to loopback, which
+// has no channels, and to an interface that does not exist: this machine's NICs never change.
 #include "base/ethtool_port.h"
 
-#include <catch2/catch.hpp>
+#include <net/if.h>
 
+#include <catch2/catch.hpp>
 #include <cerrno>
+#include <cstring>
+#include <filesystem>
 
 #include "base/fault_root.h"
 #include "base/skip_test_support.h"
@@ -111,4 +115,52 @@ TEST_CASE("ethtool netlink port: reads this machine's loopback and a missing int
   auto none = port->Get("rtagent-none0");
   REQUIRE_FALSE(none);
   CHECK(none.error().err == ENODEV);
+}
+
+TEST_CASE("ethtool port without the netlink family: SIOCETHTOOL answers as netlink does, on every interface",
+          "[base][host]") {
+  // A family no kernel has stands for a kernel built without CONFIG_ETHTOOL_NETLINK (the
+  // controller answers ENOENT for both): the port takes the ioctl, as ethtool(8) does.
+  auto netlink = MakeNetlinkEthtoolPort();
+  auto ioctl = MakeNetlinkEthtoolPort("rtagent-none");
+  if (auto lo = netlink->Get("lo"); !lo && (lo.error().err == EPROTONOSUPPORT || lo.error().err == EAFNOSUPPORT)) {
+    RTAGENT_SKIP("no generic netlink here: " << lo.error().message);
+  }
+  int with_channels = 0;
+  for (const auto& entry : std::filesystem::directory_iterator("/sys/class/net")) {
+    const std::string iface = entry.path().filename();
+    INFO(iface);
+    auto a = netlink->Get(iface);
+    auto b = ioctl->Get(iface);
+    REQUIRE(a.ok() == b.ok());
+    if (!a) {
+      CHECK(b.error().err == a.error().err);
+      CHECK(b.error().message == "channels of " + iface + " (SIOCETHTOOL): " + std::strerror(a.error().err));
+      continue;
+    }
+    ++with_channels;
+    CHECK(b->rx_max == a->rx_max);
+    CHECK(b->tx_max == a->tx_max);
+    CHECK(b->other_max == a->other_max);
+    CHECK(b->combined_max == a->combined_max);
+    CHECK(b->rx == a->rx);
+    CHECK(b->tx == a->tx);
+    CHECK(b->other == a->other);
+    CHECK(b->combined == a->combined);
+  }
+  INFO("interfaces with channel settings compared: " << with_channels);
+  auto none = ioctl->Get("rtagent-none0");
+  REQUIRE_FALSE(none);
+  CHECK(none.error().err == ENODEV);
+  auto long_name = ioctl->Get(std::string(IFNAMSIZ, 'x'));
+  REQUIRE_FALSE(long_name);
+  CHECK(long_name.error().err == ENODEV);
+  // Writes only where nothing can change: loopback has no channels, the other is not there.
+  auto lo = ioctl->Set("lo", ChannelCounts{.rx = {}, .tx = {}, .combined = 1});
+  REQUIRE_FALSE(lo);
+  CHECK(lo.error().err == EOPNOTSUPP);
+  CHECK(lo.error().message == std::string("setting the channels of lo (SIOCETHTOOL): ") + std::strerror(EOPNOTSUPP));
+  auto gone = ioctl->Set("rtagent-none0", ChannelCounts{.rx = {}, .tx = {}, .combined = 1});
+  REQUIRE_FALSE(gone);
+  CHECK(gone.error().err == ENODEV);
 }
