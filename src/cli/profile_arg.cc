@@ -82,7 +82,7 @@ void NoteRevertInHoldState(const std::string& command, SysRoot& root, const Reve
   if (what.restored == 0 && what.failed == 0) return;
   what.time = UnixNow();
   if (auto noted = service::NoteRevertSince(root, what); !noted) {
-    std::cerr << "rtagent " << command << ": the values are back, but the state file of the stopped `rtagent hold` "
+    std::cerr << "rtagent " << command << ": the values are back, but what the stopped `rtagent hold` left "
               << "still calls them held: " << noted.error().message << "\n";
   }
 }

@@ -574,10 +574,11 @@ void HoldDaemon::LogBootFiles() {
 void HoldDaemon::WriteState() {
   state_.updated = Now();
   last_state_write_ = state_.updated;
+  const auto& prom = *profile_.service.prometheus_textfile;
+  state_.prometheus_textfile = prom.value_or("");
   if (auto w = root_.WriteDurable(StatePath(), ToJson(state_).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n"); !w) {
     log_->warn("cannot write the state file: {}", w.error().message);
   }
-  const auto& prom = *profile_.service.prometheus_textfile;
   if (prom) {
     bool up = state_.state == "holding";
     if (auto w = WriteFileAtomic(*prom, RenderPrometheus(state_, up)); !w) {

@@ -1,5 +1,7 @@
 #include "service/hold_state.h"
 
+#include <sys/stat.h>
+
 #include <cerrno>
 #include <map>
 #include <sstream>
@@ -113,6 +115,7 @@ json ToJson(const HoldState& s) {
       {"last_reload", s.last_reload},
       {"last_reload_time", s.last_reload_time},
       {"stop_reason", s.stop_reason},
+      {"prometheus_textfile", s.prometheus_textfile},
   };
   if (s.verdict) {
     j["verdict"] = {{"path", s.verdict->path},
@@ -181,6 +184,7 @@ Result<HoldState> ParseHoldState(const std::string& text) {
     s.last_reload = j.value("last_reload", "");
     s.last_reload_time = j.value("last_reload_time", int64_t{0});
     s.stop_reason = j.value("stop_reason", "");
+    s.prometheus_textfile = j.value("prometheus_textfile", "");
     if (j.contains("verdict") && j["verdict"].is_object()) {
       const json& v = j["verdict"];
       VerdictSummary vs;
@@ -232,6 +236,14 @@ Result<void> NoteRevertSince(SysRoot& root, const RevertedSince& what) {
   s.reverted = what;  // `updated` stays the hold's own last word: "stopped at" and "last seen" read it
   if (auto w = root.WriteDurable(StatePath(), ToJson(s).dump(2, ' ', false, json::error_handler_t::replace) + "\n"); !w) {
     return Wrap(StateFileOnHost(root) + ": ", w.error());
+  }
+  // The textfile is the hold's, written to the path its profile named (not under the root); one
+  // taken away since (node_exporter's directory cleaned) is not made again.
+  struct stat st {};
+  if (!s.prometheus_textfile.empty() && ::stat(s.prometheus_textfile.c_str(), &st) == 0) {
+    if (auto w = WriteFileAtomic(s.prometheus_textfile, RenderPrometheus(s, false)); !w) {
+      return Wrap("the Prometheus textfile: ", w.error());
+    }
   }
   return {};
 }
@@ -303,13 +315,56 @@ std::string RenderStatusText(const HoldState& s, bool running, int64_t now) {
   return o.str();
 }
 
+namespace {
+
+// One metric's HELP and TYPE lines (text exposition format 0.0.4).
+void Metric(std::ostream& o, const std::string& name, const std::string& type, const std::string& help) {
+  o << "# HELP " << name << " " << help << "\n# TYPE " << name << " " << type << "\n";
+}
+
+// The last latency verdict's figures, for the whole run and per measured CPU.
+void VerdictMetrics(std::ostream& o, const VerdictSummary& verdict) {
+  Metric(o, "rtagent_latency_verdict_pass", "gauge", "1 when the last loaded latency acceptance test passed.");
+  o << "rtagent_latency_verdict_pass{verdict=\"" << Label(verdict.path) << "\"} " << (verdict.pass ? 1 : 0) << "\n";
+  if (verdict.worst_us) {
+    Metric(o, "rtagent_latency_worst_us", "gauge", "Worst wake-up latency of the last acceptance test, in microseconds.");
+    o << "rtagent_latency_worst_us " << *verdict.worst_us << "\n";
+  }
+  if (verdict.ended_at) {
+    Metric(o, "rtagent_latency_run_end_time_seconds", "gauge", "When the last acceptance test's measuring ended (unix time).");
+    o << "rtagent_latency_run_end_time_seconds " << *verdict.ended_at << "\n";
+  }
+  // Per CPU: a figure the verdict does not know (no sample; a p99 beyond the histogram's
+  // limit) is left out, not written as 0, which a dashboard would read as a perfect CPU.
+  auto per_cpu = [&](const std::string& name, const std::string& type, const std::string& help, auto value) {
+    bool any = false;
+    for (const VerdictCpuSummary& c : verdict.cpus) {
+      const std::optional<double> v = value(c);
+      if (!v) continue;
+      if (!any) Metric(o, name, type, help);
+      any = true;
+      o << name << "{cpu=\"" << c.cpu << "\"} " << *v << "\n";
+    }
+  };
+  per_cpu("rtagent_latency_cpu_worst_us", "gauge", "Worst wake-up latency of the last acceptance test on this CPU, in microseconds.",
+          [](const VerdictCpuSummary& c) { return c.worst_us; });
+  per_cpu("rtagent_latency_cpu_p99_us", "gauge", "99th percentile of the wake-up latency of the last acceptance test on this CPU, in microseconds.",
+          [](const VerdictCpuSummary& c) { return c.p99_us; });
+  per_cpu("rtagent_latency_cpu_overflows", "gauge", "Wake-ups of the last acceptance test on this CPU beyond the histogram's limit.",
+          [](const VerdictCpuSummary& c) { return std::optional<double>(static_cast<double>(c.overflows)); });
+  per_cpu("rtagent_latency_cpu_samples", "gauge", "Wake-ups measured by the last acceptance test on this CPU.",
+          [](const VerdictCpuSummary& c) { return std::optional<double>(static_cast<double>(c.samples)); });
+}
+
+}  // namespace
+
 std::string RenderPrometheus(const HoldState& s, bool up) {
   std::ostringstream o;
   // 15 significant digits: a count of 10^7 wake-ups or a 10 s latency in µs stays a plain
   // number (the default 6 would write 1e+07), and 7.8 stays 7.8.
   o.precision(15);
-  auto metric = [&](const std::string& name, const std::string& type, const std::string& help) {
-    o << "# HELP " << name << " " << help << "\n# TYPE " << name << " " << type << "\n";
+  auto metric = [&o](const std::string& name, const std::string& type, const std::string& help) {
+    Metric(o, name, type, help);
   };
   const std::string prof = "{profile=\"" + Label(s.profile) + "\"}";
   metric("rtagent_hold_up", "gauge", "1 while rtagent hold holds the tuned state.");
@@ -318,8 +373,15 @@ std::string RenderPrometheus(const HoldState& s, bool up) {
   o << "rtagent_hold_start_time_seconds " << s.since << "\n";
   metric("rtagent_pm_qos_held_us", "gauge", "The PM QoS note held on /dev/cpu_dma_latency (-1: none).");
   o << "rtagent_pm_qos_held_us " << (up && s.pm_qos_us ? *s.pm_qos_us : -1) << "\n";
-  metric("rtagent_held_values", "gauge", "Values written to hold the profile (start, reloads and re-asserts).");
-  o << "rtagent_held_values " << s.applied << "\n";
+  metric("rtagent_held_values", "gauge",
+         "Values written to hold the profile (start, reloads and re-asserts); 0 once rtagent revert put them back.");
+  o << "rtagent_held_values " << (s.reverted ? 0 : s.applied) << "\n";
+  if (s.reverted) {
+    metric("rtagent_revert_time_seconds", "gauge", "When rtagent revert put back the values the stopped hold kept (unix time).");
+    o << "rtagent_revert_time_seconds " << s.reverted->time << "\n";
+    metric("rtagent_revert_failed_values", "gauge", "Values that revert could not put back (its output names them).");
+    o << "rtagent_revert_failed_values " << s.reverted->failed << "\n";
+  }
   metric("rtagent_unchangeable_values", "gauge", "Profile items the kernel refuses to change (per-CPU or managed IRQs).");
   o << "rtagent_unchangeable_values " << s.unchangeable << "\n";
   metric("rtagent_reboot_required_values", "gauge", "Boot-time items that wait for a reboot.");
@@ -345,38 +407,7 @@ std::string RenderPrometheus(const HoldState& s, bool up) {
   o << "rtagent_last_verify_timestamp_seconds " << v.time << "\n";
   metric("rtagent_last_verify_differs", "gauge", "Profile items that did not match at the last verification.");
   o << "rtagent_last_verify_differs " << v.differs << "\n";
-  if (s.verdict) {
-    metric("rtagent_latency_verdict_pass", "gauge", "1 when the last loaded latency acceptance test passed.");
-    o << "rtagent_latency_verdict_pass{verdict=\"" << Label(s.verdict->path) << "\"} " << (s.verdict->pass ? 1 : 0) << "\n";
-    if (s.verdict->worst_us) {
-      metric("rtagent_latency_worst_us", "gauge", "Worst wake-up latency of the last acceptance test, in microseconds.");
-      o << "rtagent_latency_worst_us " << *s.verdict->worst_us << "\n";
-    }
-    if (s.verdict->ended_at) {
-      metric("rtagent_latency_run_end_time_seconds", "gauge", "When the last acceptance test's measuring ended (unix time).");
-      o << "rtagent_latency_run_end_time_seconds " << *s.verdict->ended_at << "\n";
-    }
-    // Per CPU: a figure the verdict does not know (no sample; a p99 beyond the histogram's
-    // limit) is left out, not written as 0, which a dashboard would read as a perfect CPU.
-    auto per_cpu = [&](const std::string& name, const std::string& type, const std::string& help, auto value) {
-      bool any = false;
-      for (const VerdictCpuSummary& c : s.verdict->cpus) {
-        const std::optional<double> v = value(c);
-        if (!v) continue;
-        if (!any) metric(name, type, help);
-        any = true;
-        o << name << "{cpu=\"" << c.cpu << "\"} " << *v << "\n";
-      }
-    };
-    per_cpu("rtagent_latency_cpu_worst_us", "gauge", "Worst wake-up latency of the last acceptance test on this CPU, in microseconds.",
-            [](const VerdictCpuSummary& c) { return c.worst_us; });
-    per_cpu("rtagent_latency_cpu_p99_us", "gauge", "99th percentile of the wake-up latency of the last acceptance test on this CPU, in microseconds.",
-            [](const VerdictCpuSummary& c) { return c.p99_us; });
-    per_cpu("rtagent_latency_cpu_overflows", "gauge", "Wake-ups of the last acceptance test on this CPU beyond the histogram's limit.",
-            [](const VerdictCpuSummary& c) { return std::optional<double>(static_cast<double>(c.overflows)); });
-    per_cpu("rtagent_latency_cpu_samples", "gauge", "Wake-ups measured by the last acceptance test on this CPU.",
-            [](const VerdictCpuSummary& c) { return std::optional<double>(static_cast<double>(c.samples)); });
-  }
+  if (s.verdict) VerdictMetrics(o, *s.verdict);
   return o.str();
 }
 

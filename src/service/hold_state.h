@@ -97,6 +97,9 @@ struct HoldState {
   std::string stop_reason;  ///< "SIGTERM: state kept", ...
   std::optional<VerdictSummary> verdict;
   std::optional<RevertedSince> reverted;  ///< set by `rtagent revert` once the hold has stopped
+  /// The Prometheus textfile the hold writes ("" when the profile names none), so that
+  /// `rtagent revert`, which does not read the profile, can say there too that nothing is held.
+  std::string prometheus_textfile;
 
   /// Adds an event, dropping the oldest beyond kMaxDriftEvents.
   void AddDrift(DriftEvent e);
@@ -119,8 +122,10 @@ Result<HoldState> ParseHoldState(const std::string& text);
 Result<std::optional<HoldState>> ReadHoldState(const SysRoot& root);
 /// After `rtagent revert` put values back: notes it in the state file a hold left behind (one
 /// stopped with on_stop: keep, or one whose process is gone), so `status` no longer says those
-/// values are held. Nothing to do when there is no state file; an error names the file when it
-/// cannot be read or written. The caller has made sure no hold runs (NoHoldBeside).
+/// values are held, and rewrites the hold's Prometheus textfile (when the file names one and
+/// it is still there) with `rtagent_held_values 0`. Nothing to do when there is no state file;
+/// an error names the file when one cannot be read or written. The caller has made sure no
+/// hold runs (NoHoldBeside).
 Result<void> NoteRevertSince(SysRoot& root, const RevertedSince& what);
 /// The PM QoS note `rtagent hold` says it holds (its state file's pm_qos_us), for a latency
 /// run to tell whose note was in force; nullopt when there is no state file, it cannot be read,

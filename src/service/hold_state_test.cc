@@ -58,6 +58,10 @@ TEST_CASE("the state file round-trips through JSON", "[service]") {
   CHECK(back->verdict->cpus == s.verdict->cpus);
   CHECK(back->replans == 3);
   CHECK(back->last_replan == "IRQ 125 fired outside CPUs 0");
+  s.prometheus_textfile = "/var/lib/node_exporter/rtagent.prom";
+  auto with_prom = ParseHoldState(ToJson(s).dump());
+  REQUIRE(with_prom.ok());
+  CHECK(with_prom->prometheus_textfile == "/var/lib/node_exporter/rtagent.prom");
 }
 
 TEST_CASE("a state file that is not ours is an error naming the problem", "[service]") {
@@ -147,6 +151,19 @@ TEST_CASE("NoteRevertSince: a stopped hold's state file says revert put its valu
   REQUIRE_FALSE(bad);
   CHECK_THAT(bad.error().message, Catch::StartsWith(t.dir() + "/run/rtagent/state.json: "));
   CHECK(t.Get(StatePath()) == "{not json");
+}
+
+TEST_CASE("Prometheus after revert: nothing held, when it was put back and what could not be", "[service]") {
+  HoldState s = Sample();
+  s.state = "stopped";
+  const std::string kept = RenderPrometheus(s, false);
+  CHECK_THAT(kept, Catch::Contains("\nrtagent_held_values 12\n"));
+  CHECK_THAT(kept, !Catch::Contains("rtagent_revert_"));
+  s.reverted = RevertedSince{1796000200, 14, 2};
+  const std::string after = RenderPrometheus(s, false);
+  CHECK_THAT(after, Catch::Contains("\nrtagent_held_values 0\n"));
+  CHECK_THAT(after, Catch::Contains("# TYPE rtagent_revert_time_seconds gauge\nrtagent_revert_time_seconds 1796000200\n"));
+  CHECK_THAT(after, Catch::Contains("# TYPE rtagent_revert_failed_values gauge\nrtagent_revert_failed_values 2\n"));
 }
 
 TEST_CASE("Prometheus label values are escaped", "[service]") {
