@@ -328,7 +328,7 @@ Result<void> MakeDirs(const std::string& dir) {
   struct stat st;
   if (::stat(dir.c_str(), &st) == 0) {
     if (S_ISDIR(st.st_mode)) return Ok();
-    return MakeError("cannot create directory " + dir + ": a file is in the way", ENOTDIR);
+    return Error{"cannot create directory " + dir + ": a file is in the way", ENOTDIR};
   }
   size_t slash = dir.find_last_of('/');
   if (slash != std::string::npos && slash > 0) {

@@ -414,6 +414,14 @@ TEST_CASE("WriteDurable: a file that cannot be put in place is an error naming i
     CHECK_THAT(r.error().message, Catch::StartsWith("cannot create directory " + t.dir() + "/run/" + name + ": "));
     CHECK_FALSE(std::filesystem::exists(t.dir() + "/run/" + name.substr(0, 200)));
   }
+  SECTION("a file stands where a directory goes: the error says so, without strerror's words after it") {
+    t.Put("run/rtagent", "a file\n");
+    auto r = root.WriteDurable("run/rtagent/state.json", "{}");
+    REQUIRE_FALSE(r.ok());
+    CHECK(r.error().err == ENOTDIR);
+    CHECK(r.error().message == "cannot create directory " + t.dir() + "/run/rtagent: a file is in the way");
+    CHECK(t.Get("run/rtagent") == "a file\n");
+  }
   SECTION("a link planted at the temporary file's name is not written through") {
     t.Put("victim", "precious\n");
     REQUIRE(::chmod((t.dir() + "/victim").c_str(), 0600) == 0);

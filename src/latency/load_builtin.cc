@@ -513,7 +513,7 @@ Result<void> CheckOptions(const std::string& name, const BuiltinLoadOptions& o) 
     }
     struct stat st {};
     if (::stat(o.disk_dir.c_str(), &st) != 0) return MakeError("load 'disk': directory " + o.disk_dir, errno);
-    if (!S_ISDIR(st.st_mode)) return MakeError("load 'disk': " + o.disk_dir + " is not a directory", ENOTDIR);
+    if (!S_ISDIR(st.st_mode)) return Error{"load 'disk': " + o.disk_dir + " is not a directory", ENOTDIR};
   }
   return Ok();
 }

@@ -131,7 +131,15 @@ TEST_CASE("MakeBuiltinLoad refuses unknown names and impossible options", "[late
   o.disk_dir = "/nonexistent/rtagent";
   auto nodir = MakeBuiltinLoad("disk", o, live);
   REQUIRE_FALSE(nodir.ok());
-  CHECK_THAT(nodir.error().message, Catch::Contains("/nonexistent/rtagent"));
+  CHECK(nodir.error().err == ENOENT);
+  CHECK(nodir.error().message == "load 'disk': directory /nonexistent/rtagent: No such file or directory");
+  TempTree t;
+  t.Put("file", "");
+  o.disk_dir = t.dir() + "/file";
+  auto file = MakeBuiltinLoad("disk", o, live);
+  REQUIRE_FALSE(file.ok());
+  CHECK(file.error().err == ENOTDIR);
+  CHECK(file.error().message == "load 'disk': " + t.dir() + "/file is not a directory");
   o = {};
   o.nice = 40;
   CHECK_FALSE(MakeBuiltinLoad("cache", o, live).ok());

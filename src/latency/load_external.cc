@@ -89,7 +89,7 @@ Result<std::string> FindProgram(const std::string& program) {
     std::string candidate = (dir.empty() ? std::string(".") : std::string(dir)) + "/" + program;
     if (ExecutableError(candidate) == 0) return candidate;
   }
-  return MakeError("program '" + program + "' not found in PATH (" + path + ")", ENOENT);
+  return Error{"program '" + program + "' not found in PATH (" + path + "): install it, or give its full path", ENOENT};
 }
 
 Result<std::unique_ptr<Load>> MakeExternalLoad(const ExternalLoadSpec& spec, const SysRoot& root) {

@@ -21,8 +21,6 @@ namespace rtagent {
 namespace {
 
 constexpr char kSamplerProgram[] = "rtagent-sampler";
-// How long the measuring process may take to set up (lock memory, start its threads).
-constexpr int kReadyTimeoutMs = 30000;
 // How long a stopped measuring process may take to send its result and exit.
 constexpr auto kStopGrace = std::chrono::seconds(5);
 
@@ -100,7 +98,7 @@ Result<std::string> FindSamplerBinary() { return FindSamplerBinary(SelfDir()); }
 Result<std::string> FindSamplerBinary(const std::string& dir) {
   if (const char* env = std::getenv("RTAGENT_SAMPLER"); env != nullptr && *env != '\0') {
     if (IsExecutable(env)) return std::string(env);
-    return MakeError(std::string("RTAGENT_SAMPLER=") + env + " is not an executable program", ENOENT);
+    return Error{std::string("RTAGENT_SAMPLER=") + env + " is not an executable program", ENOENT};
   }
   std::vector<std::string> tried;
   if (!dir.empty()) {
@@ -145,7 +143,7 @@ Result<void> SamplerProcess::Start() {
   fd_ = read_fd;
 
   // Wait for "ready" (or an error, or the process's end).
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(kReadyTimeoutMs);
+  const auto deadline = std::chrono::steady_clock::now() + ready_timeout_;
   while (!reader_.ready() && !reader_.finished() && !stream_error_ && !eof_) {
     const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
     if (left.count() <= 0) break;
@@ -162,9 +160,10 @@ Result<void> SamplerProcess::Start() {
   } else if (eof_) {
     why = MakeError("the measuring program " + binary_ + " ended before it was ready");
   } else {
-    why = MakeError("the measuring program " + binary_ + " was not ready after " +
-                        std::to_string(kReadyTimeoutMs / 1000) + " s",
-                    ETIMEDOUT);
+    const auto ms = ready_timeout_.count();
+    why = Error{"the measuring program " + binary_ + " was not ready after " +
+                    (ms % 1000 == 0 ? std::to_string(ms / 1000) + " s" : std::to_string(ms) + " ms"),
+                ETIMEDOUT};
   }
   const int status = Reap(/*kill_first=*/!eof_ && !reader_.failure());
   if (fd_ >= 0) ::close(fd_);

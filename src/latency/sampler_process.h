@@ -5,6 +5,7 @@
 #include <sys/types.h>
 
 #include <atomic>
+#include <chrono>
 #include <string>
 #include <vector>
 
@@ -53,6 +54,9 @@ class SamplerProcess {
 
   /// The measuring process (0 when none runs).
   pid_t pid() const { return pid_.load(); }
+  /// How long Start waits for "ready" (30 s: locking memory and starting a thread per CPU on a
+  /// loaded board); tests shorten it.
+  void set_ready_timeout(std::chrono::milliseconds timeout) { ready_timeout_ = timeout; }
 
  private:
   // Reads what is available (wait_ms < 0: until a line or EOF arrives); false at EOF.
@@ -72,6 +76,7 @@ class SamplerProcess {
   std::optional<Error> stream_error_;
   std::vector<CpuProgress> zero_progress_;
   int exit_status_ = -1;
+  std::chrono::milliseconds ready_timeout_{30000};
 };
 
 }  // namespace rtagent

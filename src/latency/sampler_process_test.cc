@@ -176,7 +176,8 @@ TEST_CASE("a missing or wrong measuring program is a clear error", "[latency][sa
     auto found = FindSamplerBinary();
     ::unsetenv("RTAGENT_SAMPLER");
     REQUIRE_FALSE(found);
-    CHECK_THAT(found.error().message, Catch::Contains("RTAGENT_SAMPLER=" + tree.dir() + "/nothing is not an executable"));
+    CHECK(found.error().err == ENOENT);
+    CHECK(found.error().message == "RTAGENT_SAMPLER=" + tree.dir() + "/nothing is not an executable program");
   }
   SECTION("found beside the running program by default") {
     auto found = FindSamplerBinary();
@@ -188,6 +189,18 @@ TEST_CASE("a missing or wrong measuring program is a clear error", "[latency][sa
     auto r = s.Start();
     REQUIRE_FALSE(r);
     CHECK_THAT(r.error().message, Catch::Contains("ended before it was ready (it exited with status 0)"));
+  }
+  SECTION("another program greets and never gets ready: stopped after the wait, in words") {
+    SamplerProcess s(OneCpu(1s), live, FakeProgram(tree, "slow", "printf 'hello 2\\n' >&3; exec sleep 600"));
+    s.set_ready_timeout(300ms);
+    auto r = s.Start();
+    REQUIRE_FALSE(r);
+    CHECK(r.error().err == ETIMEDOUT);
+    // The child starts with SIGTERM blocked (the sampler unblocks it once its handler is in
+    // place), so a program that never does is killed after the grace.
+    CHECK(r.error().message == "the measuring program " + tree.dir() +
+                                   "/slow was not ready after 300 ms (it was killed by SIGKILL)");
+    CHECK(s.pid() == 0);
   }
   SECTION("another program prints its usage") {
     SamplerProcess s(OneCpu(1s), live, FakeProgram(tree, "other", "echo 'usage: other [-v]' >&3; sleep 30"));

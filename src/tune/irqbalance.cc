@@ -103,7 +103,7 @@ Result<void> IrqbalanceConfigActuator::Write(const std::string& key, const std::
   const std::string status = runs_.back().Status();
   (void)put(had ? std::optional<std::string>(*had) : std::nullopt);
   restart();
-  return MakeError("systemctl try-restart " + std::string(kUnit) + ": " + status + "; " + path + " put back", EIO);
+  return Error{"systemctl try-restart " + std::string(kUnit) + ": " + status + "; " + path + " put back", EIO};
 }
 
 std::vector<CommandRun> IrqbalanceConfigActuator::TakeRuns() { return std::exchange(runs_, {}); }

@@ -232,6 +232,11 @@ TEST_CASE("irqbalance ban: a restart that fails rolls the file back", "[tune]") 
   CHECK(rep.rolled_back);
   CHECK(r.tree.Get(kpath::kIrqbalanceDefault) == kDebianFile);
   REQUIRE(r.runner->ran.size() == 2);  // restarted again on the file put back
+  const auto failed = std::find_if(rep.results.begin(), rep.results.end(),
+                                   [](const ChangeResult& c) { return c.outcome == Outcome::kFailed; });
+  REQUIRE(failed != rep.results.end());
+  CHECK_THAT(failed->detail, Catch::EndsWith("systemctl try-restart irqbalance.service: exit 1; " +
+                                             std::string(kpath::kIrqbalanceDefault) + " put back"));
 }
 
 TEST_CASE("irqbalance stop masks its unit and revert starts it again, leave and no irqbalance plan nothing", "[tune]") {
