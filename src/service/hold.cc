@@ -581,7 +581,7 @@ void HoldDaemon::WriteState() {
   }
   if (prom) {
     bool up = state_.state == "holding";
-    if (auto w = WriteFileAtomic(*prom, RenderPrometheus(state_, up)); !w) {
+    if (auto w = WriteFileAtomic(TextfileOnHost(root_, *prom), RenderPrometheus(state_, up)); !w) {
       log_->warn("cannot write the Prometheus textfile: {}", w.error().message);
     }
   }

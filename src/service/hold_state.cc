@@ -28,6 +28,10 @@ std::string StateFileOnHost(const SysRoot& root) {
   return root.Dir() + (root.Dir() == "/" ? "" : "/") + StatePath();
 }
 
+std::string TextfileOnHost(const SysRoot& root, const std::string& path) {
+  return root.Dir() == "/" ? path : root.Dir() + path;
+}
+
 namespace {
 
 // A time stamp of the state file, "never" for one that has not happened (0).
@@ -237,11 +241,12 @@ Result<void> NoteRevertSince(SysRoot& root, const RevertedSince& what) {
   if (auto w = root.WriteDurable(StatePath(), ToJson(s).dump(2, ' ', false, json::error_handler_t::replace) + "\n"); !w) {
     return Wrap(StateFileOnHost(root) + ": ", w.error());
   }
-  // The textfile is the hold's, written to the path its profile named (not under the root); one
-  // taken away since (node_exporter's directory cleaned) is not made again.
+  // The textfile is the hold's, at the path its profile named; one taken away since
+  // (node_exporter's directory cleaned) is not made again.
+  const std::string textfile = s.prometheus_textfile.empty() ? "" : TextfileOnHost(root, s.prometheus_textfile);
   struct stat st {};
-  if (!s.prometheus_textfile.empty() && ::stat(s.prometheus_textfile.c_str(), &st) == 0) {
-    if (auto w = WriteFileAtomic(s.prometheus_textfile, RenderPrometheus(s, false)); !w) {
+  if (!textfile.empty() && ::stat(textfile.c_str(), &st) == 0) {
+    if (auto w = WriteFileAtomic(textfile, RenderPrometheus(s, false)); !w) {
       return Wrap("the Prometheus textfile: ", w.error());
     }
   }

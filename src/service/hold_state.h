@@ -112,6 +112,10 @@ struct HoldState {
 std::string StatePath();
 /// The state file's path on this machine, for messages: StatePath() under the root's directory.
 std::string StateFileOnHost(const SysRoot& root);
+/// Where the Prometheus textfile the profile names (an absolute path) is on this machine: that
+/// path on the running system, the same path under the tree's directory for a fixture root, so a
+/// hold of a fixture never writes the running system's metrics.
+std::string TextfileOnHost(const SysRoot& root, const std::string& path);
 
 nlohmann::json ToJson(const HoldState& s);
 /// Parses a state file; the error names what is wrong.

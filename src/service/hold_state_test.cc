@@ -166,6 +166,14 @@ TEST_CASE("Prometheus after revert: nothing held, when it was put back and what 
   CHECK_THAT(after, Catch::Contains("# TYPE rtagent_revert_failed_values gauge\nrtagent_revert_failed_values 2\n"));
 }
 
+TEST_CASE("TextfileOnHost: the running system's path live, the same path inside a fixture tree", "[service]") {
+  rtagent::TempTree t;
+  CHECK(TextfileOnHost(rtagent::FsRoot("/"), "/var/lib/prometheus/node-exporter/rtagent.prom") ==
+        "/var/lib/prometheus/node-exporter/rtagent.prom");
+  CHECK(TextfileOnHost(rtagent::FsRoot(t.dir()), "/var/lib/prometheus/node-exporter/rtagent.prom") ==
+        t.dir() + "/var/lib/prometheus/node-exporter/rtagent.prom");
+}
+
 TEST_CASE("Prometheus label values are escaped", "[service]") {
   HoldState s = Sample();
   s.profile = "a\"b\\c";

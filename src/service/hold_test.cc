@@ -102,7 +102,9 @@ struct Rig {
     WriteProfile(profile_text);
   }
   void WriteProfile(const std::string& text) { files.Put("held.yaml", text); }
-  std::string Prom() const { return files.dir() + "/rtagent.prom"; }
+  /// The textfile as the profile names it, and where a hold of this fixture tree writes it.
+  std::string Prom() const { return "/var/lib/prometheus/node-exporter/rtagent.prom"; }
+  std::string PromOnHost() const { return tree.dir() + Prom(); }
 
   HoldDaemon& Make(std::function<std::optional<VerdictSummary>()> verdict = {}, SelfCalls* self = nullptr,
                    bool give_back_memory = true) {
@@ -469,6 +471,7 @@ TEST_CASE("the note is given back when the daemon is destroyed without Stop", "[
 TEST_CASE("the Prometheus textfile holds state, drift counts, verify status and the verdict", "[service]") {
   Rig r(ProfileText(""));
   r.WriteProfile(ProfileText("  prometheus_textfile: " + r.Prom() + "\n"));
+  r.tree.Put("var/lib/prometheus/node-exporter/.keep", "");  // node_exporter's directory, in the tree
   HoldDaemon& d = r.Make([] {
     VerdictSummary v;
     v.path = "/var/lib/rtagent/last.json";
@@ -482,7 +485,7 @@ TEST_CASE("the Prometheus textfile holds state, drift counts, verify status and 
   REQUIRE(d.Start() == StartResult::kHolding);
   r.tree.Put(kIrq, "0-3\n");
   REQUIRE(d.Tick() == 1);
-  std::ifstream in(r.Prom());
+  std::ifstream in(r.PromOnHost());  // under the fixture's root, never the running system's file
   std::stringstream ss;
   ss << in.rdbuf();
   const std::string prom = ss.str();
@@ -512,7 +515,7 @@ TEST_CASE("the Prometheus textfile holds state, drift counts, verify status and 
     CHECK(l.rfind("rtagent_", 0) == 0);
   }
   CHECK(d.Stop("SIGTERM"));
-  std::ifstream again(r.Prom());
+  std::ifstream again(r.PromOnHost());
   std::stringstream s2;
   s2 << again.rdbuf();
   CHECK_THAT(s2.str(), Catch::Contains("} 0\n") && Catch::Contains("rtagent_pm_qos_held_us -1\n"));
@@ -522,7 +525,8 @@ TEST_CASE("a Prometheus directory that does not exist is a warning, not a stop",
   Rig r(ProfileText("  prometheus_textfile: /nonexistent-rtagent-dir/rtagent.prom\n"));
   HoldDaemon& d = r.Make();
   CHECK(d.Start() == StartResult::kHolding);
-  CHECK_THAT(r.Log(), Catch::Contains("cannot write the Prometheus textfile"));
+  CHECK_THAT(r.Log(), Catch::Contains("cannot write the Prometheus textfile: cannot create " + r.tree.dir() +
+                                      "/nonexistent-rtagent-dir/rtagent.prom.tmp."));
 }
 
 TEST_CASE("Run: signals from a signalfd reload, stop, and the watchdog is pinged", "[service]") {
