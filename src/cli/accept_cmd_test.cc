@@ -482,6 +482,16 @@ TEST_CASE("report renders a stored verdict again", "[cli][accept][host]") {
   CHECK(RtAgent("report " + dir.path() + "/missing.json").code == 2);
 }
 
+TEST_CASE("a directory given where a verdict belongs is named as one, not as a file that is not JSON", "[cli][report]") {
+  TempDir dir;
+  Run r = RtAgent("report " + dir.path());
+  CHECK(r.code == 2);
+  CHECK(r.out == "rtagent report: cannot read " + dir.path() + ": Is a directory\n");
+  Run d = RtAgent("diff " + dir.path() + " " + dir.path());
+  CHECK(d.code == 2);
+  CHECK_THAT(d.out, Catch::Contains("cannot read " + dir.path() + ": Is a directory\n"));
+}
+
 TEST_CASE("another tool's result given where a verdict belongs names the --from-* that reads it", "[cli][report]") {
   const std::string imports = std::string(RTAGENT_SOURCE_DIR) + "/tests/imports/";
   struct Case {

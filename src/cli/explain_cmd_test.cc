@@ -66,6 +66,10 @@ TEST_CASE("explain --from: a file that is not a trace, or none, is exit 2 with t
   Run missing = RtAgent("explain --from " + dir.dir() + "/none.txt");
   CHECK(missing.code == 2);
   CHECK_THAT(missing.out, Catch::Contains("--from " + dir.dir() + "/none.txt"));
+  // A directory opens but reads as nothing: it is named as a directory, not as an empty trace.
+  Run directory = RtAgent("explain --from " + dir.dir());
+  CHECK(directory.code == 2);
+  CHECK(directory.out == "rtagent explain: --from " + dir.dir() + ": cannot read " + dir.dir() + ": Is a directory\n");
   Run cpus = RtAgent("explain --from " + kTrace + " --cpus 3");
   CHECK(cpus.code == 2);
   CHECK_THAT(cpus.out, Catch::Contains("no wake-up to explain on CPU 3"));

@@ -173,19 +173,22 @@ TEST_CASE("a hold that kept its values, then revert: status says revert put them
 TEST_CASE("a hold that kept its values, then revert: its Prometheus textfile no longer counts them held",
           "[cli][service]") {
   Board b;
-  const std::string prom = b.files.dir() + "/rtagent.prom";
+  // The path the profile names, which a hold of a fixture tree writes under that tree.
+  const std::string prom = "/var/lib/prometheus/node-exporter/rtagent.prom";
+  const std::string in_tree = "var/lib/prometheus/node-exporter/rtagent.prom";
+  b.tree.Put("var/lib/prometheus/node-exporter/.keep", "");
   b.files.Put("p.yaml", Profile("  prometheus_textfile: " + prom + "\n"));
   std::string out;
   Rt("hold --once " + b.Root() + " " + b.profile, &out);
   INFO(out);
-  const std::string held = b.files.Get("rtagent.prom");
+  const std::string held = b.tree.Get(in_tree);
   REQUIRE_THAT(held, Catch::Contains("\nrtagent_hold_up{profile=\"" + b.profile + "\"} 0\n"));
   REQUIRE_THAT(held, !Catch::Contains("\nrtagent_held_values 0\n") && Catch::Contains("\nrtagent_held_values "));
   CHECK(b.State()["prometheus_textfile"] == prom);
   SECTION("revert rewrites it: 0 held, when, and how many could not be put back") {
     out.clear();
     CHECK(Rt("revert " + b.Root(), &out) == 0);
-    const std::string after = b.files.Get("rtagent.prom");
+    const std::string after = b.tree.Get(in_tree);
     CHECK_THAT(after, Catch::Contains("\nrtagent_held_values 0\n"));
     CHECK_THAT(after, Catch::Contains("\nrtagent_revert_time_seconds " +
                                       std::to_string(b.State()["reverted_since"]["time"].get<int64_t>()) + "\n"));
@@ -193,20 +196,20 @@ TEST_CASE("a hold that kept its values, then revert: its Prometheus textfile no 
     CHECK_THAT(after, Catch::Contains("\nrtagent_hold_up{profile=\"" + b.profile + "\"} 0\n"));
   }
   SECTION("a textfile taken away since is not made again") {
-    REQUIRE(::unlink(prom.c_str()) == 0);
+    REQUIRE(::unlink((b.tree.dir() + prom).c_str()) == 0);
     out.clear();
     CHECK(Rt("revert " + b.Root(), &out) == 0);
-    CHECK_FALSE(std::filesystem::exists(prom));
+    CHECK_FALSE(std::filesystem::exists(b.tree.dir() + prom));
     CHECK_THAT(out, !Catch::Contains("still calls them held"));
   }
   SECTION("a textfile it cannot replace: the values are back and stderr says the file is stale") {
-    REQUIRE(::unlink(prom.c_str()) == 0);
-    b.files.Put("rtagent.prom/keep", "x");  // a directory where the file was: the rename fails
+    REQUIRE(::unlink((b.tree.dir() + prom).c_str()) == 0);
+    b.tree.Put(in_tree + "/keep", "x");  // a directory where the file was: the rename fails
     out.clear();
     CHECK(Rt("revert " + b.Root(), &out) == 0);
     CHECK_THAT(out, Catch::Contains("rtagent revert: the values are back, but what the stopped `rtagent hold` left "
                                     "still calls them held: the Prometheus textfile: cannot rename ") &&
-                        Catch::Contains(" to " + prom + ": Is a directory"));
+                        Catch::Contains(" to " + b.tree.dir() + prom + ": Is a directory"));
     CHECK(b.State()["reverted_since"].is_object());  // the state file was noted first
   }
 }

@@ -40,6 +40,9 @@ Result<std::string> ReadTextFile(const std::string& path) {
     s << std::cin.rdbuf();
     return s.str();
   }
+  // A directory opens, and then reads as nothing: it would be "not valid JSON" further on.
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) return MakeError("cannot read " + path, EISDIR);
   std::ifstream in(path, std::ios::binary);
   if (!in) return MakeError("cannot read " + path, errno);
   std::ostringstream s;
