@@ -374,8 +374,17 @@ TEST_CASE("a file that is not YAML is an error at the parser's position", "[prof
   CHECK(d.mark.line == 4);
   auto tabs = LoadYaml(dir, "cores:\n\thousekeeping: 0\n");
   REQUIRE(tabs.diags.ErrorCount() == 1);
-  CHECK_THAT(tabs.diags.All()[0].message, Catch::StartsWith("not valid YAML"));
-  CHECK(tabs.diags.All()[0].mark.line == 2);
+  CheckAt(Only(tabs, "not valid YAML: a tab in the indentation (YAML indents with spaces only)"), tabs.path, 2, 1);
+  CHECK(tabs.diags.All()[0].hint == "replace the tab at the start of line 2 with spaces, as many as the other keys at that level have");
+  // The parser stumbles lines later; the tab it stumbled over is named, after spaces on its line.
+  auto later = LoadYaml(dir, "name: x\ncores:\n  housekeeping: 0\n  \tisolated: 1-3\nirqs:\n  default: housekeeping\n");
+  REQUIRE(later.diags.ErrorCount() == 1);
+  CheckAt(Only(later, "not valid YAML: a tab in the indentation (YAML indents with spaces only)"), later.path, 4, 3);
+  // A tab on an empty line, or after a key, is not indentation: the parser's own words stay.
+  REQUIRE(l.diags.All()[0].message.find("tab") == std::string::npos);
+  auto blank = LoadYaml(dir, "name: x\n\t\ncores:\n  isolated: [1, 2\n  housekeeping: 0\n");
+  REQUIRE(blank.diags.ErrorCount() == 1);
+  CHECK_THAT(blank.diags.All()[0].message, Catch::StartsWith("not valid YAML: ") && !Catch::Contains("a tab"));
 }
 
 TEST_CASE("a top level that is not a mapping is an error", "[profile]") {

@@ -4,7 +4,9 @@
 #include <yaml-cpp/parser.h>
 #include <yaml-cpp/yaml.h>
 
+#include <algorithm>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <sstream>
 
 namespace rtagent::profile {
@@ -169,6 +171,29 @@ std::string YamlNode::Describe() const {
   return "?";
 }
 
+namespace {
+
+// The first line, up to `last_line` (1-based), whose indentation holds a tab, and the tab's
+// column: YAML indents with spaces only (YAML 1.2, 6.1), and the parser's own complaint
+// ("illegal map value", "end of map not found") lands somewhere after it.
+std::optional<SourceMark> FirstTabIndent(const std::string& text, const std::string& file, int last_line) {
+  int line = 1;
+  size_t start = 0;
+  while (start <= text.size() && line <= last_line) {
+    const size_t end = std::min(text.find('\n', start), text.size());
+    for (size_t i = start; i < end && (text[i] == ' ' || text[i] == '\t'); ++i) {
+      if (text[i] == '\t' && text.find_first_not_of(" \t\r", i) < end) {
+        return SourceMark{file, line, static_cast<int>(i - start) + 1};
+      }
+    }
+    start = end + 1;
+    ++line;
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
 YamlNode ParseYaml(const std::string& text, const std::string& file, Diagnostics* diags, bool* parsed) {
   *parsed = false;
   YAML::Node doc;
@@ -191,6 +216,12 @@ YamlNode ParseYaml(const std::string& text, const std::string& file, Diagnostics
   } catch (const YAML::Exception& e) {
     // ParserException and friends: e.msg is the bare reason, e.mark its 0-based position.
     SourceMark m{file, e.mark.line >= 0 ? e.mark.line + 1 : 1, e.mark.column >= 0 ? e.mark.column + 1 : 1};
+    if (auto tab = FirstTabIndent(text, file, m.line)) {
+      diags->Error(*tab, "not valid YAML: a tab in the indentation (YAML indents with spaces only)",
+                   "replace the tab at the start of line " + std::to_string(tab->line) +
+                       " with spaces, as many as the other keys at that level have");
+      return YamlNode{};
+    }
     diags->Error(m, "not valid YAML: " + e.msg,
                  "check the indentation (spaces, not tabs) and quoting near this position");
     return YamlNode{};
