@@ -260,6 +260,10 @@ int main(int argc, char** argv) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
+    if (std::string missing = MissingSubcommandMessage(app, e); !missing.empty()) {
+      std::cerr << missing;
+      return kExitBadInput;
+    }
     int rc = app.exit(e);
     // CLI11 returns 0 for --help/--version; every real usage error is exit 2 (PRODUCT.md).
     return rc == 0 ? kExitOk : kExitBadInput;

@@ -72,6 +72,24 @@ std::string UnknownSubcommandMessage(const std::string& word, const CLI::App& ap
   return UnknownSubcommandMessage(word, SubcommandNames(app));
 }
 
+std::string MissingSubcommandMessage(const CLI::App& app, const CLI::ParseError& e) {
+  if (e.get_name() != "RequiredError" || std::string(e.what()) != "A subcommand is required") return "";
+  const CLI::App* cur = &app;
+  std::string who = "rtagent";
+  for (;;) {
+    const auto selected = cur->get_subcommands();
+    if (selected.empty()) break;
+    cur = selected.front();
+    who += " " + cur->get_name();
+  }
+  std::string msg = who + ": name a subcommand: ";
+  const std::vector<std::string> names = SubcommandNames(*cur);
+  for (size_t i = 0; i < names.size(); ++i) msg += (i == 0 ? "" : ", ") + names[i];
+  msg += "\n  hint: `" + who + " --help` says what each does";
+  if (cur == &app) msg += "; `rtagent commission` runs the whole loop on this board";
+  return msg + "\n";
+}
+
 int PrintHelpOf(const CLI::App& app, const std::vector<std::string>& words, std::ostream& out, std::ostream& err) {
   const CLI::App* cur = &app;
   std::string prefix = "rtagent";  // "rtagent bench" for `help bench pi`

@@ -35,6 +35,11 @@ std::string UnknownSubcommandMessage(const std::string& word, const std::vector<
                                      const std::string& who = "rtagent");
 std::string UnknownSubcommandMessage(const std::string& word, const CLI::App& app);
 
+/// After a parse that failed because a subcommand was needed and none was given (`rtagent`,
+/// `rtagent import`): "rtagent import: name a subcommand: tuned" and a hint, for the deepest
+/// subcommand the parse selected; empty when `e` is another error.
+std::string MissingSubcommandMessage(const CLI::App& app, const CLI::ParseError& e);
+
 /// `rtagent help [SUBCOMMAND [SUBCOMMAND]]`: the help of the subcommand `words` names (of the
 /// whole program when empty) on `out`, exit 0; an unknown name on `err` as above, exit 2.
 int PrintHelpOf(const CLI::App& app, const std::vector<std::string>& words, std::ostream& out, std::ostream& err);

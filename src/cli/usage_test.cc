@@ -88,6 +88,24 @@ TEST_CASE("rtagent comision suggests commission and exits 2", "[cli]") {
   CHECK_THAT(far.out, Catch::Contains("the subcommands are validate, profiles, inspect"));
 }
 
+TEST_CASE("rtagent or rtagent import without a subcommand lists the ones it takes and exits 2", "[cli]") {
+  auto none = RtAgent("");
+  CHECK(none.code == 2);
+  CHECK_THAT(none.out, Catch::StartsWith("rtagent: name a subcommand: validate, profiles, inspect, capture, plan, apply, "));
+  CHECK_THAT(none.out, Catch::EndsWith("\n  hint: `rtagent --help` says what each does; `rtagent commission` runs the whole "
+                                       "loop on this board\n"));
+  auto after_root = RtAgent("--root /tmp");
+  CHECK(after_root.code == 2);
+  CHECK(after_root.out == none.out);
+  auto import = RtAgent("import");
+  CHECK(import.code == 2);
+  CHECK(import.out == "rtagent import: name a subcommand: tuned\n  hint: `rtagent import --help` says what each does\n");
+  // Other usage errors keep the parser's words.
+  auto other = RtAgent("plan --no-such-option");
+  CHECK(other.code == 2);
+  CHECK_THAT(other.out, !Catch::Contains("name a subcommand"));
+}
+
 TEST_CASE("rtagent help SUBCOMMAND prints that subcommand's help", "[cli]") {
   auto h = RtAgent("help accept");
   CHECK(h.code == 0);
