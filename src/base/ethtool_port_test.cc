@@ -5,9 +5,13 @@
 #include "base/ethtool_port.h"
 
 #include <net/if.h>
+#include <sched.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <catch2/catch.hpp>
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 
@@ -163,4 +167,53 @@ TEST_CASE("ethtool port without the netlink family: SIOCETHTOOL answers as netli
   auto gone = ioctl->Set("rtagent-none0", ChannelCounts{.rx = {}, .tx = {}, .combined = 1});
   REQUIRE_FALSE(gone);
   CHECK(gone.error().err == ENODEV);
+}
+
+// The ioctl's writes, for real, on a veth pair in a network namespace that only a child process
+// enters: this machine's interfaces are neither seen nor changed, and the pair goes with it.
+TEST_CASE("SIOCETHTOOL sets a veth pair's channels in a network namespace of its own", "[base][host]") {
+  if (::geteuid() != 0) RTAGENT_SKIP("a network namespace of its own needs root");
+  if (std::system("command -v ip >/dev/null 2>&1") != 0) RTAGENT_SKIP("no ip (iproute2) to make the veth pair");
+  int pipefd[2];
+  REQUIRE(::pipe(pipefd) == 0);
+  const pid_t pid = ::fork();
+  REQUIRE(pid >= 0);
+  if (pid == 0) {
+    ::close(pipefd[0]);
+    // The child says what went wrong in words (or "ok"), then exits without Catch's teardown.
+    auto say = [&](const std::string& what) {
+      (void)!::write(pipefd[1], what.data(), what.size());
+      ::_exit(0);
+    };
+    if (::unshare(CLONE_NEWNET) != 0) say(std::string("unshare(CLONE_NEWNET): ") + std::strerror(errno));
+    if (std::system("ip link add v0 numtxqueues 4 numrxqueues 4 type veth peer name v1 numtxqueues 4 numrxqueues 4") != 0) {
+      say("ip link add: the veth pair was not made");
+    }
+    auto ioctl = MakeNetlinkEthtoolPort("rtagent-none");
+    auto before = ioctl->Get("v0");
+    if (!before) say("get before: " + before.error().message);
+    if (before->rx_max != 4 || before->tx_max != 4 || before->combined_max != 0) say("v0's maxima are not 4 rx, 4 tx, no combined");
+    if (auto set = ioctl->Set("v0", ChannelCounts{.rx = 2, .tx = 3, .combined = {}}); !set) say("set: " + set.error().message);
+    auto after = MakeNetlinkEthtoolPort()->Get("v0");  // read back the other way
+    if (!after) say("get after: " + after.error().message);
+    if (after->rx != 2 || after->tx != 3) {
+      say("after the set, netlink reads rx " + std::to_string(after->rx) + ", tx " + std::to_string(after->tx));
+    }
+    auto too_many = ioctl->Set("v0", ChannelCounts{.rx = 8, .tx = {}, .combined = {}});
+    if (too_many) say("8 rx channels above a maximum of 4 were taken");
+    if (too_many.error().err != EINVAL) say("above the maximum: " + too_many.error().message);
+    auto kept = ioctl->Get("v0");
+    if (!kept || kept->rx != 2 || kept->tx != 3) say("a refused set changed the counts");
+    say("ok");
+  }
+  ::close(pipefd[1]);
+  std::string said;
+  char buf[512];
+  for (ssize_t n; (n = ::read(pipefd[0], buf, sizeof buf)) > 0;) said.append(buf, static_cast<size_t>(n));
+  ::close(pipefd[0]);
+  int status = 0;
+  REQUIRE(::waitpid(pid, &status, 0) == pid);
+  CHECK(WIFEXITED(status));
+  if (said.rfind("unshare", 0) == 0) RTAGENT_SKIP("no network namespace here: " << said);
+  CHECK(said == "ok");
 }
