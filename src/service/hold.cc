@@ -539,12 +539,17 @@ bool HoldDaemon::Stop(const std::string& why) {
   Notify("STOPPING=1\nSTATUS=stopping: " + why);
   if (started_ && *profile_.service.on_stop == profile::OnStop::kRevert) {
     RevertReport r = executor_->Revert();
-    int back = 0;
+    int back = 0, failed = 0;
     for (const auto& res : r.results) {
-      if (res.outcome == Outcome::kApplied) ++back;
-      else if (res.outcome == Outcome::kFailed) log_->error("revert: {} ({}): {}", res.change.what, res.change.key, res.detail);
+      if (res.outcome == Outcome::kApplied) {
+        ++back;
+      } else if (res.outcome == Outcome::kFailed) {
+        ++failed;
+        log_->error("revert: {} ({}): {}", res.change.what, res.change.key, res.detail);
+      }
     }
     complete = r.complete;
+    state_.put_back_at_stop = RevertedSince{Now(), back, failed};
     state_.stop_reason = why + ": state reverted (" + CountOf(back, "value", "values") + " put back" +
                          (r.complete ? "" : ", some left behind: see the log") + ")";
   } else if (started_) {

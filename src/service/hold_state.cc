@@ -138,14 +138,12 @@ json ToJson(const HoldState& s) {
   } else {
     j["verdict"] = nullptr;
   }
-  if (s.reverted) {
-    j["reverted_since"] = {{"time", s.reverted->time},
-                           {"at", At(s.reverted->time)},
-                           {"restored", s.reverted->restored},
-                           {"failed", s.reverted->failed}};
-  } else {
-    j["reverted_since"] = nullptr;
-  }
+  auto put_back = [](const std::optional<RevertedSince>& r) -> json {
+    if (!r) return nullptr;
+    return {{"time", r->time}, {"at", At(r->time)}, {"restored", r->restored}, {"failed", r->failed}};
+  };
+  j["reverted_since"] = put_back(s.reverted);
+  j["put_back_at_stop"] = put_back(s.put_back_at_stop);
   return j;
 }
 
@@ -211,9 +209,11 @@ Result<HoldState> ParseHoldState(const std::string& text) {
       }
       s.verdict = vs;
     }
-    if (j.contains("reverted_since") && j["reverted_since"].is_object()) {
-      const json& r = j["reverted_since"];
-      s.reverted = RevertedSince{r.value("time", int64_t{0}), r.value("restored", 0), r.value("failed", 0)};
+    for (auto [key, field] : {std::pair{"reverted_since", &s.reverted}, std::pair{"put_back_at_stop", &s.put_back_at_stop}}) {
+      if (j.contains(key) && j[key].is_object()) {
+        const json& r = j[key];
+        *field = RevertedSince{r.value("time", int64_t{0}), r.value("restored", 0), r.value("failed", 0)};
+      }
     }
     return s;
   } catch (const json::exception& e) {
@@ -378,14 +378,17 @@ std::string RenderPrometheus(const HoldState& s, bool up) {
   o << "rtagent_hold_start_time_seconds " << s.since << "\n";
   metric("rtagent_pm_qos_held_us", "gauge", "The PM QoS note held on /dev/cpu_dma_latency (-1: none).");
   o << "rtagent_pm_qos_held_us " << (up && s.pm_qos_us ? *s.pm_qos_us : -1) << "\n";
+  // Put back by the hold as it stopped (on_stop: revert) or by `rtagent revert` after it.
+  const std::optional<RevertedSince>& put_back = s.reverted ? s.reverted : s.put_back_at_stop;
   metric("rtagent_held_values", "gauge",
-         "Values written to hold the profile (start, reloads and re-asserts); 0 once rtagent revert put them back.");
-  o << "rtagent_held_values " << (s.reverted ? 0 : s.applied) << "\n";
-  if (s.reverted) {
-    metric("rtagent_revert_time_seconds", "gauge", "When rtagent revert put back the values the stopped hold kept (unix time).");
-    o << "rtagent_revert_time_seconds " << s.reverted->time << "\n";
-    metric("rtagent_revert_failed_values", "gauge", "Values that revert could not put back (its output names them).");
-    o << "rtagent_revert_failed_values " << s.reverted->failed << "\n";
+         "Values written to hold the profile (start, reloads and re-asserts); 0 once they were put back.");
+  o << "rtagent_held_values " << (put_back ? 0 : s.applied) << "\n";
+  if (put_back) {
+    metric("rtagent_revert_time_seconds", "gauge",
+           "When the held values were put back: by the hold as it stopped (on_stop: revert), or by rtagent revert (unix time).");
+    o << "rtagent_revert_time_seconds " << put_back->time << "\n";
+    metric("rtagent_revert_failed_values", "gauge", "Values that could not be put back (the log or revert's output names them).");
+    o << "rtagent_revert_failed_values " << put_back->failed << "\n";
   }
   metric("rtagent_unchangeable_values", "gauge", "Profile items the kernel refuses to change (per-CPU or managed IRQs).");
   o << "rtagent_unchangeable_values " << s.unchangeable << "\n";

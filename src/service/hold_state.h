@@ -97,6 +97,8 @@ struct HoldState {
   std::string stop_reason;  ///< "SIGTERM: state kept", ...
   std::optional<VerdictSummary> verdict;
   std::optional<RevertedSince> reverted;  ///< set by `rtagent revert` once the hold has stopped
+  /// Set by the hold itself when it put its values back as it stopped (on_stop: revert).
+  std::optional<RevertedSince> put_back_at_stop;
   /// The Prometheus textfile the hold writes ("" when the profile names none), so that
   /// `rtagent revert`, which does not read the profile, can say there too that nothing is held.
   std::string prometheus_textfile;

@@ -58,10 +58,16 @@ TEST_CASE("the state file round-trips through JSON", "[service]") {
   CHECK(back->verdict->cpus == s.verdict->cpus);
   CHECK(back->replans == 3);
   CHECK(back->last_replan == "IRQ 125 fired outside CPUs 0");
+  CHECK(ToJson(s)["put_back_at_stop"].is_null());
   s.prometheus_textfile = "/var/lib/node_exporter/rtagent.prom";
+  s.put_back_at_stop = RevertedSince{1796000150, 9, 1};
   auto with_prom = ParseHoldState(ToJson(s).dump());
   REQUIRE(with_prom.ok());
   CHECK(with_prom->prometheus_textfile == "/var/lib/node_exporter/rtagent.prom");
+  REQUIRE(with_prom->put_back_at_stop.has_value());
+  CHECK(with_prom->put_back_at_stop->restored == 9);
+  CHECK(with_prom->put_back_at_stop->failed == 1);
+  CHECK(ToJson(*with_prom) == ToJson(s));
 }
 
 TEST_CASE("a state file that is not ours is an error naming the problem", "[service]") {

@@ -415,6 +415,31 @@ TEST_CASE("SIGTERM with on_stop: revert puts every value back", "[service]") {
   CHECK(r.tree.Get(kpath::kCpuDmaLatency) == kNoteOff);
   CHECK_FALSE(r.root.Exists(Journal::Path()));
   CHECK_THAT(r.StateFile()["stop_reason"].get<std::string>(), Catch::Contains("state reverted"));
+  CHECK(r.StateFile()["put_back_at_stop"]["restored"].get<int>() >= 2);  // at least the IRQ and the sysctl
+  CHECK(r.StateFile()["put_back_at_stop"]["failed"] == 0);
+}
+
+TEST_CASE("the Prometheus textfile of a stopped hold: values counted while kept, 0 once put back at stop", "[service]") {
+  const bool revert = GENERATE(false, true);
+  INFO((revert ? "on_stop: revert" : "on_stop: keep"));
+  Rig r(ProfileText("  prometheus_textfile: /var/lib/prometheus/node-exporter/rtagent.prom\n" +
+                    std::string(revert ? "  on_stop: revert\n" : "")));
+  r.tree.Put("var/lib/prometheus/node-exporter/.keep", "");
+  HoldDaemon& d = r.Make();
+  REQUIRE(d.Start() == StartResult::kHolding);
+  CHECK(d.Stop("SIGTERM"));
+  const std::string prom = r.tree.Get("var/lib/prometheus/node-exporter/rtagent.prom");
+  INFO(prom);
+  CHECK_THAT(prom, Catch::Contains("\nrtagent_hold_up{profile=\"" + r.profile_path + "\"} 0\n"));
+  if (revert) {
+    CHECK_THAT(prom, Catch::Contains("\nrtagent_held_values 0\n"));
+    CHECK_THAT(prom, Catch::Contains("\nrtagent_revert_failed_values 0\n"));
+    CHECK_THAT(prom, Catch::Contains("\nrtagent_revert_time_seconds "));
+  } else {
+    CHECK_THAT(prom, Catch::Contains("\nrtagent_held_values " + std::to_string(d.state().applied) + "\n"));
+    CHECK(d.state().applied >= 2);
+    CHECK_THAT(prom, !Catch::Contains("rtagent_revert_"));
+  }
 }
 
 TEST_CASE("a revert that cannot put a value back says so and names it", "[service]") {
