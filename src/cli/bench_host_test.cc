@@ -250,4 +250,24 @@ TEST_CASE("bench as root raises fs.mqueue.msgsize_max for the run and puts it ba
   CHECK_THAT(cut.out, Catch::StartsWith("65536"));  // it was raised when the signal came
   CHECK_THAT(cut.out, Catch::Contains("rc="));  // it ended
   CHECK(rtagent::Trim(Slurp(file)) == before);
+
+  // The SSH session drops (SIGHUP), or the reader of its output goes away (`| head`, SIGPIPE
+  // at its next line): each stops the run as Ctrl-C does, and the limit reads as before.
+  const std::string wait_raised = "i=0; while [ \"$(cat " + file + ")\" != 65536 ] && [ $i -lt 3000 ]; do sleep 0.01; "
+                                  "i=$((i+1)); done; cat " + file + "; ";
+  auto hup = rtagent::test::RunShell("CI=true " + std::string(RTAGENT_BINARY) + " bench --cpu 1 --only message > /dev/null 2>&1 & "
+                                     "pid=$!; " + wait_raised + "kill -HUP $pid; wait $pid; echo rc=$?");
+  INFO(hup.out);
+  CHECK_THAT(hup.out, Catch::StartsWith("65536"));
+  CHECK_THAT(hup.out, Catch::Contains("rc=") && !Catch::Contains("rc=129"));  // stopped, not killed by it
+  CHECK(rtagent::Trim(Slurp(file)) == before);
+  // Its output goes to a pipe whose reader closes once the limit is raised.
+  auto pipe = rtagent::test::RunShell("mkfifo " + dir.path() + "/out; CI=true " + std::string(RTAGENT_BINARY) +
+                                      " bench --cpu 1 --only message > " + dir.path() + "/out 2>/dev/null & pid=$!; "
+                                      "exec 3< " + dir.path() + "/out; " + wait_raised +
+                                      "exec 3<&-; wait $pid; echo rc=$?");
+  INFO(pipe.out);
+  CHECK_THAT(pipe.out, Catch::StartsWith("65536"));
+  CHECK_THAT(pipe.out, Catch::Contains("rc=") && !Catch::Contains("rc=141"));  // stopped, not killed by SIGPIPE
+  CHECK(rtagent::Trim(Slurp(file)) == before);
 }

@@ -33,12 +33,21 @@ StopSignals::StopSignals() {
   sigemptyset(&sa.sa_mask);
   ::sigaction(SIGINT, &sa, &old_int_);
   ::sigaction(SIGTERM, &sa, &old_term_);
+  // By default either would end the process at once, with whatever the run raised still raised.
+  // Ignored (nohup, a shell that ignores SIGPIPE), they stay ignored: a write to a reader that
+  // went away then fails with EPIPE, and the run goes on to its end.
+  for (auto [sig, old] : {std::pair{SIGHUP, &old_hup_}, std::pair{SIGPIPE, &old_pipe_}}) {
+    ::sigaction(sig, nullptr, old);
+    if (old->sa_handler != SIG_IGN) ::sigaction(sig, &sa, nullptr);
+  }
 }
 
 StopSignals::~StopSignals() {
   g_sampler.store(nullptr);
   ::sigaction(SIGINT, &old_int_, nullptr);
   ::sigaction(SIGTERM, &old_term_, nullptr);
+  ::sigaction(SIGHUP, &old_hup_, nullptr);
+  ::sigaction(SIGPIPE, &old_pipe_, nullptr);
 }
 
 }  // namespace rtagent
