@@ -12,8 +12,8 @@ namespace rtagent {
 
 class SamplerProcess;
 
-/// Set by SIGINT, SIGTERM, SIGHUP or SIGPIPE while a StopSignals guard is alive. Lock-free, so the handler may
-/// store it; RunSuite and long loops poll it.
+/// Set by SIGINT, SIGTERM, SIGHUP or SIGPIPE while a StopSignals guard is alive. Lock-free, so
+/// the handler may store it; RunSuite and long loops poll it.
 std::atomic<bool>& StopFlag();
 
 /// The measuring process a stop signal should reach at once (RequestStop is a kill(2));

@@ -368,52 +368,49 @@ std::string RenderPrometheus(const HoldState& s, bool up) {
   // 15 significant digits: a count of 10^7 wake-ups or a 10 s latency in µs stays a plain
   // number (the default 6 would write 1e+07), and 7.8 stays 7.8.
   o.precision(15);
-  auto metric = [&o](const std::string& name, const std::string& type, const std::string& help) {
-    Metric(o, name, type, help);
-  };
   const std::string prof = "{profile=\"" + Label(s.profile) + "\"}";
-  metric("rtagent_hold_up", "gauge", "1 while rtagent hold holds the tuned state.");
+  Metric(o, "rtagent_hold_up", "gauge", "1 while rtagent hold holds the tuned state.");
   o << "rtagent_hold_up" << prof << " " << (up ? 1 : 0) << "\n";
-  metric("rtagent_hold_start_time_seconds", "gauge", "When rtagent hold first held the state (unix time).");
+  Metric(o, "rtagent_hold_start_time_seconds", "gauge", "When rtagent hold first held the state (unix time).");
   o << "rtagent_hold_start_time_seconds " << s.since << "\n";
-  metric("rtagent_pm_qos_held_us", "gauge", "The PM QoS note held on /dev/cpu_dma_latency (-1: none).");
+  Metric(o, "rtagent_pm_qos_held_us", "gauge", "The PM QoS note held on /dev/cpu_dma_latency (-1: none).");
   o << "rtagent_pm_qos_held_us " << (up && s.pm_qos_us ? *s.pm_qos_us : -1) << "\n";
   // Put back by the hold as it stopped (on_stop: revert) or by `rtagent revert` after it.
   const std::optional<RevertedSince>& put_back = s.reverted ? s.reverted : s.put_back_at_stop;
-  metric("rtagent_held_values", "gauge",
+  Metric(o, "rtagent_held_values", "gauge",
          "Values written to hold the profile (start, reloads and re-asserts); 0 once they were put back.");
   o << "rtagent_held_values " << (put_back ? 0 : s.applied) << "\n";
   if (put_back) {
-    metric("rtagent_revert_time_seconds", "gauge",
+    Metric(o, "rtagent_revert_time_seconds", "gauge",
            "When the held values were put back: by the hold as it stopped (on_stop: revert), or by rtagent revert (unix time).");
     o << "rtagent_revert_time_seconds " << put_back->time << "\n";
-    metric("rtagent_revert_failed_values", "gauge", "Values that could not be put back (the log or revert's output names them).");
+    Metric(o, "rtagent_revert_failed_values", "gauge", "Values that could not be put back (the log or revert's output names them).");
     o << "rtagent_revert_failed_values " << put_back->failed << "\n";
   }
-  metric("rtagent_unchangeable_values", "gauge", "Profile items the kernel refuses to change (per-CPU or managed IRQs).");
+  Metric(o, "rtagent_unchangeable_values", "gauge", "Profile items the kernel refuses to change (per-CPU or managed IRQs).");
   o << "rtagent_unchangeable_values " << s.unchangeable << "\n";
-  metric("rtagent_reboot_required_values", "gauge", "Boot-time items that wait for a reboot.");
+  Metric(o, "rtagent_reboot_required_values", "gauge", "Boot-time items that wait for a reboot.");
   o << "rtagent_reboot_required_values " << s.reboot_required << "\n";
-  metric("rtagent_watch_ticks_total", "counter", "Drift watch ticks run.");
+  Metric(o, "rtagent_watch_ticks_total", "counter", "Drift watch ticks run.");
   o << "rtagent_watch_ticks_total " << s.ticks << "\n";
-  metric("rtagent_watch_replans_total", "counter", "Watch ticks that planned the whole profile again.");
+  Metric(o, "rtagent_watch_replans_total", "counter", "Watch ticks that planned the whole profile again.");
   o << "rtagent_watch_replans_total " << s.replans << "\n";
   // Counts by section over the ring would lose old events; the total is exact, the
   // per-section split covers the events still in the ring.
-  metric("rtagent_drift_events_total", "counter", "Values found changed under rtagent hold and re-asserted or refused.");
+  Metric(o, "rtagent_drift_events_total", "counter", "Values found changed under rtagent hold and re-asserted or refused.");
   o << "rtagent_drift_events_total " << s.drift_total << "\n";
   std::map<std::string, int> by_section;
   for (const auto& e : s.drift) ++by_section[e.section];
-  metric("rtagent_recent_drift_events", "gauge", "Drift events still in the state file's ring, by profile section.");
+  Metric(o, "rtagent_recent_drift_events", "gauge", "Drift events still in the state file's ring, by profile section.");
   for (const auto& [sec, n] : by_section) o << "rtagent_recent_drift_events{section=\"" << Label(sec) << "\"} " << n << "\n";
   const VerifyResult& v = s.last_verify;
-  metric("rtagent_last_verify_status", "gauge", "1 for the status of the last verification (boot suite and conformance).");
+  Metric(o, "rtagent_last_verify_status", "gauge", "1 for the status of the last verification (boot suite and conformance).");
   for (const char* st : {"PASS", "WARN", "FAIL", "SKIP"}) {
     o << "rtagent_last_verify_status{status=\"" << st << "\"} " << (v.result == st ? 1 : 0) << "\n";
   }
-  metric("rtagent_last_verify_timestamp_seconds", "gauge", "When the last verification ran (unix time; 0 never).");
+  Metric(o, "rtagent_last_verify_timestamp_seconds", "gauge", "When the last verification ran (unix time; 0 never).");
   o << "rtagent_last_verify_timestamp_seconds " << v.time << "\n";
-  metric("rtagent_last_verify_differs", "gauge", "Profile items that did not match at the last verification.");
+  Metric(o, "rtagent_last_verify_differs", "gauge", "Profile items that did not match at the last verification.");
   o << "rtagent_last_verify_differs " << v.differs << "\n";
   if (s.verdict) VerdictMetrics(o, *s.verdict);
   return o.str();
