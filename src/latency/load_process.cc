@@ -25,8 +25,6 @@ namespace {
 using Clock = std::chrono::steady_clock;
 using std::chrono::milliseconds;
 
-// How long Start() waits for the supervisor to report its workers at work.
-constexpr milliseconds kStartTimeout{15000};
 // How long a supervisor keeps reaping after SIGKILL before giving up on a task it cannot see.
 constexpr milliseconds kReapTimeout{2000};
 // Beyond the grace period, how long the agent waits for a supervisor before killing it.
@@ -376,7 +374,7 @@ Result<void> ProcessLoad::Start(const CpuSet& cpus) {
   pollfd pfd{ready[0], POLLIN, 0};
   int rc;
   do {
-    rc = ::poll(&pfd, 1, static_cast<int>(kStartTimeout.count()));
+    rc = ::poll(&pfd, 1, static_cast<int>(start_timeout_.count()));
   } while (rc < 0 && errno == EINTR);
   char byte = 1;
   ssize_t got = rc > 0 ? ::read(ready[0], &byte, 1) : -1;
@@ -400,7 +398,11 @@ Result<void> ProcessLoad::Start(const CpuSet& cpus) {
   if (shared_->error_count.load() > 0 && shared_->error_done[0].load(std::memory_order_acquire)) {
     return Error{shared_->errors[0], shared_->error_errno[0]};
   }
-  if (rc == 0) return MakeError("load '" + name_ + "' did not start within " + std::to_string(kStartTimeout.count()) + " ms", ETIMEDOUT);
+  if (rc == 0) {
+    return Error{"load '" + name_ + "' was not at work " + std::to_string(start_timeout_.count()) +
+                     " ms after it was started, so it and its workers were stopped",
+                 ETIMEDOUT};
+  }
   return MakeError("load '" + name_ + "': its supervisor " + DescribeWaitStatus(status) + " while starting");
 }
 

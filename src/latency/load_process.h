@@ -97,6 +97,9 @@ class ProcessLoad : public Load {
   int RootPid() const override { return supervisor_; }
   int WorkGroup() const override;
   LoadReport Report() const override;
+  /// How long Start waits for the supervisor to report every worker at work (15 s: forking
+  /// and placing the workers of a large load on a loaded board); tests shorten it.
+  void set_start_timeout(std::chrono::milliseconds timeout) { start_timeout_ = timeout; }
 
  private:
   // Kills the supervisor and the work group at once and reaps the supervisor.
@@ -106,6 +109,7 @@ class ProcessLoad : public Load {
   std::unique_ptr<LoadBody> body_;
   int nice_;
   std::chrono::milliseconds grace_;
+  std::chrono::milliseconds start_timeout_{15000};
   const SysRoot& root_;
   SharedState* shared_ = nullptr;
   pid_t supervisor_ = 0;
