@@ -79,7 +79,7 @@ int OnDone(const nlmsghdr*, void*) { return MNL_CB_STOP; }
 
 class Socket {
  public:
-  Socket() : nl_(mnl_socket_open(NETLINK_GENERIC)) {}
+  Socket() : nl_(mnl_socket_open(NETLINK_GENERIC)), open_errno_(nl_ == nullptr ? errno : 0) {}
   ~Socket() {
     if (nl_ != nullptr) mnl_socket_close(nl_);
   }
@@ -87,7 +87,7 @@ class Socket {
   Socket& operator=(const Socket&) = delete;
 
   Result<void> Open() {
-    if (nl_ == nullptr) return MakeError("cannot open a generic netlink socket", errno);
+    if (nl_ == nullptr) return MakeError("cannot open a generic netlink socket", open_errno_);
     if (mnl_socket_bind(nl_, 0, MNL_SOCKET_AUTOPID) < 0) return MakeError("cannot bind a generic netlink socket", errno);
     int one = 1;
     // Extended acks only make the messages better; an old kernel without them is fine.
@@ -118,6 +118,7 @@ class Socket {
 
  private:
   mnl_socket* nl_;
+  int open_errno_;
   unsigned seq_ = 0;
   unsigned counter_ = 0;
 };
@@ -204,6 +205,27 @@ Result<void> IoctlSet(const std::string& iface, const ChannelCounts& counts) {
   return ChannelsIoctl(iface, &ch, what);
 }
 
+// Whether this process may open the AF_INET datagram socket SIOCETHTOOL goes through: the
+// error of its socket() when it may not.
+Result<void> IoctlSocketAllowed() {
+  const int fd = ::socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+  if (fd < 0) return Error{"", errno};
+  ::close(fd);
+  return Ok();
+}
+
+// The generic netlink socket was refused (a sandbox's address families, systemd's
+// RestrictAddressFamilies=): the ioctl is the other way to the driver, as for a kernel without
+// the family. When its socket is refused too, one sentence names both refusals.
+template <typename Call>
+auto WithoutNetlink(const std::string& what, const Error& netlink, Call by_ioctl) -> decltype(by_ioctl()) {
+  auto allowed = IoctlSocketAllowed();
+  if (allowed) return by_ioctl();
+  return Error{what + ": this process may open neither a generic netlink socket (" + std::strerror(netlink.err) +
+                   ") nor an AF_INET socket for SIOCETHTOOL (" + std::strerror(allowed.error().err) + ")",
+               netlink.err};
+}
+
 // A channels request for `iface`: the header nest naming the device by name.
 nlmsghdr* ChannelsRequest(std::vector<char>& buf, uint16_t family, uint8_t cmd, const std::string& iface) {
   nlmsghdr* nlh = Request(buf, family, cmd, ETHTOOL_GENL_VERSION);
@@ -219,7 +241,7 @@ class NetlinkEthtoolPort : public EthtoolPort {
 
   Result<Channels> Get(const std::string& iface) const override {
     Socket s;
-    if (auto r = s.Open(); !r) return r.error();
+    if (auto r = s.Open(); !r) return WithoutNetlink("channels of " + iface, r.error(), [&] { return IoctlGet(iface); });
     auto family = FamilyId(s, family_);
     if (!family) return family.error();
     if (!*family) return IoctlGet(iface);
@@ -253,7 +275,9 @@ class NetlinkEthtoolPort : public EthtoolPort {
 
   Result<void> Set(const std::string& iface, const ChannelCounts& counts) override {
     Socket s;
-    if (auto r = s.Open(); !r) return r;
+    if (auto r = s.Open(); !r) {
+      return WithoutNetlink("setting the channels of " + iface, r.error(), [&] { return IoctlSet(iface, counts); });
+    }
     auto family = FamilyId(s, family_);
     if (!family) return family.error();
     if (!*family) return IoctlSet(iface, counts);

@@ -19,6 +19,7 @@
 #include "profile/loader.h"
 #include "service/memory_trim.h"
 #include "tune/apply_profile.h"
+#include "tune/systemd_tuner.h"
 #include "tune/tuner.h"
 
 namespace rtagent::service {
@@ -38,15 +39,19 @@ std::string OneLine(std::string s) {
   return s;
 }
 
-// What hold writes: every pending change but the boot loader's files. Boot arguments are
-// `rtagent apply`'s job (the unit's ProtectSystem=strict keeps /etc and /boot read-only, and a
-// daemon at every boot has no business rewriting them); their files are counted in
-// *boot_files and reported as pending.
-std::vector<Change> HeldChanges(const FullPlan& plan, std::vector<std::string>* boot_files) {
+// What hold leaves to `rtagent apply`: the files read only when the machine or systemd starts
+// (the boot loader's, systemd's CPUAffinity= drop-in). A daemon at every boot has no business
+// rewriting them, and the unit's ProtectSystem=strict keeps /boot and /etc read-only but for
+// the paths it opens (ReadWritePaths=: irqbalance's environment file is one).
+bool LeftToApply(const Change& c) { return IsBootFileActuator(c.actuator) || c.actuator == kDropInActuator; }
+
+// What hold writes: every pending change but those; their files are counted in *left and
+// reported as waiting.
+std::vector<Change> HeldChanges(const FullPlan& plan, std::vector<std::string>* left) {
   std::vector<Change> out;
   for (Change& c : plan.PendingChanges()) {
-    if (IsBootFileActuator(c.actuator)) {
-      if (boot_files) boot_files->push_back("/" + c.key);
+    if (LeftToApply(c)) {
+      if (left) left->push_back("/" + c.key);
       continue;
     }
     out.push_back(std::move(c));
@@ -63,6 +68,24 @@ std::optional<profile::Profile> LoadAgain(SysRoot& root, const std::string& path
     return std::nullopt;
   }
   return std::move(*p);
+}
+
+// The plan's warnings and errors, said when a profile is taken up (start and reload): an item
+// the plan could not make (a NIC's channels a sandbox keeps from rtagent, a count above a
+// driver's maximum) would otherwise be left out of what is held without a word. A tick plans
+// the same profile again and does not repeat them.
+void LogFindings(spdlog::logger& log, const FullPlan& plan) {
+  for (const SectionPlan& s : plan.sections) {
+    for (const Finding& f : s.findings) {
+      if (f.level == Finding::Level::kInfo) continue;
+      const std::string where = f.mark.Known() ? f.mark.ToString() + ": " : "";
+      if (f.level == Finding::Level::kWarning) {
+        log.warn("[{}] {}{}", s.section, where, f.message);
+      } else {
+        log.error("[{}] {}{}; not held{}", s.section, where, f.message, f.why.empty() ? "" : " (" + f.why + ")");
+      }
+    }
+  }
 }
 
 }  // namespace
@@ -122,7 +145,10 @@ std::string HoldDaemon::StatusLine() const {
   if (state_.last_verify.time > 0) s += ", verify " + state_.last_verify.result;
   s += ", " + std::to_string(state_.drift_total) + " drift re-asserted";
   if (state_.reboot_required) s += ", reboot required for " + std::to_string(state_.reboot_required);
-  if (!boot_files_.empty()) s += ", boot file not written (rtagent apply writes it)";
+  if (!left_to_apply_.empty()) {
+    s += ", " + CountOf(left_to_apply_.size(), "boot-time file", "boot-time files") + " not written (rtagent apply writes " +
+         (left_to_apply_.size() == 1 ? "it)" : "them)");
+  }
   return s;
 }
 
@@ -257,14 +283,15 @@ StartResult HoldDaemon::Start() {
     return FailStart("cannot plan " + profile_.path + ": " + plan.error().message + "; nothing was changed",
                      plan.error().message);
   }
+  LogFindings(*log_, *plan);
   // The note first: if the device refuses, nothing has been written yet.
   if (auto r = HoldNote(profile_); !r) return FailStart(r.error().message + "; nothing was changed", r.error().message);
   state_.pm_qos_us = lease_.Held() ? std::optional<int>(lease_.value_us()) : std::nullopt;
 
   // Start is all-or-nothing, as `rtagent apply` is: a failed write rolls this run back.
-  boot_files_.clear();
-  std::vector<Change> pending = HeldChanges(*plan, &boot_files_);
-  LogBootFiles();
+  left_to_apply_.clear();
+  std::vector<Change> pending = HeldChanges(*plan, &left_to_apply_);
+  LogLeftToApply();
   ApplyReport report = executor_->Apply(pending);
   for (const auto& res : report.results) {
     if (res.outcome == Outcome::kApplied) {
@@ -346,8 +373,8 @@ VerifyResult HoldDaemon::Verify() {
     v.summary += CountOf(v.differs, "item differs", "items differ") + " from the profile; checks (" + options_.suite + "): " +
                  std::to_string(v.pass) + " pass, " + std::to_string(v.warn) + " warn, " + std::to_string(v.fail) +
                  " fail, " + std::to_string(v.skip) + " skip";
-    if (!boot_files_.empty()) {
-      v.summary += "; " + CountOf(boot_files_.size(), "boot loader file waits", "boot loader files wait") +
+    if (!left_to_apply_.empty()) {
+      v.summary += "; " + CountOf(left_to_apply_.size(), "boot-time file waits", "boot-time files wait") +
                    " for `rtagent apply`";
     }
   }
@@ -469,6 +496,7 @@ bool HoldDaemon::Reload() {
   if (!next) return fail(why.empty() ? "the profile is invalid" : why);
   auto plan = PlanAll(*next, root_);
   if (!plan) return fail("cannot plan: " + plan.error().message);
+  LogFindings(*log_, *plan);
   // New CPUs first: a failed sched_setaffinity leaves the old pinning, and nothing is written yet.
   const std::string old_cpus = state_.cpus;
   if (auto r = Pin(*next); !r) {
@@ -484,8 +512,8 @@ bool HoldDaemon::Reload() {
     return fail(r.error().message);
   }
 
-  std::vector<std::string> boot_files;
-  ApplyReport report = executor_->Apply(HeldChanges(*plan, &boot_files));
+  std::vector<std::string> left_to_apply;
+  ApplyReport report = executor_->Apply(HeldChanges(*plan, &left_to_apply));
   if (report.rolled_back) {
     // Back to the old profile's values (the executor rolled this run back) and its note.
     if (had_note) (void)lease_.Acquire(old_note);
@@ -515,8 +543,8 @@ bool HoldDaemon::Reload() {
   state_.applied += written;
   state_.unchangeable = unchangeable;
   state_.reboot_required = reboot;
-  boot_files_ = std::move(boot_files);
-  LogBootFiles();
+  left_to_apply_ = std::move(left_to_apply);
+  LogLeftToApply();
   state_.profile = profile_.path;
   state_.on_stop = profile::ToString(*profile_.service.on_stop);
   state_.watch_interval = profile::FormatDuration(*profile_.service.watch_interval);
@@ -567,13 +595,13 @@ bool HoldDaemon::Stop(const std::string& why) {
 
 void HoldDaemon::PingWatchdog() { Notify("WATCHDOG=1"); }
 
-void HoldDaemon::LogBootFiles() {
-  if (boot_files_.empty()) return;
+void HoldDaemon::LogLeftToApply() {
+  if (left_to_apply_.empty()) return;
   std::string files;
-  for (const auto& f : boot_files_) files += (files.empty() ? "" : ", ") + f;
-  log_->warn("the boot loader file {} does not carry the profile's boot arguments yet; hold never writes boot files: "
-             "`rtagent apply` writes them, then reboot",
-             files);
+  for (const auto& f : left_to_apply_) files += (files.empty() ? "" : ", ") + f;
+  log_->warn("{} {} not say what the profile asks yet; hold never writes the files read only at boot (the boot "
+             "loader's, systemd's drop-in): `rtagent apply` writes them, then reboot",
+             files, left_to_apply_.size() == 1 ? "does" : "do");
 }
 
 void HoldDaemon::WriteState() {

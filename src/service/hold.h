@@ -126,8 +126,8 @@ class HoldDaemon {
   /// Applies `changes` one by one; records refusals; returns how many were written.
   int ApplyEach(const std::vector<Change>& changes, bool as_drift, std::string* first_error);
   void WriteState();
-  /// Says which boot loader files wait for `rtagent apply` (hold never writes them).
-  void LogBootFiles();
+  /// Says which boot-time files wait for `rtagent apply` (hold never writes them).
+  void LogLeftToApply();
   void Notify(const std::string& msg);
   /// Start() failed before changing anything: logs `log_line`, records `reason` as the
   /// stop reason in the state file and STATUS=, and returns kRefused.
@@ -146,8 +146,8 @@ class HoldDaemon {
   /// Items the kernel refused (EIO on a managed IRQ, ...): key -> the value it kept. Not drift
   /// again until that value changes.
   std::map<std::string, std::string> refused_;
-  /// Boot loader files the profile would change: apply's job, reported as pending.
-  std::vector<std::string> boot_files_;
+  /// Boot-time files the profile would change (LeftToApply): apply's job, reported as pending.
+  std::vector<std::string> left_to_apply_;
   bool started_ = false;
   bool stopped_ = false;
   bool trim_after_tick_ = false;

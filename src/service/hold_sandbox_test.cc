@@ -1,7 +1,7 @@
-// hold under the shipped unit's sandbox with a GRUB profile: it never writes a boot loader file
-// (boot arguments are `rtagent apply`'s), reports the file as pending and holds the runtime
-// state. ProtectSystem=strict makes the whole file system read-only except /proc, /sys, /dev and
-// the unit's ReadWritePaths (systemd.exec(5)). systemd is not PID 1 where these tests run (no
+// hold under the shipped unit's sandbox: it never writes a boot-time file (the boot loader's,
+// systemd's drop-in: `rtagent apply`'s), reports it as pending and holds the runtime state,
+// irqbalance's ban included. ProtectSystem=strict makes the whole file system read-only except
+// /proc, /sys, /dev and the unit's ReadWritePaths, less its ReadOnlyPaths (systemd.exec(5)). systemd is not PID 1 where these tests run (no
 // systemd-run), so the sandbox is emulated: a root that answers EROFS, as the kernel would,
 // to every write outside what systemd/rtagent.service.in leaves writable, read from the unit.
 #include <spdlog/sinks/ostream_sink.h>
@@ -9,15 +9,18 @@
 #include <catch2/catch.hpp>
 #include <cerrno>
 #include <fstream>
+#include <map>
 #include <sstream>
 
 #include "base/fault_root.h"
 #include "base/kernel_text.h"
 #include "base/tree_test_support.h"
+#include "inspect/inspect_test_support.h"
 #include "profile/loader.h"
 #include "service/hold.h"
 #include "tune/boot_update.h"
 #include "tune/journal.h"
+#include "tune/systemd_tuner.h"
 #include "tune/tuner.h"
 
 using namespace rtagent;
@@ -32,7 +35,9 @@ std::string UnitText() {
   return ss.str();
 }
 
-// A fixture tree behind the unit's file system sandbox.
+// A fixture tree behind the unit's file system sandbox: ReadWritePaths= and ReadOnlyPaths=
+// (each path, a '-' before it meaning "if it exists") over a read-only tree, the most specific
+// path deciding, as systemd mounts the deeper paths last.
 class SandboxRoot : public FaultRoot {
  public:
   SandboxRoot(std::string dir, const std::string& unit) : FaultRoot(std::move(dir)) {
@@ -40,14 +45,18 @@ class SandboxRoot : public FaultRoot {
     for (auto line : SplitLines(unit)) {
       std::string l = Trim(line);
       if (l == "ProtectSystem=strict") strict = true;
-      if (l.rfind("ReadWritePaths=", 0) != 0) continue;
-      std::string path = l.substr(15);
-      while (!path.empty() && (path.front() == '-' || path.front() == '/')) path.erase(0, 1);
-      writable_.push_back(path + "/");
+      for (const auto& [key, writable] : {std::pair<std::string, bool>{"ReadWritePaths=", true}, {"ReadOnlyPaths=", false}}) {
+        if (l.rfind(key, 0) != 0) continue;
+        std::istringstream words(l.substr(key.size()));
+        for (std::string path; words >> path;) {
+          while (!path.empty() && (path.front() == '-' || path.front() == '/')) path.erase(0, 1);
+          paths_[path] = writable;
+        }
+      }
     }
     REQUIRE(strict);
     // The API file systems stay writable under ProtectSystem=strict.
-    for (const char* api : {"proc/", "sys/", "dev/"}) writable_.push_back(api);
+    for (const char* api : {"proc", "sys", "dev"}) paths_[api] = true;
   }
   Result<void> Write(const std::string& path, const std::string& value) override {
     if (!Allowed(path)) return Refuse(path);
@@ -66,15 +75,22 @@ class SandboxRoot : public FaultRoot {
 
  private:
   bool Allowed(const std::string& path) const {
-    for (const auto& w : writable_)
-      if (path.rfind(w, 0) == 0) return true;
-    return false;
+    size_t best = 0;
+    bool writable = false;
+    for (const auto& [p, w] : paths_) {
+      const bool under = path == p || (path.size() > p.size() && path.rfind(p, 0) == 0 && path[p.size()] == '/');
+      if (under && p.size() >= best) {
+        best = p.size();
+        writable = w;
+      }
+    }
+    return writable;
   }
   Result<void> Refuse(const std::string& path) {
     refused.push_back(path);
     return MakeError("cannot write " + path, EROFS);
   }
-  std::vector<std::string> writable_;
+  std::map<std::string, bool> paths_;  // root-relative path -> writable
 };
 
 const char* kGrubProfile =
@@ -93,19 +109,22 @@ struct Sandboxed {
     tree.Put("usr/sbin/update-grub", "");
     root = std::make_unique<SandboxRoot>(tree.dir(), UnitText());
   }
-  HoldDaemon& Make() {
+  HoldDaemon& Make(const std::string& profile_text = kGrubProfile) {
     profile::Diagnostics diags;
     auto cpus = profile::ReadSystemCpus(*root);
     REQUIRE(cpus.ok());
-    auto p = profile::LoadProfileText(kGrubProfile, "held.yaml", ".", *cpus, &diags);
+    auto p = profile::LoadProfileText(profile_text, "held.yaml", ".", *cpus, &diags);
     INFO(diags.FormatText(false));
     REQUIRE(p.ok());
+    return Make(std::move(*p));
+  }
+  HoldDaemon& Make(profile::Profile p) {
     HoldOptions o;
     o.check_wait = [](profile::Duration) { return true; };
     auto log = std::make_shared<spdlog::logger>("test", std::make_shared<spdlog::sinks::ostream_sink_st>(log_text));
     log->set_pattern("%l: %v");
     o.log = log;
-    daemon = std::make_unique<HoldDaemon>(*root, std::move(*p), std::move(o), notifier, MakeQosDevice(*root));
+    daemon = std::make_unique<HoldDaemon>(*root, std::move(p), std::move(o), notifier, MakeQosDevice(*root));
     return *daemon;
   }
 };
@@ -145,11 +164,11 @@ TEST_CASE("hold under the unit's sandbox with a grub profile: no boot file writt
   // The runtime state is held.
   CHECK(s.tree.Get("proc/irq/125/smp_affinity_list") == "0\n");
   CHECK(s.notifier.Sent("READY=1"));
-  CHECK_THAT(s.log_text.str(), Catch::Contains("/etc/default/grub.d/90-rtagent.cfg does not carry the profile's boot "
-                                               "arguments yet; hold never writes boot files"));
-  CHECK_THAT(d.StatusLine(), Catch::Contains("boot file not written (rtagent apply writes it)"));
+  CHECK_THAT(s.log_text.str(), Catch::Contains("/etc/default/grub.d/90-rtagent.cfg does not say what the profile "
+                                               "asks yet; hold never writes the files read only at boot"));
+  CHECK_THAT(d.StatusLine(), Catch::Contains("1 boot-time file not written (rtagent apply writes it)"));
   CHECK(d.state().last_verify.differs == 0);
-  CHECK_THAT(d.state().last_verify.summary, Catch::Contains("1 boot loader file waits for `rtagent apply`"));
+  CHECK_THAT(d.state().last_verify.summary, Catch::Contains("1 boot-time file waits for `rtagent apply`"));
   CHECK(d.Tick() == 0);  // the boot file is no drift to re-assert either
   CHECK(s.root->refused.empty());
   CHECK(d.Stop("SIGTERM"));
@@ -172,4 +191,69 @@ TEST_CASE("hold's revert on stop leaves the boot files apply wrote, and their jo
   CHECK(s.tree.Get(dropin) == "GRUB_CMDLINE_LINUX=\"$GRUB_CMDLINE_LINUX nohz_full=1-3\"\n");
   CHECK(s.tree.Get(Journal::BootPath()) == boot_journal);
   CHECK(s.tree.Get("proc/irq/125/smp_affinity_list") != "0\n");
+}
+
+// The documented way to a held board (docs/service.md, "Enabling on a board"):
+// `commission --revert-after`, then `systemctl enable --now rtagent.service`. The revert took
+// irqbalance's ban back out of its file, so hold's start has to write it again; before its
+// directory was in ReadWritePaths=, that write was refused, the start rolled back (exit 4) and
+// systemd restarted it every 5 s, the board never tuned.
+TEST_CASE("hold under the unit's sandbox bans a running irqbalance in its environment file", "[service]") {
+  Sandboxed s;
+  testing::PutIrqbalanceProcess(s.tree, 4242);
+  s.tree.Put(kpath::ProcEnviron(4242), std::string("PATH=/usr/bin\0", 14));
+  s.tree.Put(kpath::kIrqbalanceDefault, "#IRQBALANCE_BANNED_CPULIST=\n");
+  HoldDaemon& d = s.Make();
+  REQUIRE(d.Start() == StartResult::kHolding);
+  INFO(s.log_text.str());
+  CHECK(s.root->refused.empty());
+  CHECK(s.tree.Get(kpath::kIrqbalanceDefault) == "#IRQBALANCE_BANNED_CPULIST=\nIRQBALANCE_BANNED_CPULIST=1-3\n");
+  CHECK_THAT(s.log_text.str(), Catch::Contains("irqbalance banned CPUs (process 4242): absent -> 1-3"));
+  CHECK(d.Stop("SIGTERM"));  // on_stop: revert
+  CHECK(s.root->refused.empty());
+  CHECK(s.tree.Get(kpath::kIrqbalanceDefault) == "#IRQBALANCE_BANNED_CPULIST=\n");
+}
+
+TEST_CASE("hold under the unit's sandbox leaves systemd's CPUAffinity= drop-in to apply and holds the rest", "[service]") {
+  Sandboxed s;
+  HoldDaemon& d = s.Make(std::string(kGrubProfile) + "systemd:\n  cpu_affinity: housekeeping\n");
+  REQUIRE(d.Start() == StartResult::kHolding);
+  INFO(s.log_text.str());
+  CHECK(s.root->refused.empty());
+  CHECK_FALSE(s.root->Exists(kSystemdDropIn));
+  CHECK(s.tree.Get("proc/irq/125/smp_affinity_list") == "0\n");
+  CHECK_THAT(s.log_text.str(), Catch::Contains("/etc/default/grub.d/90-rtagent.cfg, /" + std::string(kSystemdDropIn) +
+                                               " do not say what the profile asks yet; hold never writes the files "
+                                               "read only at boot"));
+  CHECK_THAT(d.StatusLine(), Catch::Contains("2 boot-time files not written (rtagent apply writes them)"));
+  CHECK_THAT(d.state().last_verify.summary, Catch::Contains("2 boot-time files wait for `rtagent apply`"));
+  CHECK(d.state().last_verify.differs == 0);
+  CHECK(d.Tick() == 0);
+  CHECK(d.Stop("SIGTERM"));
+  CHECK(s.root->refused.empty());
+}
+
+// Every shipped profile that plans on the x86 fixture, with irqbalance running there (the
+// default irqs.irqbalance is ban): hold starts under the unit's sandbox with no write refused.
+TEST_CASE("every shipped profile that plans on the x86 board starts hold under the unit's sandbox, nothing refused",
+          "[service]") {
+  int started = 0;
+  for (const char* name : {"ci-vm", "default", "generic-4core", "rpi5", "rpi5-arm-controller", "x86-ipc",
+                           "base/tuned-realtime", "base/arm-controller"}) {
+    Sandboxed s;
+    testing::PutIrqbalanceProcess(s.tree, 4242);
+    s.tree.Put(kpath::ProcEnviron(4242), std::string("PATH=/usr/bin\0", 14));
+    profile::Diagnostics diags;
+    auto p = profile::LoadProfile(std::string(RTAGENT_SOURCE_DIR) + "/profiles/" + name + ".yaml", *s.root, &diags);
+    INFO(name << ": " << diags.FormatText(false));
+    REQUIRE(p.ok());
+    HoldDaemon& d = s.Make(std::move(*p));
+    INFO(s.log_text.str());
+    CHECK(d.Start() == StartResult::kHolding);
+    CHECK(s.root->refused.empty());
+    started += d.state().state == "holding";
+    CHECK(d.Stop("SIGTERM"));
+    CHECK(s.root->refused.empty());
+  }
+  CHECK(started == 8);
 }

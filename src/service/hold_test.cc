@@ -330,6 +330,23 @@ TEST_CASE("SIGHUP with a good profile applies it and changes the note in place",
   CHECK(r.tree.Get(kpath::kCpuDmaLatency) == kNoteOff);
 }
 
+TEST_CASE("what the plan cannot make is said at start and at reload, not on every tick", "[service]") {
+  // The fixture board has no network interface: the channels of eth9 cannot be planned.
+  Rig r(ProfileText() + "network:\n  channels:\n    devices: [eth9]\n");
+  HoldDaemon& d = r.Make();
+  REQUIRE(d.Start() == StartResult::kHolding);
+  const std::string line = "error: [network] " + r.profile_path +
+                           ":17:14: network.channels.devices names eth9, which is no network interface here; not held "
+                           "(the interfaces are the names under /sys/class/net (`ip link`); fix the name or leave it out)\n";
+  INFO(r.Log());
+  CHECK(Count(r.Log(), line) == 1);
+  CHECK(r.tree.Get(kStat) == "10\n");  // the rest is held
+  CHECK(d.Tick() == 0);
+  CHECK(Count(r.Log(), line) == 1);
+  CHECK(d.Reload());
+  CHECK(Count(r.Log(), line) == 2);
+}
+
 TEST_CASE("SIGHUP with a bad profile keeps the old state and logs why", "[service]") {
   Rig r(ProfileText());
   HoldDaemon& d = r.Make();

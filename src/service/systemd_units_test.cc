@@ -95,7 +95,8 @@ TEST_CASE("systemd-analyze verify accepts the units without a word", "[service]"
 }
 
 // Issue 17: the units score as low as the job allows (docs/reliability.md has the figures:
-// 4.5 for both before, 2.3 and 1.4 after, systemd 252).
+// 4.5 for both before, 2.3 and 1.4 after, systemd 252; 3.2 and 2.1 since they may reach the
+// NICs' channels, docs/service.md).
 TEST_CASE("systemd-analyze security scores the hardened units at or below their recorded figures", "[service]") {
   std::string help;
   if (Run("systemd-analyze security --help", &help) != 0 || help.find("--offline") == std::string::npos) {
@@ -104,8 +105,8 @@ TEST_CASE("systemd-analyze security scores the hardened units at or below their 
   TempTree t;
   t.Put("rtagent.service", Configure(ReadSource("systemd/rtagent.service.in")));
   t.Put("rtagent-verify.service", Configure(ReadSource("systemd/rtagent-verify.service.in")));
-  for (const auto& [unit, most] : std::vector<std::pair<std::string, double>>{{"rtagent.service", 2.3},
-                                                                                {"rtagent-verify.service", 1.4}}) {
+  for (const auto& [unit, most] : std::vector<std::pair<std::string, double>>{{"rtagent.service", 3.2},
+                                                                                {"rtagent-verify.service", 2.1}}) {
     std::string out;
     Run("cd " + t.dir() + " && systemd-analyze security --offline=yes --no-pager ./" + unit, &out);
     const std::string marker = "Overall exposure level for " + unit + ": ";
@@ -120,5 +121,5 @@ TEST_CASE("systemd-analyze security scores the hardened units at or below their 
   const size_t caps = svc.find("\nCapabilityBoundingSet=");
   REQUIRE(caps != std::string::npos);
   const std::string set = svc.substr(caps + 1, svc.find('\n', caps + 1) - caps - 1);
-  CHECK(set == "CapabilityBoundingSet=CAP_SYS_NICE CAP_SYS_ADMIN CAP_DAC_OVERRIDE CAP_SYS_RESOURCE");
+  CHECK(set == "CapabilityBoundingSet=CAP_SYS_NICE CAP_SYS_ADMIN CAP_DAC_OVERRIDE CAP_SYS_RESOURCE CAP_NET_ADMIN");
 }

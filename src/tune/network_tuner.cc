@@ -138,6 +138,22 @@ struct QueueCounts {
   uint32_t rx = 0, tx = 0;
 };
 
+// What to do about channels that cannot be read, by the kernel's answer. The two sandbox cases
+// are those of a systemd unit hardened past what the job needs: an interface that sysfs (the
+// host's) lists but the process's own network namespace lacks (PrivateNetwork=), and sockets
+// of the families ethtool's requests travel on refused (RestrictAddressFamilies=).
+std::string UnreadableHint(const std::string& iface, int err, bool in_sysfs) {
+  if (err == ENODEV && in_sysfs) {
+    return iface + " is under /sys/class/net but not in rtagent's network namespace: run it in the host's "
+                   "(a systemd unit without PrivateNetwork=, as rtagent.service is)";
+  }
+  if (err == EAFNOSUPPORT || err == EPERM || err == EACCES) {
+    return "channels are read over a netlink socket (or SIOCETHTOOL on an AF_INET one): allow them "
+           "(systemd: RestrictAddressFamilies=AF_UNIX AF_NETLINK AF_INET, as rtagent.service has)";
+  }
+  return "`ethtool -l " + iface + "` asks the kernel the same question";
+}
+
 class ChannelsPlanner {
  public:
   ChannelsPlanner(const PlanContext& ctx, const ChannelsConfig& ch, const EthtoolPort& port, SectionPlan& plan)
@@ -180,9 +196,10 @@ class ChannelsPlanner {
           }
           continue;
         }
-        if (now.error().err == ENODEV && !listed) continue;  // gone between the listing and the read
+        const bool in_sysfs = ctx_.root.IsDir(kpath::NetDevice(iface));
+        if (now.error().err == ENODEV && !in_sysfs && !listed) continue;  // gone between the listing and the read
         Error(listed ? ch_.devices.mark : ch_.given.mark, "the channels of " + iface + " cannot be read: " + now.error().message,
-              "network.channels needs the kernel's ethtool netlink interface (Linux 5.6 and later)");
+              UnreadableHint(iface, now.error().err, in_sysfs));
         continue;
       }
       PlanInterface(iface, *now, listed, changed);

@@ -271,6 +271,55 @@ TEST_CASE("network.channels: a missing device, a driver without channels and a c
   CHECK(FindingWith(p4, "network.channels.tx: enp2s0's driver has no tx channels") != nullptr);
 }
 
+// A port whose every answer is the kernel's error `err` (the live port inside a sandbox).
+class RefusingPort : public EthtoolPort {
+ public:
+  explicit RefusingPort(Error e) : e_(std::move(e)) {}
+  Result<Channels> Get(const std::string&) const override { return e_; }
+  Result<void> Set(const std::string&, const ChannelCounts&) override { return e_; }
+
+ private:
+  Error e_;
+};
+
+TEST_CASE("network.channels: channels a sandbox keeps from rtagent are errors whose hint names the unit's setting", "[tune]") {
+  TempTree t(kX86);
+  AddQueues(t);
+  AddChannels(t, 2, 4);
+  FsRoot root(t.dir());
+  TempDir dir;
+  auto l = LoadOn(dir, root, kOnly + "network:\n  channels:\n    combined: 1\n");
+  REQUIRE(l.result);
+  auto plan_with = [&](const Error& e) {
+    NetworkTuner tuner([e](const SysRoot&, SysRoot*) { return std::make_unique<RefusingPort>(e); });
+    return PlanWith(tuner, *l.result, root);
+  };
+  SECTION("enp2s0 is in sysfs, which is the host's, but not in rtagent's network namespace") {
+    SectionPlan plan = plan_with(MakeError("no network interface enp2s0", ENODEV));
+    // Before, every interface was skipped as if it had gone: nothing planned and nothing said.
+    const Finding* f = FindingWith(plan, "the channels of enp2s0 cannot be read: no network interface enp2s0");
+    REQUIRE(f != nullptr);
+    CHECK(f->level == Finding::Level::kError);
+    CHECK(f->mark.line == 11);
+    CHECK(f->why == "enp2s0 is under /sys/class/net but not in rtagent's network namespace: run it in the host's "
+                    "(a systemd unit without PrivateNetwork=, as rtagent.service is)");
+    for (const Change& c : plan.items) CHECK(c.actuator != "channels");
+  }
+  SECTION("the sockets ethtool's requests travel on are refused") {
+    SectionPlan plan = plan_with(MakeError("channels of enp2s0: cannot open a generic netlink socket", EAFNOSUPPORT));
+    const Finding* f = FindingWith(plan, "the channels of enp2s0 cannot be read");
+    REQUIRE(f != nullptr);
+    CHECK(f->level == Finding::Level::kError);
+    CHECK_THAT(f->why, Catch::Contains("RestrictAddressFamilies=AF_UNIX AF_NETLINK AF_INET"));
+  }
+  SECTION("any other answer points at ethtool, which asks the same") {
+    SectionPlan plan = plan_with(MakeError("channels of enp2s0", EIO));
+    const Finding* f = FindingWith(plan, "the channels of enp2s0 cannot be read");
+    REQUIRE(f != nullptr);
+    CHECK(f->why == "`ethtool -l enp2s0` asks the kernel the same question");
+  }
+}
+
 TEST_CASE("network.channels: housekeeping above a driver's maximum is capped, with a note", "[tune]") {
   TempTree t(kX86);
   AddQueues(t);

@@ -86,7 +86,7 @@ Result<SectionPlan> SystemdTuner::Plan(const PlanContext& ctx) const {
   Change c;
   c.section = plan.section;
   c.what = "systemd CPUAffinity= (" + std::string(kSystemdDropIn) + ")";
-  c.actuator = "dropin";
+  c.actuator = kDropInActuator;
   c.key = kSystemdDropIn;
   c.before = *now;
   c.after = SystemdDropInText(want->cpus.ToList());
@@ -113,7 +113,7 @@ Result<SectionPlan> SystemdTuner::Plan(const PlanContext& ctx) const {
 }
 
 void SystemdTuner::AddActuators(Executor& executor, SysRoot& root) const {
-  executor.AddActuator("dropin", std::make_unique<DropInActuator>(root));
+  executor.AddActuator(kDropInActuator, std::make_unique<DropInActuator>(root));
 }
 
 }  // namespace rtagent

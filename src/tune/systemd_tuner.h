@@ -23,6 +23,8 @@ inline const SystemdConfig& SystemdOf(const profile::Profile& p) { return System
 /// The drop-in rtagent writes, root-relative. Not a kernel path: systemd's own configuration,
 /// under the root like every file.
 inline constexpr char kSystemdDropIn[] = "etc/systemd/system.conf.d/50-rtagent.conf";
+/// The actuator that writes it (the key is the root-relative path).
+inline constexpr char kDropInActuator[] = "dropin";
 /// The drop-in's whole text for `cpus` ("0-1").
 std::string SystemdDropInText(const std::string& cpus);
 
