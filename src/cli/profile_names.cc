@@ -29,6 +29,11 @@ std::string Trim(const std::string& s) {
 
 }  // namespace
 
+std::string SourceTreeNote() {
+  return std::string("a source tree's profiles; RTAGENT_PROFILE_DIR=") + kSourceTreeProfiles +
+         " makes every name there usable";
+}
+
 std::vector<ProfileDir> ProfileDirs(const std::string& sysconf_dir, const std::string& env_value,
                                     const std::string& data_dir) {
   std::vector<ProfileDir> dirs;
@@ -107,6 +112,14 @@ Result<std::string> ResolveProfileName(const std::string& name, const std::vecto
   if (fs::is_regular_file(name, ec)) {
     return MakeError(message + "\n  hint: '" + name + "' is a file in this directory, but a word without '/' or " +
                      ".yaml is a profile name; give the file as ./" + name);
+  }
+  // Run from a source tree (the README's build/rtagent), the shipped profiles sit in ./profiles,
+  // where only an installed package's names are looked up: say where it is and how to use it.
+  // The working directory is never searched itself: which profile a name means must not
+  // depend on where root happens to stand.
+  if (fs::is_regular_file(fs::path(kSourceTreeProfiles) / (name + ".yaml"), ec)) {
+    return MakeError(message + "\n  hint: " + kSourceTreeProfiles + "/" + name + ".yaml is in this directory (" +
+                     SourceTreeNote() + "): give it as " + kSourceTreeProfiles + "/" + name + ".yaml");
   }
   std::vector<ProfileEntry> all = ListProfiles(dirs);
   if (all.empty()) {

@@ -53,6 +53,13 @@ Result<std::string> ResolveProfileName(const std::string& name, const std::vecto
 /// written, a name is resolved in `dirs`.
 Result<std::string> ResolveProfileArg(const std::string& arg, const std::vector<ProfileDir>& dirs);
 
+/// Where a source tree keeps the shipped profiles, relative to its top (the README runs
+/// build/rtagent from there): ResolveProfileName and `rtagent profiles` point at it when the
+/// search path has nothing, without ever searching it.
+inline constexpr char kSourceTreeProfiles[] = "profiles";
+/// "a source tree's profiles; RTAGENT_PROFILE_DIR=profiles makes every name there usable".
+std::string SourceTreeNote();
+
 /// The description ListProfiles shows for the file at `path` (see ProfileEntry).
 std::string ProfileDescription(const std::string& path);
 

@@ -149,6 +149,39 @@ TEST_CASE("every command that takes a PROFILE takes a name through RTAGENT_PROFI
   CHECK_THAT(path.out, Catch::Contains("./board"));
 }
 
+// The README builds and runs build/rtagent from the source tree, whose profiles/ no name
+// lookup searches: a name found only there, and `rtagent profiles` finding nothing, say so.
+TEST_CASE("from a source tree, a name in ./profiles is pointed at, never picked up", "[cli]") {
+  TempDir tree, sys;
+  sys.MakeSysroot("0-3", "0-3");
+  tree.Write("profiles/zz-source-board.yaml", kBoard);
+  const std::string cd = "cd " + tree.path() + " && ";
+  auto v = RtAgent(cd, "validate --root " + sys.path() + " zz-source-board");
+  CHECK(v.code == 2);
+  CHECK_THAT(v.out, Catch::StartsWith("rtagent validate: no profile named 'zz-source-board' (searched "));
+  CHECK_THAT(v.out, Catch::EndsWith(")\n  hint: profiles/zz-source-board.yaml is in this directory (a source tree's "
+                                    "profiles; RTAGENT_PROFILE_DIR=profiles makes every name there usable): give it "
+                                    "as profiles/zz-source-board.yaml\n"));
+  auto by_path = RtAgent(cd, "validate --root " + sys.path() + " profiles/zz-source-board.yaml");
+  CHECK(by_path.code == 0);
+  auto by_env = RtAgent(cd + "RTAGENT_PROFILE_DIR=profiles", "validate --root " + sys.path() + " zz-source-board");
+  CHECK(by_env.code == 0);
+  // Elsewhere the same name gets no such hint.
+  auto away = RtAgent("cd " + sys.path() + " && ", "validate --root " + sys.path() + " zz-source-board");
+  CHECK(away.code == 2);
+  CHECK(away.out.find("is in this directory") == std::string::npos);
+
+  auto list = RtAgent(cd, "profiles");
+  CHECK(list.code == 0);
+  const std::string note = "./profiles holds 1 profile (a source tree's profiles; RTAGENT_PROFILE_DIR=profiles makes "
+                           "every name there usable)\n";
+  if (list.out.rfind("no profiles found\n", 0) == 0) {
+    CHECK_THAT(list.out, Catch::StartsWith("no profiles found\n" + note));
+  } else {
+    CHECK(list.out.find(note) == std::string::npos);  // profiles are installed here: the table shows them
+  }
+}
+
 TEST_CASE("rtagent profiles lists names, descriptions, directories, and --names and --json", "[cli]") {
   TempDir dir;
   const std::string file = dir.Write("zz-test-board.yaml", kBoard);

@@ -3,6 +3,7 @@
 #include <iostream>
 #include <nlohmann/json.hpp>
 
+#include "base/count_text.h"
 #include "base/exit_codes.h"
 #include "base/text_table.h"
 #include "cli/commands.h"
@@ -29,6 +30,11 @@ int CmdProfiles(const GlobalOptions&, const ProfilesOptions& o) {
   }
   if (all.empty()) {
     std::cout << "no profiles found\n";
+    const size_t here = ListProfiles({{kSourceTreeProfiles, "here"}}).size();
+    if (here > 0) {
+      std::cout << "./" << kSourceTreeProfiles << " holds " << CountOf(here, "profile", "profiles") << " ("
+                << SourceTreeNote() << ")\n";
+    }
   } else {
     TextTable t({"NAME", "DESCRIPTION", "FROM"});
     for (const ProfileEntry& e : all) t.Row({e.name, ShortValue(e.description, 60), e.dir.path});
