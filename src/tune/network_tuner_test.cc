@@ -271,7 +271,7 @@ TEST_CASE("network.channels: a missing device, a driver without channels and a c
   CHECK(FindingWith(p4, "network.channels.tx: enp2s0's driver has no tx channels") != nullptr);
 }
 
-// A port whose every answer is the kernel's error `err` (the live port inside a sandbox).
+// A port whose every answer is the error `e` (the live port inside a sandbox).
 class RefusingPort : public EthtoolPort {
  public:
   explicit RefusingPort(Error e) : e_(std::move(e)) {}

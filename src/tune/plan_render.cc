@@ -5,6 +5,7 @@
 #include "base/cpuset.h"
 #include "base/kernel_text.h"
 #include "base/text_table.h"
+#include "tune/systemd_tuner.h"
 
 namespace rtagent {
 
@@ -71,7 +72,7 @@ std::string MaskCell(const std::string& value) {
 
 std::string Cell(const Change& c, const std::string& value, size_t width) {
   if (IsBootFileActuator(c.actuator)) return FileCell(value);
-  if (c.actuator == "dropin") return ShortValue(SettingsOf(value), width);
+  if (c.actuator == kDropInActuator) return ShortValue(SettingsOf(value), width);
   if (c.compare == Compare::kCpuMask) return ShortValue(MaskCell(value), width);
   return ShortValue(value, width);
 }
