@@ -5,8 +5,6 @@
 #include "base/ethtool_port.h"
 
 #include <net/if.h>
-#include <sched.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <catch2/catch.hpp>
@@ -15,6 +13,7 @@
 #include <cstring>
 #include <filesystem>
 
+#include "base/child_test_support.h"
 #include "base/fault_root.h"
 #include "base/skip_test_support.h"
 
@@ -174,21 +173,9 @@ TEST_CASE("ethtool port without the netlink family: SIOCETHTOOL answers as netli
 TEST_CASE("SIOCETHTOOL sets a veth pair's channels in a network namespace of its own", "[base][host]") {
   if (::geteuid() != 0) RTAGENT_SKIP("a network namespace of its own needs root");
   if (std::system("command -v ip >/dev/null 2>&1") != 0) RTAGENT_SKIP("no ip (iproute2) to make the veth pair");
-  int pipefd[2];
-  REQUIRE(::pipe(pipefd) == 0);
-  const pid_t pid = ::fork();
-  REQUIRE(pid >= 0);
-  if (pid == 0) {
-    ::close(pipefd[0]);
-    // The child says what went wrong in words (or "ok"), then exits without Catch's teardown.
-    auto say = [&](const std::string& what) {
-      (void)!::write(pipefd[1], what.data(), what.size());
-      ::_exit(0);
-    };
-    if (::unshare(CLONE_NEWNET) != 0) say(std::string("unshare(CLONE_NEWNET): ") + std::strerror(errno));
-    if (std::system("ip link add v0 numtxqueues 4 numrxqueues 4 type veth peer name v1 numtxqueues 4 numrxqueues 4") != 0) {
-      say("ip link add: the veth pair was not made");
-    }
+  // The child says what went wrong in words, or "ok".
+  const test::ChildWords child = test::RunChild([](const test::Say& say) {
+    test::EnterNetnsWithVeth(say);
     auto ioctl = MakeNetlinkEthtoolPort("rtagent-none");
     auto before = ioctl->Get("v0");
     if (!before) say("get before: " + before.error().message);
@@ -205,15 +192,9 @@ TEST_CASE("SIOCETHTOOL sets a veth pair's channels in a network namespace of its
     auto kept = ioctl->Get("v0");
     if (!kept || kept->rx != 2 || kept->tx != 3) say("a refused set changed the counts");
     say("ok");
-  }
-  ::close(pipefd[1]);
-  std::string said;
-  char buf[512];
-  for (ssize_t n; (n = ::read(pipefd[0], buf, sizeof buf)) > 0;) said.append(buf, static_cast<size_t>(n));
-  ::close(pipefd[0]);
-  int status = 0;
-  REQUIRE(::waitpid(pid, &status, 0) == pid);
-  CHECK(WIFEXITED(status));
-  if (said.rfind("unshare", 0) == 0) RTAGENT_SKIP("no network namespace here: " << said);
+  });
+  CHECK(child.exited);
+  const std::string& said = child.said;
+  if (said.rfind("no network namespace", 0) == 0) RTAGENT_SKIP(said);
   CHECK(said == "ok");
 }

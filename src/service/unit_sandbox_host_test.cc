@@ -14,7 +14,6 @@
 #include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <catch2/catch.hpp>
@@ -28,6 +27,7 @@
 #include <string>
 #include <vector>
 
+#include "base/child_test_support.h"
 #include "base/ethtool_port.h"
 #include "base/skip_test_support.h"
 
@@ -144,49 +144,26 @@ std::string ErrName(int err) {
 // with the errno's name.
 std::string ChannelsBehind(const std::string& unit) {
   const Sandbox sandbox = Parse(unit);
-  int pipefd[2];
-  REQUIRE(::pipe(pipefd) == 0);
-  const pid_t pid = ::fork();
-  REQUIRE(pid >= 0);
-  if (pid == 0) {
-    ::close(pipefd[0]);
-    auto say = [&](const std::string& what) {
-      (void)!::write(pipefd[1], what.data(), what.size());
-      ::_exit(0);
-    };
-    if (::unshare(CLONE_NEWNET) != 0) say(std::string("skip: unshare(CLONE_NEWNET): ") + std::strerror(errno));
-    if (std::system("ip link add v0 numtxqueues 4 numrxqueues 4 type veth peer name v1 numtxqueues 4 numrxqueues 4") != 0) {
-      say("skip: ip link add: the veth pair was not made");
-    }
-    const pid_t inner = ::fork();
-    if (inner < 0) say(std::string("fork: ") + std::strerror(errno));
-    if (inner == 0) {
-      if (sandbox.private_network && ::unshare(CLONE_NEWNET) != 0) say(std::string("unshare: ") + std::strerror(errno));
-      if (!KeepOnly(sandbox.caps)) say(std::string("capabilities: ") + std::strerror(errno));
-      if (!sandbox.families.empty() && !RestrictFamilies(sandbox.families)) say(std::string("seccomp: ") + std::strerror(errno));
+  const test::ChildWords board = test::RunChild([&](const test::Say& say) {
+    test::EnterNetnsWithVeth(say);
+    const test::ChildWords service = test::RunChild([&](const test::Say& say_in) {
+      if (sandbox.private_network && ::unshare(CLONE_NEWNET) != 0) say_in(std::string("unshare: ") + std::strerror(errno));
+      if (!KeepOnly(sandbox.caps)) say_in(std::string("capabilities: ") + std::strerror(errno));
+      if (!sandbox.families.empty() && !RestrictFamilies(sandbox.families)) say_in(std::string("seccomp: ") + std::strerror(errno));
       auto port = MakeNetlinkEthtoolPort();
       auto got = port->Get("v0");
-      if (!got) say("get " + ErrName(got.error().err) + ": " + got.error().message);
-      std::string out = "get ok rx " + std::to_string(got->rx) + "/" + std::to_string(got->rx_max);
+      if (!got) say_in("get " + ErrName(got.error().err) + ": " + got.error().message);
+      const std::string out = "get ok rx " + std::to_string(got->rx) + "/" + std::to_string(got->rx_max);
       if (auto set = port->Set("v0", ChannelCounts{.rx = 2, .tx = {}, .combined = {}}); !set) {
-        say(out + "; set " + ErrName(set.error().err));
+        say_in(out + "; set " + ErrName(set.error().err));
       }
       auto after = port->Get("v0");
-      say(out + "; set ok; rx now " + (after ? std::to_string(after->rx) : ErrName(after.error().err)));
-    }
-    int status = 0;
-    ::waitpid(inner, &status, 0);
-    ::_exit(0);
-  }
-  ::close(pipefd[1]);
-  std::string said;
-  char buf[512];
-  for (ssize_t n; (n = ::read(pipefd[0], buf, sizeof buf)) > 0;) said.append(buf, static_cast<size_t>(n));
-  ::close(pipefd[0]);
-  int status = 0;
-  REQUIRE(::waitpid(pid, &status, 0) == pid);
-  CHECK(WIFEXITED(status));
-  return said;
+      say_in(out + "; set ok; rx now " + (after ? std::to_string(after->rx) : ErrName(after.error().err)));
+    });
+    say(service.exited ? service.said : "the sandboxed child died: " + service.said);
+  });
+  CHECK(board.exited);
+  return board.said;
 }
 
 }  // namespace
@@ -198,24 +175,24 @@ TEST_CASE("the shipped units' sandbox lets hold set a NIC's channels and verify 
   const std::string verify = UnitText("rtagent-verify.service.in");
   SECTION("rtagent.service: read and set, in the board's network namespace") {
     const std::string said = ChannelsBehind(hold);
-    if (said.rfind("skip: ", 0) == 0) RTAGENT_SKIP(said.substr(6));
+    if (said.rfind("no network namespace", 0) == 0) RTAGENT_SKIP(said);
     CHECK(said == "get ok rx 4/4; set ok; rx now 2");
   }
   SECTION("rtagent-verify.service: read only, it has no CAP_NET_ADMIN") {
     const std::string said = ChannelsBehind(verify);
-    if (said.rfind("skip: ", 0) == 0) RTAGENT_SKIP(said.substr(6));
+    if (said.rfind("no network namespace", 0) == 0) RTAGENT_SKIP(said);
     CHECK(said == "get ok rx 4/4; set EPERM");
   }
   // The emulation can fail: each setting the units had before, alone, keeps the channels out of
   // reach, as it did under systemd.
   SECTION("PrivateNetwork=yes: the NIC is not in the service's namespace") {
     const std::string said = ChannelsBehind(With(hold, "PrivateNetwork", "PrivateNetwork=yes"));
-    if (said.rfind("skip: ", 0) == 0) RTAGENT_SKIP(said.substr(6));
+    if (said.rfind("no network namespace", 0) == 0) RTAGENT_SKIP(said);
     CHECK(said.rfind("get ENODEV: ", 0) == 0);
   }
   SECTION("RestrictAddressFamilies=AF_UNIX: neither socket may be opened, and the error says both") {
     const std::string said = ChannelsBehind(With(hold, "RestrictAddressFamilies", "RestrictAddressFamilies=AF_UNIX"));
-    if (said.rfind("skip: ", 0) == 0) RTAGENT_SKIP(said.substr(6));
+    if (said.rfind("no network namespace", 0) == 0) RTAGENT_SKIP(said);
     const std::string refused = std::strerror(EAFNOSUPPORT);
     CHECK(said == "get EAFNOSUPPORT: channels of v0: this process may open neither a generic netlink socket (" + refused +
                       ") nor an AF_INET socket for SIOCETHTOOL (" + refused + ")");
@@ -223,12 +200,12 @@ TEST_CASE("the shipped units' sandbox lets hold set a NIC's channels and verify 
   SECTION("AF_NETLINK refused, AF_INET allowed: the ioctl reads and sets instead") {
     const std::string said =
         ChannelsBehind(With(hold, "RestrictAddressFamilies", "RestrictAddressFamilies=AF_UNIX AF_INET"));
-    if (said.rfind("skip: ", 0) == 0) RTAGENT_SKIP(said.substr(6));
+    if (said.rfind("no network namespace", 0) == 0) RTAGENT_SKIP(said);
     CHECK(said == "get ok rx 4/4; set ok; rx now 2");
   }
   SECTION("without CAP_NET_ADMIN hold may read but not set") {
     const std::string said = ChannelsBehind(With(hold, "CapabilityBoundingSet", "CapabilityBoundingSet=CAP_SYS_NICE"));
-    if (said.rfind("skip: ", 0) == 0) RTAGENT_SKIP(said.substr(6));
+    if (said.rfind("no network namespace", 0) == 0) RTAGENT_SKIP(said);
     CHECK(said == "get ok rx 4/4; set EPERM");
   }
 }
