@@ -7,11 +7,12 @@
 #include <catch2/catch.hpp>
 #include <chrono>
 #include <fstream>
-#include <iterator>
 #include <string>
 #include <thread>
 
 #include "base/fault_root.h"
+#include "base/kernel_paths.h"
+#include "inspect/threads.h"
 #include "latency/load_test_util.h"
 
 using namespace rtagent;
@@ -45,10 +46,11 @@ int ReadPid(const std::string& path) {
 // True once `pid` runs no more: gone, or a zombie waiting for whoever adopted it to reap it.
 bool NotRunning(int pid) {
   if (load_test::Gone(pid)) return true;
-  std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
-  std::string text((std::istreambuf_iterator<char>(stat)), std::istreambuf_iterator<char>());
-  const auto paren = text.rfind(')');
-  return paren == std::string::npos || (paren + 2 < text.size() && text[paren + 2] == 'Z');
+  FsRoot live("/");
+  auto text = live.Read(kpath::ProcStat(pid));
+  if (!text) return true;  // gone since
+  auto stat = ParseTaskStat(*text);
+  return !stat || stat->state == 'Z';
 }
 
 }  // namespace

@@ -42,8 +42,8 @@ std::string UnitText(const std::string& name) {
   return ss.str();
 }
 
-// The words of the unit's last `key=` line (systemd: a later assignment of these lists adds to
-// the earlier ones; the shipped units have one each), or nothing.
+// The words of every `key=` line of the unit, in order (systemd: a later assignment of these
+// lists adds to the earlier ones; for a yes/no key the last word wins), or nothing.
 std::vector<std::string> Words(const std::string& unit, const std::string& key) {
   std::vector<std::string> out;
   std::istringstream lines(unit);
