@@ -133,8 +133,8 @@ int main(int argc, char** argv) {
                  "A plain progress line every D (\"30s\"; default 1m when stdout is not a terminal; 0: none)")
       ->option_text("D");
   ac->add_option("--preflight", accept.preflight,
-                 "Check suite run first, each check a criterion: " + profile::BuiltinSuiteHelp(profile::kBootSuite) +
-                     ", a suite file, or none")
+                 "Check suite run first, each check a criterion: " + profile::BuiltinSuiteHelp("") +
+                     ", a suite file, or none (default: the profile's checks.suite, or boot when it names none)")
       ->option_text("SUITE");
 
   ExplainOptions explain;
@@ -176,7 +176,7 @@ int main(int argc, char** argv) {
       ->option_text("FILE");
   rp->add_option("--from-rtla", report.from_rtla, "Read rtla timerlat hist's output instead")->option_text("FILE");
   rp->add_option("--from-rteval", report.from_rteval, "Read rteval's summary.xml instead")->option_text("FILE");
-  rp->add_option("--fleet", report.fleet, "Summarise every host's verdict under DIR (*.json, searched recursively)")
+  rp->add_option("--fleet", report.fleet, "Summarise every host's verdict under DIR (*.json, searched recursively); Markdown on stdout unless --md names a file")
       ->option_text("DIR");
   rp->add_option("--json", report.json, "Write JSON to FILE")->option_text("FILE");
   rp->add_option("--junit", report.junit, "Write JUnit XML to FILE")->option_text("FILE");

@@ -4,6 +4,7 @@
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 // Each path is one std::string, made once: kernel_paths.cc defines them all (it includes this
 // file with RTAGENT_KPATH_DEFINE set), every other file sees a declaration. An `inline const
@@ -301,5 +302,14 @@ RTAGENT_KPATH(kKmsg, "dev/kmsg");
 
 // --- rtagent's own runtime state ---
 RTAGENT_KPATH(kRunDir, "run/rtagent");
+
+// --- this process's own descriptors, by the names a user gives an output file. Host paths,
+// never under a --root (cli/verdict_files.h, ResolveOutput); proc(5) /proc/[pid]/fd ---
+RTAGENT_KPATH(kDevStdout, "/dev/stdout");
+RTAGENT_KPATH(kDevStderr, "/dev/stderr");
+/// The directories whose entry "N" is descriptor N of process `pid` (the caller's own).
+inline std::vector<std::string> OwnDescriptorDirs(int pid) {
+  return {"/dev/fd/", "/proc/self/fd/", "/proc/thread-self/fd/", "/proc/" + std::to_string(pid) + "/fd/"};
+}
 
 }  // namespace rtagent::kpath

@@ -40,7 +40,10 @@ int CmdAccept(const GlobalOptions& g, const AcceptOptions& o) {
     return kExitBadInput;
   }
   req.version = o.version;
-  req.preflight_suite = o.preflight.empty() ? profile::kBootSuite : o.preflight;
+  // --preflight, else the suite the profile names (as verify and commission run it: a gate's
+  // profile names ci, whose PI check is what a kernel change must not break), else boot.
+  const auto& named = lp->profile.checks.suite;
+  req.preflight_suite = !o.preflight.empty() ? o.preflight : named.IsSet() ? *named : std::string(profile::kBootSuite);
   req.color = g.color;
   auto prep = PrepareAcceptance(*lp, req);
   if (!prep) {

@@ -157,6 +157,30 @@ TEST_CASE("accept fails on an impossible limit, with the failing criterion in JU
   CHECK(xml.find("max") != std::string::npos);
 }
 
+TEST_CASE("a --duration too short for acceptance.min_samples is said before the run, not only as its FAIL",
+          "[cli][accept][host]") {
+  if (std::string why = LiveSkipReason(); !why.empty()) {
+    RTAGENT_SKIP(why);
+  }
+  TempDir dir;
+  // The profile's 2 s reach its 1,500 samples; the --duration 1s of a quick try cannot.
+  std::string p = dir.Write("count.yaml", Profile("  max_us: 20000\n  min_samples: 1500\n", "    builtin: []\n"));
+  Run r = RtAgent("accept " + p + " --duration 1s --preflight none");
+  INFO(r.out);
+  CHECK(r.code == 1);
+  CHECK_THAT(r.out, Catch::StartsWith("rtagent accept: warning: --duration 1.0 s at one wake-up every 1000 µs gives at most "
+                                      "1,000 wake-ups per CPU, fewer than the 1,500 acceptance.min_samples asks (" +
+                                      p + ":9:16): the samples criterion will fail; --duration 1.5 s or longer can pass"));
+  CHECK_THAT(r.out, Catch::Contains("FAIL samples (CPU 1)"));
+  // The profile's own duration: nothing to say.
+  Run own = RtAgent("accept " + p + " --preflight none");
+  INFO(own.out);
+  CHECK_THAT(own.out, !Catch::Contains("warning: --duration"));
+  Run long_enough = RtAgent("accept " + p + " --duration 1600ms --preflight none");
+  INFO(long_enough.out);
+  CHECK_THAT(long_enough.out, !Catch::Contains("warning: --duration"));
+}
+
 TEST_CASE("accept with acceptance.explain says why the worst wake-up was late, or why it cannot",
           "[cli][accept][host][why]") {
   if (std::string why = LiveSkipReason(); !why.empty()) {
@@ -283,6 +307,43 @@ TEST_CASE("accept's pre-flight checks are criteria: each check of the boot suite
   CHECK(f.code == 1);
   CHECK(f.out.find("FAIL preflight kernel (run)") != std::string::npos);
   CHECK(nlohmann::json::parse(Slurp(dir.path() + "/f.json"))["result"] == "FAIL");
+}
+
+TEST_CASE("accept runs the suite the profile names first, boot when it names none, --preflight over both",
+          "[cli][accept][host]") {
+  if (std::string why = LiveSkipReason(); !why.empty()) {
+    RTAGENT_SKIP(why);
+  }
+  TempDir dir;
+  const std::string checks = "checks:\n  suite: ci\n  hwlat: false\n  interrupts: {window: 1s}\n";
+  std::string p = dir.Write("gate.yaml", Profile("  max_us: 20000\n", "    builtin: []\n") + checks);
+  auto names = [&](const std::string& json) {
+    std::vector<std::string> n;
+    const nlohmann::json verdict = nlohmann::json::parse(Slurp(json));
+    for (const auto& c : verdict["preflight"]) n.push_back(c["name"]);
+    return n;
+  };
+  auto has = [](const std::vector<std::string>& n, const std::string& check) {
+    return std::find(n.begin(), n.end(), check) != n.end();
+  };
+  // A gate's profile names ci: its PI check is one of the verdict's criteria.
+  Run ci = RtAgent("accept " + p + " --duration 1s --json " + dir.path() + "/ci.json");
+  INFO(ci.out);
+  REQUIRE((ci.code == 0 || ci.code == 1));
+  CHECK_THAT(ci.out, Catch::StartsWith("accept: pre-flight checks (ci suite)"));
+  CHECK(has(names(dir.path() + "/ci.json"), "pi"));
+
+  Run boot = RtAgent("accept " + p + " --duration 1s --preflight boot --json " + dir.path() + "/boot.json");
+  INFO(boot.out);
+  REQUIRE((boot.code == 0 || boot.code == 1));
+  CHECK_THAT(boot.out, Catch::StartsWith("accept: pre-flight checks (boot suite)"));
+  CHECK_FALSE(has(names(dir.path() + "/boot.json"), "pi"));
+
+  std::string plain = dir.Write("plain.yaml", Profile("  max_us: 20000\n", "    builtin: []\n"));
+  Run none_named = RtAgent("accept " + plain + " --duration 1s --json " + dir.path() + "/plain.json");
+  INFO(none_named.out);
+  REQUIRE((none_named.code == 0 || none_named.code == 1));
+  CHECK_THAT(none_named.out, Catch::StartsWith("accept: pre-flight checks (boot suite)"));
 }
 
 TEST_CASE("accept under a fixture root refuses with exit 3: it measures the live machine only", "[cli][accept]") {

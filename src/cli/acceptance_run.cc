@@ -32,6 +32,7 @@ class PreparedAcceptance {
   std::unique_ptr<AcceptanceRun> run;
   std::optional<Verdict> baseline;
   std::optional<std::chrono::nanoseconds> progress_every;  ///< --progress-every; nullopt: the default
+  std::string too_short;  ///< why --duration cannot give acceptance.min_samples; empty when it can
 };
 
 namespace {
@@ -47,6 +48,21 @@ std::string LogDir(const AcceptanceRequest& request) {
   if (json_path.empty()) return std::filesystem::temp_directory_path().string();
   const std::filesystem::path dir = std::filesystem::path(json_path).parent_path();
   return dir.empty() ? std::string(".") : dir.string();
+}
+
+/// Why a --duration shorter than the profile's cannot reach acceptance.min_samples, said before
+/// the run rather than as a FAIL after it (the profile's own duration is checked when it loads).
+std::string TooShortForSamples(const profile::AcceptanceConfig& a, std::chrono::nanoseconds duration) {
+  const auto interval = std::chrono::microseconds(*a.interval_us);
+  if (*a.min_samples <= 0 || interval.count() <= 0) return "";
+  const long long possible = duration / interval;
+  if (*a.min_samples <= possible) return "";
+  return "--duration " + FormatDuration(duration.count()) + " at one wake-up every " + std::to_string(*a.interval_us) +
+         " µs gives at most " + CountOf(static_cast<uint64_t>(possible), "wake-up", "wake-ups") + " per CPU, fewer than the " +
+         FormatCount(static_cast<uint64_t>(*a.min_samples)) + " acceptance.min_samples asks (" + a.min_samples.mark.ToString() +
+         "): the samples criterion will fail; --duration " +
+         FormatDuration(std::chrono::duration_cast<std::chrono::nanoseconds>(interval * *a.min_samples).count()) +
+         " or longer can pass";
 }
 
 /// The pre-flight answers: the caller's (commission's verify), else the request's suite run
@@ -108,6 +124,7 @@ Result<std::shared_ptr<PreparedAcceptance>> PrepareAcceptance(LoadedProfile& lp,
   }
   if (prep->duration.count() <= 0) return MakeError("--duration must be longer than 0");
   a.duration.value = prep->duration;
+  if (!request.duration.empty()) prep->too_short = TooShortForSamples(a, prep->duration);
   if (auto ok = CheckOutputs(request.outputs); !ok) return ok.error();
   if (!request.baseline.empty()) {
     auto b = ReadVerdictFile(request.baseline);
@@ -152,6 +169,7 @@ AcceptanceOutcome RunAcceptance(PreparedAcceptance& prep, const AcceptanceReques
     return cannot_run(why + ". Nothing was run");
   }
   StopSignals signals;  // nested inside commission's: Ctrl-C stops the sampler, then the caller
+  if (!prep.too_short.empty()) std::cerr << prefix << "warning: " << prep.too_short << "\n";
 
   // 1. The pre-flight checks.
   auto answers = PreflightAnswers(prep.lp, request, std::move(preflight));

@@ -69,7 +69,7 @@ int CmdImportTuned(const GlobalOptions& g, const ImportTunedOptions& o) {
   auto loaded = profile::LoadProfileText(imp.yaml, name, ".", *cpus, &check);
   if (to_stdout) {
     std::cout << imp.yaml;
-  } else if (auto w = WriteFileAtomic(o.out, imp.yaml); !w) {
+  } else if (auto w = WriteTextFile(o.out, imp.yaml); !w) {
     std::cerr << me << ": -o " << o.out << ": " << w.error().message << "\n";
     return kExitCannotRun;
   }

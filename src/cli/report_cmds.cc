@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <iostream>
 
+#include "base/count_text.h"
 #include "base/exit_codes.h"
 #include "cli/commands.h"
 #include "cli/verdict_files.h"
@@ -70,8 +71,10 @@ int ReportFleet(const ReportOptions& o) {
       return kExitBadInput;
     }
   }
+  // The Markdown goes to stdout unless --md names a file or another output took stdout: a CI
+  // job that fails on this exit code shows in its log which host failed and why.
   std::vector<std::pair<std::string, std::string>> outputs = {{o.md, "md"}, {o.json, "json"}, {o.junit, "junit"}};
-  if (o.md.empty() && o.json.empty() && o.junit.empty()) outputs[0].first = "-";
+  if (o.md.empty() && o.json != "-" && o.junit != "-") outputs[0].first = "-";
   int to_stdout = 0;
   for (const auto& [path, kind] : outputs) {
     if (path.empty()) continue;
@@ -92,8 +95,9 @@ int ReportFleet(const ReportOptions& o) {
   }
   const FleetSummary f = SummarizeFleet(o.fleet, *files);
   if (f.hosts.empty()) {
-    std::cerr << "rtagent report: --fleet " << o.fleet << ": no verdict found (" << f.unread.size()
-              << " JSON files that are not verdicts); accept --json writes one per host\n";
+    std::cerr << "rtagent report: --fleet " << o.fleet << ": no verdict found ("
+              << CountOf(f.unread.size(), "JSON file that is not a verdict", "JSON files that are not verdicts")
+              << "); accept --json writes one per host\n";
     return kExitBadInput;
   }
   for (const auto& [path, kind] : outputs) {

@@ -59,7 +59,16 @@ TEST_CASE("report --fleet: every host passing is exit 0, one failing is exit 1 n
   auto bad = Rt("report --fleet " + fleet + " --json " + dir.path() + "/f.json --junit " + dir.path() + "/f.xml");
   INFO(bad.out);
   CHECK(bad.code == 1);
-  CHECK(bad.out.empty());  // only files asked
+  // The files asked, and the Markdown on stdout still: the log of the job that fails says why.
+  CHECK_THAT(bad.out, Catch::StartsWith("# Fleet: 3 hosts, 2 passed, 1 failed"));
+  CHECK_THAT(bad.out, Catch::Contains("- ci-runner-7 ("));
+  auto md_file = Rt("report --fleet " + fleet + " --md " + dir.path() + "/f.md");
+  CHECK(md_file.code == 1);
+  CHECK(md_file.out.empty());  // --md names a file: stdout stays empty
+  CHECK_THAT(Slurp(dir.path() + "/f.md"), Catch::StartsWith("# Fleet: 3 hosts"));
+  auto json_out = Rt("report --fleet " + fleet + " --json -");
+  CHECK(json_out.code == 1);
+  CHECK(nlohmann::json::parse(json_out.out)["failed"] == 1);  // JSON alone on stdout, no Markdown before it
   auto j = nlohmann::json::parse(Slurp(dir.path() + "/f.json"));
   CHECK(j["failed"] == 1);
   CHECK(j["worst"]["host"] == "ci-runner-7");
@@ -74,7 +83,7 @@ TEST_CASE("report --fleet refuses what it cannot do, with exit 2 and the reason"
   Put(dir, "empty/verify.json", "{}");
   auto empty = Rt("report --fleet " + dir.path() + "/empty");
   CHECK(empty.code == 2);
-  CHECK_THAT(empty.out, Catch::Contains("no verdict found (1 JSON files that are not verdicts)"));
+  CHECK_THAT(empty.out, Catch::Contains("no verdict found (1 JSON file that is not a verdict)"));
   auto svg = Rt("report --fleet " + dir.path() + "/empty --svg " + dir.path() + "/x.svg");
   CHECK(svg.code == 2);
   CHECK_THAT(svg.out, Catch::Contains("--svg renders one verdict; with --fleet use --md, --json or --junit"));

@@ -1,5 +1,6 @@
 #include "cli/verdict_files.h"
 
+#include "base/kernel_paths.h"
 #include "base/sysroot.h"
 
 #include <fcntl.h>
@@ -66,12 +67,85 @@ Result<Verdict> ReadVerdictFile(const std::string& path) {
   return v;
 }
 
-Result<void> CheckWritable(const std::string& path) {
-  if (path == "-") return Ok();
+namespace {
+
+// The descriptor of this process that a path names by itself, whatever the descriptor is open
+// on: /dev/stdout, /dev/stderr, /dev/fd/N, /proc/self/fd/N, /proc/thread-self/fd/N and
+// /proc/PID/fd/N of this process. -1 for any other path.
+int OwnDescriptor(const std::string& path) {
+  if (path == kpath::kDevStdout) return STDOUT_FILENO;
+  if (path == kpath::kDevStderr) return STDERR_FILENO;
+  for (const std::string& dir : kpath::OwnDescriptorDirs(::getpid())) {
+    if (path.size() <= dir.size() || path.compare(0, dir.size(), dir) != 0) continue;
+    const std::string n = path.substr(dir.size());
+    if (n.size() > 6 || n.find_first_not_of("0123456789") != std::string::npos) return -1;
+    return std::stoi(n);
+  }
+  return -1;
+}
+
+Result<void> WriteAll(int fd, const std::string& text, const std::string& what) {
+  size_t done = 0;
+  while (done < text.size()) {
+    ssize_t n = ::write(fd, text.data() + done, text.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) return MakeError("cannot write " + what, errno);
+    done += static_cast<size_t>(n);
+  }
+  return Ok();
+}
+
+}  // namespace
+
+Result<OutputTarget> ResolveOutput(const std::string& path) {
+  if (path == "-") return OutputTarget{OutputTarget::Kind::kDescriptor, STDOUT_FILENO, path};
   if (path.empty()) return MakeError("an empty output path");
+  std::string at = path;
+  // Links are followed one at a time, so that a link to one of this process's descriptors is
+  // seen as that (readlink of /proc/self/fd/1 gives "pipe:[...]", not a path) and a link to a
+  // file leads to the file, which is then replaced, never the link.
+  for (int hops = 0; hops < 40; ++hops) {
+    if (int fd = OwnDescriptor(at); fd >= 0) return OutputTarget{OutputTarget::Kind::kDescriptor, fd, at};
+    struct stat st;
+    if (::lstat(at.c_str(), &st) != 0) {
+      if (errno == ENOENT) return OutputTarget{OutputTarget::Kind::kFile, -1, at};  // a new file
+      return MakeError("cannot write " + path + (at == path ? "" : " (a link to " + at + ")"), errno);
+    }
+    if (S_ISLNK(st.st_mode)) {
+      std::error_code ec;
+      const std::filesystem::path target = std::filesystem::read_symlink(at, ec);
+      if (ec) return MakeError("cannot read the link " + at, ec.value());
+      at = target.is_absolute() ? target.string() : (std::filesystem::path(at).parent_path() / target).string();
+      continue;
+    }
+    if (S_ISDIR(st.st_mode)) return MakeError(path + " is a directory" + (at == path ? "" : " (" + at + ")"));
+    if (S_ISREG(st.st_mode)) return OutputTarget{OutputTarget::Kind::kFile, -1, at};
+    return OutputTarget{OutputTarget::Kind::kStream, -1, at};  // a device, a FIFO, a socket
+  }
+  return MakeError("cannot write " + path, ELOOP);
+}
+
+Result<void> CheckWritable(const std::string& path) {
+  auto target = ResolveOutput(path);
+  if (!target) return target.error();
+  switch (target->kind) {
+    case OutputTarget::Kind::kDescriptor: {
+      if (path == "-") return Ok();
+      const int flags = ::fcntl(target->fd, F_GETFL);
+      if (flags < 0) return MakeError("cannot write " + path + ": descriptor " + std::to_string(target->fd) + " is not open", EBADF);
+      if ((flags & O_ACCMODE) == O_RDONLY) {
+        return MakeError("cannot write " + path + ": descriptor " + std::to_string(target->fd) + " is open for reading only", EBADF);
+      }
+      return Ok();
+    }
+    case OutputTarget::Kind::kStream:
+      if (::access(target->path.c_str(), W_OK) != 0) return MakeError("cannot write " + path, errno);
+      return Ok();
+    case OutputTarget::Kind::kFile:
+      break;
+  }
+  const std::string dir = DirOf(target->path);
   struct stat st;
-  if (::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) return MakeError(path + " is a directory");
-  const std::string dir = DirOf(path);
   if (::stat(dir.c_str(), &st) != 0) return MakeError("cannot write " + path + ": directory " + dir, errno);
   if (!S_ISDIR(st.st_mode)) return MakeError("cannot write " + path + ": " + dir + " is not a directory");
   if (::access(dir.c_str(), W_OK) != 0) return MakeError("cannot write " + path + ": directory " + dir, errno);
@@ -79,11 +153,26 @@ Result<void> CheckWritable(const std::string& path) {
 }
 
 Result<void> WriteTextFile(const std::string& path, const std::string& text) {
-  if (path == "-") {
-    std::cout << text << std::flush;
-    return Ok();
+  auto target = ResolveOutput(path);
+  if (!target) return target.error();
+  switch (target->kind) {
+    case OutputTarget::Kind::kDescriptor:
+      // What this process printed before goes first, in its order.
+      std::cout << std::flush;
+      std::cerr << std::flush;
+      return WriteAll(target->fd, text, path);
+    case OutputTarget::Kind::kStream: {
+      // Written into, as a shell's > would: no temporary file beside a device, no rename over it.
+      const int fd = ::open(target->path.c_str(), O_WRONLY | O_NOCTTY | O_CLOEXEC);
+      if (fd < 0) return MakeError("cannot open " + path, errno);
+      auto w = WriteAll(fd, text, path);
+      ::close(fd);
+      return w;
+    }
+    case OutputTarget::Kind::kFile:
+      break;
   }
-  return WriteFileAtomic(path, text);
+  return WriteFileAtomic(target->path, text);
 }
 
 std::string RenderVerdictAs(const Verdict& v, const std::string& format, const VerdictDiff* baseline) {
@@ -101,6 +190,9 @@ std::string TracePathBeside(const std::vector<VerdictOutput>& outputs) {
   const VerdictOutput* chosen = nullptr;
   for (const VerdictOutput& o : outputs) {
     if (o.path.empty() || o.path == "-") continue;
+    // Beside a file only: /dev/stdout.trace.txt would be a new file in /dev.
+    auto target = ResolveOutput(o.path);
+    if (!target || target->kind != OutputTarget::Kind::kFile) continue;
     if (chosen == nullptr || (o.format == "json" && chosen->format != "json")) chosen = &o;
   }
   if (chosen == nullptr) return "";

@@ -18,11 +18,30 @@ Result<std::string> ReadTextFile(const std::string& path);
 /// A verdict read from a JSON file written by `rtagent accept --json`.
 Result<Verdict> ReadVerdictFile(const std::string& path);
 
-/// Refuses an output path whose directory does not exist or is not writable, or that names a
-/// directory, so a two-hour run does not end with nowhere to write. "-" (stdout) is fine.
+/// Where an output path leads, its links followed.
+struct OutputTarget {
+  enum class Kind {
+    kDescriptor,  ///< "-", /dev/stdout, /dev/stderr, /dev/fd/N, /proc/self/fd/N: written to that descriptor
+    kFile,        ///< a regular file, or none yet: replaced whole (a link's target, never the link)
+    kStream,      ///< a device, a FIFO or a socket: written into, never replaced
+  };
+  Kind kind;
+  int fd;            ///< kDescriptor's descriptor
+  std::string path;  ///< where the links led
+};
+
+/// Follows `path`'s links to what it names. A directory, a loop of links or an empty path is an
+/// error.
+Result<OutputTarget> ResolveOutput(const std::string& path);
+
+/// Refuses an output path that cannot be written: a file in a directory that does not exist or
+/// is not writable, a directory, a descriptor that is not open for writing, a device this
+/// process may not write. Said before a two-hour run, so it does not end with nowhere to write.
 Result<void> CheckWritable(const std::string& path);
 
-/// Writes `text` to `path` whole: a temporary file beside it, then rename(2). "-" is stdout.
+/// Writes `text` to `path` (ResolveOutput): a file whole (a temporary file beside it, then
+/// rename(2), so a reader never sees half of it and a link stays a link), a descriptor or a
+/// device as a shell's redirection would. "-" is stdout.
 Result<void> WriteTextFile(const std::string& path, const std::string& text);
 
 /// One requested output of a verdict.

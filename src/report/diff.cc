@@ -210,7 +210,16 @@ void DiffCpus(const Verdict& before, const Verdict& after, VerdictDiff& d) {
         r.notes.push_back("overflows " + FormatCount(b->stats.overflows) + " -> " + FormatCount(a->stats.overflows));
       }
       r.regression = r.overflows->regression;
-      if (a->stats.skipped_periods != b->stats.skipped_periods) {
+      // An import whose file does not count them (cyclictest, rtla) holds 0: not a count to compare.
+      const bool before_counts = before.Knows("skipped_periods"), after_counts = after.Knows("skipped_periods");
+      if (before_counts != after_counts) {
+        const CpuResult& counted = before_counts ? *b : *a;
+        if (counted.stats.skipped_periods > 0) {
+          r.notes.push_back("skipped periods " + FormatCount(counted.stats.skipped_periods) + " in " +
+                            (before_counts ? "BEFORE" : "AFTER") + ", not counted in " + (before_counts ? "AFTER" : "BEFORE") +
+                            " (its file does not count them)");
+        }
+      } else if (before_counts && a->stats.skipped_periods != b->stats.skipped_periods) {
         r.notes.push_back("skipped periods " + FormatCount(b->stats.skipped_periods) + " -> " +
                           FormatCount(a->stats.skipped_periods));
       }
@@ -333,6 +342,9 @@ void DiffWarnings(const Verdict& before, const Verdict& after, VerdictDiff& d) {
 }
 
 std::string ToleranceText(const DiffTolerance& t) {
+  // --tolerance max=10% allows 10 % and nothing on top: no "or +0.0 µs, the larger" to read past.
+  if (t.abs_us == 0) return "+" + FormatFixed(t.percent, 1) + " %";
+  if (t.percent == 0) return "+" + FormatFixed(t.abs_us, 1) + " µs";
   return "+" + FormatFixed(t.percent, 1) + " % or +" + FormatFixed(t.abs_us, 1) + " µs, the larger";
 }
 

@@ -101,6 +101,9 @@ TEST_CASE("a tolerance per statistic replaces that statistic's default only", "[
   CHECK_FALSE(Metric(Role(d, "CPU 3"), "max").regression);   // +17.2 <= 20
   CHECK(Metric(Role(d, "CPU 3"), "p99").regression);         // +22 > 10 % of 3
   CHECK_FALSE(Metric(Role(d, "CPU 3"), "p99.9").regression); // +18 <= 300 % of 7
+  // The text states what was named, and "the larger" only where there are two to choose from.
+  const std::string md = RenderDiffMarkdown(d);
+  CHECK_THAT(md, Catch::Contains("max +20.0 µs; p99 +10.0 %; p99.9 +300.0 %; p99.99 +10.0 % or +5.0 µs, the larger;"));
   REQUIRE(AddTolerances(rules, {"max=10%,max=20us"}));
   CHECK(rules.For("max").percent == 10);
   CHECK(rules.For("max").abs_us == 20);

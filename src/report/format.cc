@@ -48,4 +48,10 @@ std::string FormatDuration(int64_t ns) {
   return std::to_string(s / 3600) + " h " + std::to_string((s % 3600) / 60) + " min " + std::to_string(s % 60) + " s";
 }
 
+std::string CriteriaOutcome(size_t failed, size_t total) {
+  if (total == 1) return failed > 0 ? "the 1 criterion failed" : "the 1 criterion holds";
+  if (failed == 0) return "all " + FormatCount(total) + " criteria hold";
+  return FormatCount(failed) + " of " + FormatCount(total) + " criteria failed";
+}
+
 }  // namespace rtagent

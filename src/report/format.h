@@ -1,6 +1,7 @@
 // Number formatting shared by the renderers, so every output spells a value the same way.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 
@@ -20,5 +21,8 @@ std::string FormatFixed(double v, int decimals);
 /// A criterion's limit or measurement: `v` without decimals when it is a whole number ("50"),
 /// else with one ("12.5"); never cast to an integer to tell (a value from a file may be 1e71).
 std::string FormatWholeOrTenth(double v);
+/// How a verdict's criteria came out, for its first line: "all 15 criteria hold", "the 1
+/// criterion holds", "4 of 15 criteria failed", "the 1 criterion failed". `total` > 0.
+std::string CriteriaOutcome(size_t failed, size_t total);
 
 }  // namespace rtagent

@@ -17,3 +17,11 @@ TEST_CASE("short durations keep three significant digits and pick their unit", "
   CHECK(FormatNsShort(3000000000) == "3.00 s");
   CHECK(FormatNsShort(-1500) == "-1.50 µs");
 }
+
+TEST_CASE("a verdict's first line counts its criteria in words, one criterion in the singular", "[report]") {
+  CHECK(rtagent::CriteriaOutcome(0, 15) == "all 15 criteria hold");
+  CHECK(rtagent::CriteriaOutcome(4, 15) == "4 of 15 criteria failed");
+  CHECK(rtagent::CriteriaOutcome(0, 1) == "the 1 criterion holds");
+  CHECK(rtagent::CriteriaOutcome(1, 1) == "the 1 criterion failed");
+  CHECK(rtagent::CriteriaOutcome(0, 1200) == "all 1,200 criteria hold");
+}

@@ -126,13 +126,12 @@ std::string Reason(const Verdict& v) {
     s = "No CPU was measured";
   } else if (v.criteria.empty()) {
     s = "No criterion was judged";
-  } else if (failed.empty()) {
-    s = "All " + std::to_string(v.criteria.size()) + " criteria hold";
   } else {
-    s = std::to_string(failed.size()) + " of " + std::to_string(v.criteria.size()) + " criteria failed: ";
+    s = CriteriaOutcome(failed.size(), v.criteria.size());
+    s[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(s[0])));
     for (size_t i = 0; i < failed.size() && i < kReasonCriteria; ++i) {
       const Criterion& k = *failed[i];
-      s += (i ? "; " : "") + k.Role() + " " + k.name + " " + k.measured_text + " (limit " + k.LimitText() + ")";
+      s += (i ? "; " : ": ") + k.Role() + " " + k.name + " " + k.measured_text + " (limit " + k.LimitText() + ")";
     }
     if (failed.size() > kReasonCriteria) s += "; and " + std::to_string(failed.size() - kReasonCriteria) + " more";
   }

@@ -734,6 +734,25 @@ TEST_CASE("the diff gate takes an rteval import as its baseline and names a slow
   CHECK_FALSE(DiffVerdicts(*baseline, *baseline).regression);
 }
 
+TEST_CASE("diff against a cyclictest import says skipped periods are not counted there, not 0 -> N", "[report]") {
+  auto ct = ImportFile("cyclictest", "ct.json", Fixture("cyclictest-h20.json"));
+  REQUIRE(ct);
+  REQUIRE_FALSE(ct->Knows("skipped_periods"));
+  REQUIRE_FALSE(ct->cpus.empty());
+  Verdict now = rtagent::testing::ExampleVerdict();
+  Histogram h(100, 4);
+  rtagent::testing::Fill(h, 4000, 1000);
+  now.cpus = {MakeCpuResult(ct->cpus[0].cpu, std::move(h))};
+  now.cpus[0].stats.skipped_periods = 3;
+  const std::string md = RenderDiffMarkdown(DiffVerdicts(*ct, now));
+  CHECK_THAT(md, Catch::Contains("skipped periods 3 in AFTER, not counted in BEFORE (its file does not count them)"));
+  CHECK_THAT(md, !Catch::Contains("skipped periods 0 -> 3"));
+  // The other way round, and nothing said when the counted side skipped none.
+  CHECK_THAT(RenderDiffMarkdown(DiffVerdicts(now, *ct)), Catch::Contains("skipped periods 3 in BEFORE, not counted in AFTER"));
+  now.cpus[0].stats.skipped_periods = 0;
+  CHECK_THAT(RenderDiffMarkdown(DiffVerdicts(*ct, now)), !Catch::Contains("skipped periods"));
+}
+
 TEST_CASE("LooksLikeImport tells another tool's file from a verdict by its first lines", "[report]") {
   CHECK(LooksLikeImport(Fixture("cyclictest-h20.json")) == "cyclictest");
   CHECK(LooksLikeImport(Fixture("cyclictest-h20-q.txt")) == "cyclictest");

@@ -158,11 +158,7 @@ std::string RenderMarkdown(const Verdict& v) {
 
   const size_t failed = FailedCriteria(v).size();
   o << "**Result: " << result << "**";
-  if (failed > 0) {
-    o << " — " << failed << " of " << v.criteria.size() << " criteria failed";
-  } else if (!v.criteria.empty()) {
-    o << " — all " << v.criteria.size() << " criteria hold";
-  }
+  if (!v.criteria.empty()) o << " — " << CriteriaOutcome(failed, v.criteria.size());
   if (v.interrupted) o << "; the run was interrupted";
   o << ".\n\n";
   o << RunSentence(v, MarkdownCell) << "\n\n";

@@ -72,7 +72,7 @@ def suite_gaps(src, names):
     if readme != names:
         gaps.append(f"checks/README.md's table lists {readme}, not {names}")
     page1 = (src / "docs/man/rtagent.1").read_text().replace("\n", " ")
-    for said in [", ".join(names) + ", or a suite file", "boot (default), " + ", ".join(n for n in names if n != "boot")]:
+    for said in [", ".join(names) + ", or a suite file", ", ".join(names) + ", a suite file, or none"]:
         if said not in page1:
             gaps.append(f"rtagent(1) does not say \"{said}\" of --suite / --preflight")
     bash = re.search(r'--suite \| --preflight\)\n\s*_rtagent_words "\$cur" ([\w ]+) \$\(', (src / "completions/rtagent.bash").read_text())

@@ -1,8 +1,8 @@
 #!/bin/sh
 # kernel: rt
 # `rtagent accept` on Debian's PREEMPT_RT kernel under QEMU (issue 5): a 5 s run on isolated
-# CPU 2 with one built-in load (cache) on housekeeping CPUs 0-1 and the boot suite as its
-# pre-flight. The verdict (JSON and Markdown) must label itself a virtual-machine run and
+# CPU 2 with one built-in load (cache) on housekeeping CPUs 0-1 and, as its pre-flight, the ci
+# suite the profile names (the PI check among the gate's criteria). The verdict (JSON and Markdown) must label itself a virtual-machine run and
 # never present its figures as real-time ones. Never a latency figure: under TCG every
 # wake-up is the emulator's.
 . /rtagent/lib.sh
@@ -24,6 +24,8 @@ jexpect "measured CPU 2" /tmp/v.flat config.cpus 2
 jexpect "the sampler ran SCHED_FIFO" /tmp/v.flat config.policy SCHED_FIFO
 jexpect "one load: cache" /tmp/v.flat loads.0.name cache
 expect_grep "pre-flight: the kernel check answered" "^preflight\.[0-9]+\.name=kernel\$" /tmp/v.flat
+expect_grep "pre-flight: the profile's ci suite ran" "^accept: pre-flight checks \(ci suite\)" "$OUT/accept.out"
+expect_grep "pre-flight: the PI check is a criterion" "^preflight\.[0-9]+\.name=pi\$" /tmp/v.flat
 jexpect "PM QoS note in force recorded (nobody's)" /tmp/v.flat config.pm_qos.holder none
 
 # The label: a virtual machine, said in the JSON, its warnings, the Markdown and the summary.
