@@ -85,6 +85,16 @@ Result<int> PickCpu(int asked, const profile::Profile& p, const SysRoot& root) {
 void PrintPhase(std::ostream& out, Phase phase, const std::vector<TestResult>& results, const bench::BenchRun& run) {
   const bench::PhaseLoad* load = run.Load(phase);
   out << "\n" << bench::PhaseName(phase) << " (load: " << (load ? load->Describe() : "none") << ")\n";
+  if (results.empty()) {
+    // Not an empty table under its header: say why nothing is in it.
+    out << "  no test of the selected groups is measured in this phase";
+    if (run.quick && phase == Phase::kEqual) {
+      out << ": with --quick it measures only the tests that show the timeslice (groups timer, switch and message);"
+             " without --quick, every test";
+    }
+    out << "\n" << std::flush;
+    return;
+  }
   TextTable t({"test", ">p50", ">p99", ">max", ">samples", ""});
   std::optional<bench::Group> group;
   for (const TestResult& r : results) {

@@ -212,6 +212,21 @@ TEST_CASE("bench without root measures at SCHED_OTHER and says so, bench pi with
   CHECK_THAT(pi.out, Catch::Contains("needs SCHED_FIFO: run it as root"));
 }
 
+TEST_CASE("bench --quick with groups the equal phase skips says why that phase is empty", "[cli][bench][host]") {
+  if (std::string why = LiveSkipReason(); !why.empty()) {
+    RTAGENT_SKIP(why);
+  }
+  auto r = Rt("bench --quick --cpu 1 --only kernel");
+  INFO(r.out);
+  REQUIRE(r.code == 0);
+  const size_t equal = r.out.find("\nequal (load: ");
+  REQUIRE(equal != std::string::npos);
+  const std::string after = r.out.substr(r.out.find('\n', equal + 1) + 1);
+  CHECK_THAT(after, Catch::StartsWith("  no test of the selected groups is measured in this phase: with --quick it "
+                                      "measures only the tests that show the timeslice (groups timer, switch and message)"));
+  CHECK_THAT(r.out.substr(0, equal), Catch::Contains("a real system call"));  // the idle and lower phases have their rows
+}
+
 TEST_CASE("bench as root raises fs.mqueue.msgsize_max for the run and puts it back, Ctrl-C too", "[cli][bench][host]") {
   if (std::string why = LiveSkipReason(); !why.empty()) {
     RTAGENT_SKIP(why);
