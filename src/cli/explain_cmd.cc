@@ -6,6 +6,7 @@
 #include <thread>
 
 #include "base/exit_codes.h"
+#include "base/kernel_paths.h"
 #include "cli/commands.h"
 #include "cli/profile_arg.h"
 #include "cli/stop_signal.h"
@@ -230,6 +231,11 @@ int CmdExplain(const GlobalOptions& g, const ExplainOptions& o) {
   TracerSupport support = ProbeTracers(root);
   if (!support.timerlat) {
     std::cerr << kCmd << ": cannot record here: " << support.reason << "\n";
+    if (support.tracefs.empty()) {
+      std::cerr << "  hint: mount it (mount -t tracefs nodev /" << kpath::kTracefs
+                << "; systemd mounts it at boot) and run this again, or explain a trace recorded elsewhere with"
+                   " --from TRACE (trace-cmd report, rtla timerlat -a)\n";
+    }
     return kExitCannotRun;
   }
   // 4. Record, keep the trace when asked, and explain the wake-up.

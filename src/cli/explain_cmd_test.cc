@@ -88,6 +88,17 @@ TEST_CASE("explain on a kernel without timerlat exits 3 and says what it needs",
   CHECK_THAT(r.out, Catch::Contains("rtagent explain: cannot record here: the kernel has no timerlat tracer "
                                     "(available_tracers: function nop); it needs CONFIG_TIMERLAT_TRACER"));
   CHECK(tree.Get(rtagent::kpath::TracefsFile(rtagent::kpath::kTracefs, rtagent::kpath::kCurrentTracer)) == "nop\n");
+  CHECK_THAT(r.out, !Catch::Contains("hint: mount it"));  // tracefs is there; the kernel lacks the tracer
+
+  // No tracefs at all: what to mount, and the other way to an explanation.
+  rtagent::TempTree bare;
+  bare.Put(rtagent::kpath::kCpuPossible, "0-3\n");
+  bare.Put(rtagent::kpath::kCpuOnline, "0-3\n");
+  Run m = RtAgent("explain --root " + bare.dir() + " --cpus 2 --duration 1s");
+  CHECK(m.code == 3);
+  CHECK_THAT(m.out, Catch::Contains("rtagent explain: cannot record here: tracefs is not mounted"));
+  CHECK_THAT(m.out, Catch::Contains("hint: mount it (mount -t tracefs nodev /sys/kernel/tracing; systemd mounts it at "
+                                    "boot) and run this again, or explain a trace recorded elsewhere with --from TRACE"));
 }
 
 TEST_CASE("explain on this machine: exit 3 with the reason when the kernel has no timerlat", "[cli][explain][host]") {
