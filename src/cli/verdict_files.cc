@@ -120,7 +120,9 @@ Result<OutputTarget> ResolveOutput(const std::string& path) {
     }
     if (S_ISDIR(st.st_mode)) return MakeError(path + " is a directory" + (at == path ? "" : " (" + at + ")"));
     if (S_ISREG(st.st_mode)) return OutputTarget{OutputTarget::Kind::kFile, -1, at};
-    return OutputTarget{OutputTarget::Kind::kStream, -1, at};  // a device, a FIFO, a socket
+    // open(2) refuses a socket (ENXIO): said now, not after a two-hour run.
+    if (S_ISSOCK(st.st_mode)) return MakeError(path + " is a socket" + (at == path ? "" : " (" + at + ")") + ": give a file, a FIFO or a device");
+    return OutputTarget{OutputTarget::Kind::kStream, -1, at};  // a device, a FIFO
   }
   return MakeError("cannot write " + path, ELOOP);
 }

@@ -23,15 +23,15 @@ struct OutputTarget {
   enum class Kind {
     kDescriptor,  ///< "-", /dev/stdout, /dev/stderr, /dev/fd/N, /proc/self/fd/N: written to that descriptor
     kFile,        ///< a regular file, or none yet: replaced whole (a link's target, never the link)
-    kStream,      ///< a device, a FIFO or a socket: written into, never replaced
+    kStream,      ///< a device or a FIFO: written into, never replaced
   };
   Kind kind;
   int fd;            ///< kDescriptor's descriptor
   std::string path;  ///< where the links led
 };
 
-/// Follows `path`'s links to what it names. A directory, a loop of links or an empty path is an
-/// error.
+/// Follows `path`'s links to what it names. A directory, a socket, a loop of links or an empty
+/// path is an error.
 Result<OutputTarget> ResolveOutput(const std::string& path);
 
 /// Refuses an output path that cannot be written: a file in a directory that does not exist or

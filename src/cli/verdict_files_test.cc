@@ -2,10 +2,13 @@
 // descriptors (/dev/stdout, /dev/fd/N). Only a file is replaced (a temporary file renamed over
 // it); a link stays a link and nothing is ever renamed over a device or a descriptor's name.
 #include <fcntl.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/un.h>
 #include <unistd.h>
 
 #include <catch2/catch.hpp>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 
@@ -103,6 +106,20 @@ TEST_CASE("an output path that is a FIFO is written into, never replaced", "[cli
   REQUIRE(::lstat(fifo.c_str(), &st) == 0);
   CHECK(S_ISFIFO(st.st_mode));
   CHECK(Names(dir.path()) == std::vector<std::string>{"pipe"});  // no temporary file beside it
+
+  // A socket cannot be opened for writing: refused before a run, by name.
+  const std::string sock = dir.path() + "/sock";
+  const int s = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  REQUIRE(s >= 0);
+  sockaddr_un addr{};
+  addr.sun_family = AF_UNIX;
+  REQUIRE(sock.size() < sizeof addr.sun_path);
+  std::strcpy(addr.sun_path, sock.c_str());
+  REQUIRE(::bind(s, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0);
+  auto refused = CheckWritable(sock);
+  ::close(s);
+  REQUIRE_FALSE(refused);
+  CHECK_THAT(refused.error().message, Catch::Contains("sock is a socket: give a file, a FIFO or a device"));
 }
 
 TEST_CASE("an output path naming one of the process's descriptors writes to it", "[cli][report]") {
