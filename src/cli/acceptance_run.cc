@@ -53,15 +53,12 @@ std::string LogDir(const AcceptanceRequest& request) {
 /// Why a --duration shorter than the profile's cannot reach acceptance.min_samples, said before
 /// the run rather than as a FAIL after it (the profile's own duration is checked when it loads).
 std::string TooShortForSamples(const profile::AcceptanceConfig& a, std::chrono::nanoseconds duration) {
-  const auto interval = std::chrono::microseconds(*a.interval_us);
-  if (*a.min_samples <= 0 || interval.count() <= 0) return "";
-  const long long possible = duration / interval;
-  if (*a.min_samples <= possible) return "";
+  const long long possible = a.WakeupsIn(duration);
+  if (*a.min_samples <= 0 || *a.interval_us <= 0 || *a.min_samples <= possible) return "";
   return "--duration " + FormatDuration(duration.count()) + " at one wake-up every " + std::to_string(*a.interval_us) +
          " µs gives at most " + CountOf(static_cast<uint64_t>(possible), "wake-up", "wake-ups") + " per CPU, fewer than the " +
          FormatCount(static_cast<uint64_t>(*a.min_samples)) + " acceptance.min_samples asks (" + a.min_samples.mark.ToString() +
-         "): the samples criterion will fail; --duration " +
-         FormatDuration(std::chrono::duration_cast<std::chrono::nanoseconds>(interval * *a.min_samples).count()) +
+         "): the samples criterion will fail; --duration " + FormatDuration(a.DurationForMinSamples().count()) +
          " or longer can pass";
 }
 

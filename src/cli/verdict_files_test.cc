@@ -4,16 +4,19 @@
 #include <fcntl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <sys/un.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <catch2/catch.hpp>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 
 #include "base/shell_test_support.h"
+#include "base/skip_test_support.h"
 #include "cli/verdict_files.h"
 #include "profile/test_support.h"
 #include "report/json.h"
@@ -88,6 +91,42 @@ TEST_CASE("an output path that is a link: the file it names is replaced, the lin
   CHECK_THAT(n.error().message, Catch::Contains("directory " + dir.path() + "/gone"));
   std::filesystem::create_symlink("loop", dir.path() + "/loop");
   CHECK_FALSE(CheckWritable(dir.path() + "/loop"));
+  // A path through a file, as if it were a directory: refused with the system's reason.
+  std::ofstream(dir.path() + "/plain") << "x";
+  auto through = CheckWritable(dir.path() + "/plain/v.json");
+  REQUIRE_FALSE(through);
+  CHECK_THAT(through.error().message, Catch::Contains("cannot write " + dir.path() + "/plain/v.json"));
+  CHECK(through.error().err == ENOTDIR);
+}
+
+TEST_CASE("a write that fails on a descriptor or a device is an error, and the device stays", "[cli][report]") {
+  // /dev/full refuses every write with ENOSPC: opened here, written through /dev/fd/N, and
+  // never written, renamed or removed by name.
+  const int full = ::open("/dev/full", O_WRONLY | O_CLOEXEC);
+  REQUIRE(full >= 0);
+  auto w = WriteTextFile("/dev/fd/" + std::to_string(full), "lost\n");
+  ::close(full);
+  REQUIRE_FALSE(w);
+  CHECK(w.error().err == ENOSPC);
+
+  // The same device as a node of this test's own directory: written into, an error, still a
+  // device after. (On a file system mounted nodev the open is refused instead: an error too.)
+  if (::geteuid() != 0) RTAGENT_SKIP("making a device node needs root (CAP_MKNOD)");
+  TempDir dir;
+  const std::string node = dir.path() + "/full";
+  struct stat dev;
+  REQUIRE(::stat("/dev/full", &dev) == 0);
+  REQUIRE(::mknod(node.c_str(), S_IFCHR | 0600, dev.st_rdev) == 0);
+  auto target = ResolveOutput(node);
+  REQUIRE(target);
+  CHECK(target->kind == OutputTarget::Kind::kStream);
+  auto d = WriteTextFile(node, "lost\n");
+  REQUIRE_FALSE(d);
+  CHECK_THAT(d.error().message, Catch::Contains(node));
+  struct stat st;
+  REQUIRE(::lstat(node.c_str(), &st) == 0);
+  CHECK(S_ISCHR(st.st_mode));
+  CHECK(Names(dir.path()) == std::vector<std::string>{"full"});
 }
 
 TEST_CASE("an output path that is a FIFO is written into, never replaced", "[cli][report]") {

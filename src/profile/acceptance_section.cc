@@ -139,13 +139,13 @@ void CheckCriteria(const CrossCheck& cc, const AcceptanceConfig& a) {
                 FormatDuration(*a.duration),
             "a run takes many wake-ups: lengthen the duration or shorten the interval");
   }
-  long long possible = *a.duration / interval;
+  long long possible = a.WakeupsIn(*a.duration);
   if (*a.min_samples > possible) {
     d.Error(cc.At({a.min_samples.mark}),
             "acceptance.min_samples " + std::to_string(*a.min_samples) + " cannot be reached: " +
                 FormatDuration(*a.duration) + " at " + std::to_string(*a.interval_us) + " us gives " +
                 std::to_string(possible) + " wake-ups per CPU",
-            "lengthen the duration to at least " + FormatDuration(interval * *a.min_samples) + " or lower min_samples");
+            "lengthen the duration to at least " + FormatDuration(a.DurationForMinSamples()) + " or lower min_samples");
   }
 }
 

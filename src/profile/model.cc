@@ -12,6 +12,15 @@ std::string KernelVersion::ToString() const {
   return s;
 }
 
+long long AcceptanceConfig::WakeupsIn(Duration run) const {
+  if (*interval_us <= 0) return 0;
+  return run / std::chrono::microseconds(*interval_us);
+}
+
+Duration AcceptanceConfig::DurationForMinSamples() const {
+  return std::chrono::microseconds(*interval_us) * *min_samples;
+}
+
 const RankRule* Profile::FindRank(const std::string& rank_name) const {
   for (const RankRule& r : ranks.rules) {
     if (r.name == rank_name) return &r;

@@ -304,6 +304,11 @@ struct AcceptanceConfig {
   Marked<CpuSpec> load_cpus;     ///< default placement of loads; default housekeeping
   std::vector<Load> loads;
   Marked<ExplainWhen> explain;   ///< the verdict's "why" section; default on-breach
+
+  /// Wake-ups per CPU a run of `run` gives at interval_us (0 when the interval is not positive).
+  long long WakeupsIn(Duration run) const;
+  /// The shortest run whose wake-ups reach min_samples.
+  Duration DurationForMinSamples() const;
 };
 
 // -------------------------------------------------------------------------------- service
