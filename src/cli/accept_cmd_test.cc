@@ -575,6 +575,29 @@ TEST_CASE("another tool's result given where a verdict belongs names the --from-
   }
 }
 
+TEST_CASE("a profile given where a verdict belongs is named as one, with the accept that makes a verdict", "[cli][report]") {
+  const std::string profile = std::string(RTAGENT_SOURCE_DIR) + "/profiles/ci-vm.yaml";
+  const std::string says = profile + ": not a verdict but a profile; rtagent accept " + profile +
+                           " --json FILE runs it and writes the verdict that report, diff and --baseline read\n";
+  Run r = RtAgent("report " + profile);
+  CHECK(r.code == 2);
+  CHECK(r.out == "rtagent report: " + says);
+  Run d = RtAgent("diff " + profile + " " + profile);
+  CHECK(d.code == 2);
+  CHECK_THAT(d.out, Catch::Contains(says));
+  // Other YAML, and JSON holding a profile's keys, are still files that are not verdicts.
+  TempDir dir;
+  dir.Write("other.yaml", "version: 1\nfleet: [a, b]\n");
+  dir.Write("flow.json", "{\"version\": 1, \"cores\": {}}\n");
+  for (const std::string name : {"other.yaml", "flow.json"}) {
+    Run o = RtAgent("report " + dir.path() + "/" + name);
+    INFO(o.out);
+    CHECK(o.code == 2);
+    CHECK_THAT(o.out, Catch::Contains(name + ": not a verdict: "));
+    CHECK_THAT(o.out, !Catch::Contains("a profile"));
+  }
+}
+
 TEST_CASE("report --from-rteval reads an rteval summary.xml into a verdict diff takes as its baseline", "[cli][report]") {
   TempDir dir;
   const std::string imports = std::string(RTAGENT_SOURCE_DIR) + "/tests/imports/";

@@ -14,6 +14,7 @@
 #include <iostream>
 #include <sstream>
 
+#include "profile/loader.h"
 #include "report/cyclictest_text.h"
 #include "report/cases.h"
 #include "report/html.h"
@@ -61,6 +62,10 @@ Result<Verdict> ReadVerdictFile(const std::string& path) {
     if (const std::string tool = LooksLikeImport(*text); !tool.empty()) {
       return InvalidInput(path + ": not a verdict but " + tool + "'s output; rtagent report --from-" + tool + " " + path +
                           " reads it (add --json FILE for a verdict that diff and --baseline take)");
+    }
+    if (profile::LooksLikeProfile(*text)) {
+      return InvalidInput(path + ": not a verdict but a profile; rtagent accept " + path +
+                          " --json FILE runs it and writes the verdict that report, diff and --baseline read");
     }
     return Wrap(path + ": not a verdict: ", v.error());
   }

@@ -298,4 +298,18 @@ Result<Profile> LoadDefaultProfile(const SysRoot& root, Diagnostics* diags) {
   return LoadDefaultProfile(*cpus, diags);
 }
 
+bool LooksLikeProfile(const std::string& text) {
+  // JSON is YAML too; a JSON object here is a verdict gone wrong, whatever keys it has.
+  const size_t first = text.find_first_not_of(" \t\r\n");
+  if (first == std::string::npos || text[first] == '{') return false;
+  Diagnostics ignored;
+  bool parsed = false;
+  const YamlNode doc = ParseYaml(text, "", &ignored, &parsed);
+  if (!parsed || !doc.IsMap() || doc.Find("version") == nullptr) return false;
+  for (const std::string& key : TopLevel().Names()) {
+    if (key != "version" && doc.Find(key) != nullptr) return true;
+  }
+  return false;
+}
+
 }  // namespace rtagent::profile

@@ -39,6 +39,10 @@ Result<Profile> LoadDefaultProfile(const SysRoot& root, Diagnostics* diags);
 Result<Profile> LoadProfileText(const std::string& text, const std::string& name, const std::string& dir,
                                 const SystemCpus& cpus, Diagnostics* diags);
 
+/// Whether `text` reads as a profile: a YAML mapping with `version` and another of the profile's
+/// top-level keys. For the hint when a profile is given where a verdict belongs.
+bool LooksLikeProfile(const std::string& text);
+
 /// The text of the built-in default profile.
 const std::string& DefaultProfileText();
 

@@ -68,6 +68,18 @@ sleeper_fifo55() { [ "$(stat_sched "$1" 2>/dev/null)" = 55/1 ]; }
 irq8_back() { [ "$(cat /proc/irq/8/smp_affinity_list)" = 0-1 ]; }
 more_than() { [ "$(count "$1")" -gt "$2" ]; }
 reload_field() { sed -n 's/.*"last_reload": "\(.*\)",*$/\1/p' /run/rtagent/state.json | head -1; }
+# hold's descriptors at rest: the fewest of fifteen looks 0.15 s apart. A tick or a reload holds a
+# file open for a moment (one look counted 6 before the storm and 5 after, another 5 and 6);
+# a leaked descriptor stays, so it is in every look.
+fds_at_rest() {
+  least=
+  for _ in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15; do
+    n=$(ls /proc/$pid/fd 2>/dev/null | wc -l)
+    if [ -z "$least" ] || [ "$n" -lt "$least" ]; then least=$n; fi
+    usleep 150000
+  done
+  echo "$least"
+}
 drift_irq8() {
   echo 0-3 > /proc/irq/8/smp_affinity_list
   if wait_for 30 irq8_back; then pass "$1: IRQ 8 widened behind hold's back comes back to 0-1"
@@ -142,7 +154,8 @@ wait_for 10 sh -c '[ "$(sed -n "s/.*\"last_reload\": \"\\(.*\\)\",*$/\\1/p" /run
 expect_eq "2: the state file says the last reload is ok" "$(reload_field)" ok
 
 # 3. 100 SIGHUPs in about a second.
-fds_before=$(ls /proc/$pid/fd | wc -l)
+fds_before=$(fds_at_rest)
+fd_list_before=$(ls -l /proc/$pid/fd 2>/dev/null | sed -n 's/.* \([0-9]*\) -> /\1 -> /p' | tr '\n' ' ')
 reloads_before=$(count "reload: reading")
 t0=$(cut -d' ' -f1 /proc/uptime)
 # Ten bursts of ten (kill is the shell's own: no fork), 0.1 s apart: 100 signals in about a
@@ -169,10 +182,13 @@ wait_for 10 sh -c '[ "$(sed -n "s/.*\"last_reload\": \"\\(.*\\)\",*$/\\1/p" /run
 expect_eq "3: the last reload is ok" "$(reload_field)" ok
 if [ "$reloads" -ge 1 ] && [ "$reloads" -le 100 ]; then pass "3: between 1 and 100 reloads ($reloads)"
 else fail "3: reloads after 100 SIGHUPs" "$reloads"; fi
-# Not more than before (a tick may have a file open at either count: 6 before and 5 after once).
-fds_after=$(ls /proc/$pid/fd | wc -l)
-if [ "$fds_after" -le "$fds_before" ]; then pass "3: no fd leaked by the reloads ($fds_before before, $fds_after after)"
-else fail "3: no fd leaked by the reloads" "$fds_before before, $fds_after after"; fi
+# Not more at rest than before (fds_at_rest: a tick's file open for a moment is not a leak).
+fds_after=$(fds_at_rest)
+if [ "$fds_after" -le "$fds_before" ]; then pass "3: no fd leaked by the reloads ($fds_before before, $fds_after after, at rest)"
+else
+  fd_list_after=$(ls -l /proc/$pid/fd 2>/dev/null | sed -n 's/.* \([0-9]*\) -> /\1 -> /p' | tr '\n' ' ')
+  fail "3: no fd leaked by the reloads" "$fds_before before ($fd_list_before), $fds_after after ($fd_list_after), the fewest of fifteen looks each"
+fi
 expect_eq "3: the note still held" "$(note)" 0
 expect_eq "3: the sleeper keeps FIFO 55" "$(stat_sched $s2)" 55/1
 drift_irq8 "3 (after the storm)"
