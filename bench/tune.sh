@@ -6,7 +6,10 @@
 # the same journal commits) replayed by bench/write_floor.cc on a fresh copy and timed. Each
 # round replays the floor on a fresh copy and then runs apply and revert on another, so apply /
 # floor is taken within a round (the median of the rounds' ratios) and the disk's and the
-# machine's moods hit both alike. After revert the copy must be byte-identical to the tree.
+# machine's moods hit both alike. The same trace also gives apply's I/O floor (write_floor_ops.py
+# --reads): the writes, plus every file apply read and every directory it listed, each once,
+# since apply must plan before it writes and its plan alone outweighs the write floor.
+# After revert the copy must be byte-identical to the tree.
 #
 # usage: bash bench/tune.sh [--rtagent PATH] [--tree DIR] [--runs N] [--baseline PATH --timeout S]
 #   --tree      a tree made by bench/gen_large_sysroot.py (default: generate one in a scratch dir)
@@ -121,6 +124,10 @@ for b in binaries:
                    timeout=timeout * 10)
     with open(log) as fin, open(ops, "w") as fout:
         subprocess.run(["python3", "bench/write_floor_ops.py", copy], stdin=fin, stdout=fout, check=True)
+    # The I/O floor: the same writes, and every file apply read (and directory it listed) read once.
+    io_ops = os.path.join(work, "apply.io-ops")
+    with open(log) as fin, open(io_ops, "w") as fout:
+        subprocess.run(["python3", "bench/write_floor_ops.py", "--reads", copy], stdin=fin, stdout=fout, check=True)
     traced = copy + ".traced"
     shutil.rmtree(traced, ignore_errors=True)
     os.rename(copy, traced)
@@ -128,25 +135,36 @@ for b in binaries:
     commits = str(sum(1 for line in open(ops) if line.startswith("rename\t")))
     apply_w, apply_rss, rev_w, rev_rss, entries, identical = [], 0, [], 0, 0, True
     floor_w, same_as_apply, ratios, floor_cpu, apply_cpu = [], True, [], [], []
-    for _ in range(runs):
+    io_w, io_cpu, io_same = [], [], True
+
+    def replay(which):
+        """Replays one ops file on a fresh copy: the replay's own wall and CPU seconds (the
+        replayer prints them: its process also reads and unhexes the ops first, which cost
+        more CPU than the replay on the large tree and made apply look faster than its floor,
+        0.87x, 2026-12-07), and whether the copy then holds what apply left (journal included),
+        which it must, or it is not apply's floor."""
         copy = fresh()
-        # The floor's times are the replay's own, which the replayer prints: its process also
-        # reads and unhexes the ops first, which cost more CPU than the replay on the large
-        # tree and made apply look faster than its floor (0.87x, 2026-12-07).
         said = os.path.join(work, "floor.out")
-        with open(ops) as fin, open(said, "w") as fout:
+        with open(which) as fin, open(said, "w") as fout:
             fw, _, frc = run([floor_bin, copy], stdin=fin, stdout=fout)
         words = open(said).read().split()
         figures = dict(zip(words[0::2], words[1::2]))
-        if frc == 0 and "replay_wall" in figures:
-            fw = float(figures["replay_wall"])
-            floor_cpu.append(float(figures["replay_cpu"]))
-        else:
-            frc = frc or 1
-        # The replay must leave what apply left (journal included), or it is not apply's floor.
-        if not floor_w:
-            same_as_apply = subprocess.run(["diff", "-r", "-q", traced, copy], stdout=subprocess.DEVNULL).returncode == 0
-        floor_w.append(fw if frc == 0 and same_as_apply else None)
+        if frc != 0 or "replay_wall" not in figures:
+            return None, None, True  # failed, not different: the figure says "replay failed"
+        same = subprocess.run(["diff", "-r", "-q", traced, copy], stdout=subprocess.DEVNULL).returncode == 0
+        return float(figures["replay_wall"]), float(figures["replay_cpu"]), same
+
+    for _ in range(runs):
+        fw, fc, same = replay(ops)
+        same_as_apply &= same
+        floor_w.append(fw if same_as_apply else None)
+        if fc is not None:
+            floor_cpu.append(fc)
+        iw, ic, same = replay(io_ops)
+        io_same &= same
+        io_w.append(iw if io_same else None)
+        if ic is not None:
+            io_cpu.append(ic)
         copy = fresh()
         w, rss, rc = run([b, "apply", profile, "--root", copy], timeout, cpu=apply_cpu)
         apply_w.append(w); apply_rss = max(apply_rss, rss)
@@ -180,12 +198,17 @@ for b in binaries:
             f" ({statistics.median(apply_cpu):.2f} s / {statistics.median(plan_cpu):.2f} + {statistics.median(floor_cpu):.2f} s)"
             ) if ratios and plan_cpu else "n/a"
     floor_s = fmt(floor_w) if ok_f else ("replay differs from apply" if not same_as_apply else "replay failed")
+    # apply against the I/O floor: the reads it needs and its writes, each made once.
+    ok_io = [w for w in io_w if w is not None]
+    io_s = fmt(io_w) if ok_io else ("replay differs from apply" if not io_same else "replay failed")
+    io_ratio = (f"{statistics.median(apply_cpu) / statistics.median(io_cpu):.2f}x"
+                f" ({statistics.median(apply_cpu):.2f} s / {statistics.median(io_cpu):.2f} s)") if ok_io and apply_cpu else "n/a"
     rows.append((b, fmt(plan_w), plan_rss, fmt(apply_w), apply_rss, entries, fmt(rev_w), rev_rss, identical,
-                 floor_s, ratio, commits, cpu_ratio, both))
+                 floor_s, ratio, commits, cpu_ratio, both, io_s, io_ratio))
 
 print(f"Reading the tree's {nfiles} files once: {floor:.2f} s.\n")
-print("| rtagent | plan | plan RSS | apply | apply RSS | journal entries | journal commits | write floor | apply / floor (wall) | apply / floor (CPU: apply / floor) | apply / (plan + floor) (CPU) | revert | revert RSS | byte-identical after revert |")
-print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
-for b, pw, pr, aw, ar, e, rw, rr, same, fw, ratio, commits, cpu_ratio, both in rows:
-    print(f"| {b} | {pw} | {pr/1024:.0f} MiB | {aw} | {ar/1024:.0f} MiB | {e} | {commits} | {fw} | {ratio} | {cpu_ratio} | {both} | {rw} | {rr/1024:.0f} MiB | {'yes' if same else 'NO'} |")
+print("| rtagent | plan | plan RSS | apply | apply RSS | journal entries | journal commits | write floor | apply / floor (wall) | apply / floor (CPU: apply / floor) | apply / (plan + floor) (CPU) | I/O floor | apply / I/O floor (CPU) | revert | revert RSS | byte-identical after revert |")
+print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+for b, pw, pr, aw, ar, e, rw, rr, same, fw, ratio, commits, cpu_ratio, both, io_s, io_ratio in rows:
+    print(f"| {b} | {pw} | {pr/1024:.0f} MiB | {aw} | {ar/1024:.0f} MiB | {e} | {commits} | {fw} | {ratio} | {cpu_ratio} | {both} | {io_s} | {io_ratio} | {rw} | {rr/1024:.0f} MiB | {'yes' if same else 'NO'} |")
 PY

@@ -11,10 +11,15 @@
 //   open ID FLAGS MODE PATH | write ID DATA | pwrite ID OFFSET DATA | truncate ID LENGTH
 //   fsync ID | close ID
 //   rename FROM TO | mkdir PATH MODE | rmdir PATH | unlink PATH
-// Prints "ops N writes W bytes B commits C failed F replay_wall S replay_cpu S"; exit 1 when an
+// and, in the I/O floor (bench/write_floor_ops.py --reads), the reads apply needs made once each:
+//   read PATH (open, read to the end, close) | list PATH (every entry of a directory) |
+//   readfd ID (what an open descriptor holds, from offset 0: a fixture file's write reads it)
+// Prints "ops N writes W bytes B commits C reads R read_bytes B lists L failed F replay_wall S
+// replay_cpu S"; exit 1 when an
 // op failed. replay_wall and replay_cpu (user + system, seconds) cover the replay alone: reading
 // and unhexing the ops (20 MB of written data is 40 MB of hex on the large tree) is not the
 // floor's, and bench/tune.sh takes these two figures, not the process's own times.
+#include <dirent.h>
 #include <fcntl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
@@ -45,6 +50,18 @@ double CpuSeconds() {
   return sec(ru.ru_utime) + sec(ru.ru_stime);
 }
 
+// Reads `fd` from `offset` to the end; the bytes read, or -1.
+long ReadAll(int fd, off_t offset) {
+  char buf[65536];
+  long total = 0;
+  for (;;) {
+    ssize_t n = ::pread(fd, buf, sizeof buf, offset + total);
+    if (n < 0) return -1;
+    if (n == 0) return total;
+    total += n;
+  }
+}
+
 std::vector<std::string> Fields(const std::string& line) {
   std::vector<std::string> f;
   std::stringstream ss(line);
@@ -72,12 +89,13 @@ int main(int argc, char** argv) {
     else if (k == "write" && op.size() == 3) op[2] = Unhex(op[2]);
     else if (k == "pwrite" && op.size() == 4) op[3] = Unhex(op[3]);
     else if ((k == "rename") && op.size() == 3) op[1] = root + "/" + Unhex(op[1]), op[2] = root + "/" + Unhex(op[2]);
-    else if ((k == "mkdir" || k == "rmdir" || k == "unlink") && op.size() >= 2) op[1] = root + "/" + Unhex(op[1]);
+    else if ((k == "mkdir" || k == "rmdir" || k == "unlink" || k == "read" || k == "list") && op.size() >= 2)
+      op[1] = root + "/" + Unhex(op[1]);
   }
   const auto wall0 = std::chrono::steady_clock::now();
   const double cpu0 = CpuSeconds();
   std::unordered_map<std::string, int> fds;
-  long writes = 0, bytes = 0, commits = 0, failed = 0;
+  long writes = 0, bytes = 0, commits = 0, failed = 0, reads = 0, read_bytes = 0, lists = 0;
   for (const auto& op : ops) {
     const std::string& k = op[0];
     int rc = 0;
@@ -111,12 +129,36 @@ int main(int argc, char** argv) {
       rc = ::rmdir(op[1].c_str());
     } else if (k == "unlink") {
       rc = ::unlink(op[1].c_str());
+    } else if (k == "read") {
+      int fd = ::open(op[1].c_str(), O_RDONLY | O_CLOEXEC);
+      long n = fd < 0 ? -1 : ReadAll(fd, 0);
+      if (fd >= 0) ::close(fd);
+      rc = n < 0 ? -1 : 0;
+      ++reads;
+      read_bytes += n > 0 ? n : 0;
+    } else if (k == "readfd") {
+      long n = ReadAll(fds.at(op[1]), 0);
+      rc = n < 0 ? -1 : 0;
+      ++reads;
+      read_bytes += n > 0 ? n : 0;
+    } else if (k == "list") {
+      DIR* d = ::opendir(op[1].c_str());
+      rc = d == nullptr ? -1 : 0;
+      if (d != nullptr) {
+        while (::readdir(d) != nullptr) {
+        }
+        ::closedir(d);
+      }
+      ++lists;
+    } else {
+      rc = -1;  // an op this replayer does not know: the floor would leave out work apply did
     }
     if (rc != 0) ++failed;
   }
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
   const double cpu = CpuSeconds() - cpu0;
-  std::printf("ops %zu writes %ld bytes %ld commits %ld failed %ld replay_wall %.6f replay_cpu %.6f\n", ops.size(), writes,
-              bytes, commits, failed, wall, cpu);
+  std::printf("ops %zu writes %ld bytes %ld commits %ld reads %ld read_bytes %ld lists %ld failed %ld replay_wall %.6f "
+              "replay_cpu %.6f\n",
+              ops.size(), writes, bytes, commits, reads, read_bytes, lists, failed, wall, cpu);
   return failed == 0 ? 0 : 1;
 }

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Turns an strace of `rtagent apply --root ROOT` into the ops bench/write_floor.cc replays.
 
-usage: write_floor_ops.py ROOT < strace-log > ops
+usage: write_floor_ops.py [--reads] ROOT < strace-log > ops
 The trace must come from `strace -f -qq -y -xx -s 268435456 -e signal=none
 -e trace=openat,write,pwrite64,ftruncate,fsync,fdatasync,close,rename,renameat,renameat2,mkdir,mkdirat,
 rmdir,unlink,unlinkat`.
@@ -9,6 +9,13 @@ Only calls on files under ROOT are kept; an open is kept when its descriptor is 
 or fsynced (the journal directory's fsync included). A fixture file that apply reads and
 rewrites through one descriptor (open O_RDWR, read, pwrite, ftruncate) is replayed with the
 same calls, its read left out. Prints a summary on stderr.
+
+With --reads the ops are apply's I/O floor instead: besides the writes, every file under ROOT
+that apply opened for reading is read once, and every directory it listed is listed once, each
+at the place of its first open in the trace; the read of a file apply rewrites through one
+descriptor is kept (`readfd`), since a fixture file's write needs what it holds. So apply
+against this floor is apply against the same reads and writes made once each: what it costs
+beyond is reading a file twice, and its own planning and bookkeeping.
 """
 import os
 import re
@@ -24,7 +31,12 @@ def unhex(s):
 
 
 def main():
-    root = os.path.realpath(sys.argv[1]).encode() + b"/"
+    args = sys.argv[1:]
+    reads = "--reads" in args
+    args = [a for a in args if a != "--reads"]
+    if len(args) != 1:
+        sys.exit("usage: write_floor_ops.py [--reads] ROOT < strace-log > ops")
+    root = os.path.realpath(args[0]).encode() + b"/"
     calls = []
     skipped = 0
     for line in sys.stdin:
@@ -51,20 +63,30 @@ def main():
             if fd in current:
                 used.add(current[fd])
     # Pass 2: the ops.
-    out, ids, next_id = [], {}, 0
+    out, ids, next_id, seen = [], {}, 0, set()
     for i, (name, args, ret, retpath) in enumerate(calls):
         if name == "openat":
-            if i not in used:
+            if i not in used and not reads:
                 continue
             m = re.match(r"[^,]+, " + STR + r", ([A-Z_|]+)(?:, (0\d+))?", args)
             path = rel(unhex(retpath or m.group(1)))
             if path is None:
                 continue
+            words = m.group(2).split("|")
+            if i not in used:
+                # Read once: a listing (O_DIRECTORY) or a file's whole text, at its first open.
+                kind = "list" if "O_DIRECTORY" in words else "read"
+                if (kind, path) not in seen:
+                    seen.add((kind, path))
+                    out.append(f"{kind}\t{path.hex()}")
+                continue
             flags = 0
-            for f in m.group(2).split("|"):
+            for f in words:
                 flags |= FLAGS.get(f, 0)
             ids[ret] = str(next_id)
             out.append(f"open\t{next_id}\t{flags}\t{m.group(3) or '0'}\t{path.hex()}")
+            if reads and "O_RDWR" in words:
+                out.append(f"readfd\t{next_id}")
             next_id += 1
         elif name in ("write", "pwrite64", "ftruncate", "fsync", "fdatasync", "close"):
             m = re.match(FD, args)
@@ -106,7 +128,7 @@ def main():
     kinds = {}
     for o in out:
         kinds[o.split("\t")[0]] = kinds.get(o.split("\t")[0], 0) + 1
-    print("write floor ops: " + ", ".join(f"{k} {v}" for k, v in sorted(kinds.items())) +
+    print(("I/O floor ops: " if reads else "write floor ops: ") + ", ".join(f"{k} {v}" for k, v in sorted(kinds.items())) +
           (f" ({skipped} interleaved lines skipped)" if skipped else ""), file=sys.stderr)
 
 
