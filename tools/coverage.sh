@@ -45,7 +45,7 @@ if [ ! -f "$dir/CMakeCache.txt" ]; then
 fi
 grep -q -- '--coverage' "$dir/CMakeCache.txt" || { echo "coverage: $dir is not a --coverage build" >&2; exit 2; }
 t0=$SECONDS
-cmake --build "$dir" -j"$jobs" --target rtagent rtagent-sampler rtagent_tests rtagent_man >"$dir/coverage-build.log" 2>&1 || {
+cmake --build "$dir" -j"$jobs" --target rtagent rtagent-sampler rtagent_tests rtagent_man rtagent_bench_writefloor >"$dir/coverage-build.log" 2>&1 || {
   tail -n 40 "$dir/coverage-build.log" >&2
   echo "coverage: the build of $dir failed (log: $dir/coverage-build.log)" >&2
   exit 1

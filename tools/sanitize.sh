@@ -37,7 +37,9 @@ if ! grep -qE '^RTAGENT_(SANITIZE|FUZZ):BOOL=ON' "$dir/CMakeCache.txt"; then
   echo "sanitize: $dir is not a sanitizer build (-DRTAGENT_SANITIZE=ON or -DRTAGENT_FUZZ=ON)" >&2
   exit 2
 fi
-cmake --build "$dir" -j"$jobs" --target rtagent rtagent_tests rtagent_man >"$dir/sanitize-build.log" 2>&1 || {
+# What the hermetic cases run: the CLI, the test binary, the man pages, and the write floor's
+# replayer (bench_write_floor).
+cmake --build "$dir" -j"$jobs" --target rtagent rtagent_tests rtagent_man rtagent_bench_writefloor >"$dir/sanitize-build.log" 2>&1 || {
   tail -n 40 "$dir/sanitize-build.log" >&2
   echo "sanitize: the build of $dir failed (log: $dir/sanitize-build.log)" >&2
   exit 1
