@@ -15,8 +15,7 @@
 //   read PATH (open, read to the end, close) | list PATH (every entry of a directory) |
 //   readfd ID (what an open descriptor holds, from offset 0: a fixture file's write reads it)
 // Prints "ops N writes W bytes B commits C reads R read_bytes B lists L failed F replay_wall S
-// replay_cpu S"; exit 1 when an
-// op failed. replay_wall and replay_cpu (user + system, seconds) cover the replay alone: reading
+// replay_cpu S"; exit 1 when an op failed. replay_wall and replay_cpu (user + system, seconds) cover the replay alone: reading
 // and unhexing the ops (20 MB of written data is 40 MB of hex on the large tree) is not the
 // floor's, and bench/tune.sh takes these two figures, not the process's own times.
 #include <dirent.h>
@@ -50,12 +49,12 @@ double CpuSeconds() {
   return sec(ru.ru_utime) + sec(ru.ru_stime);
 }
 
-// Reads `fd` from `offset` to the end; the bytes read, or -1.
-long ReadAll(int fd, off_t offset) {
+// Reads `fd` from its start to its end; the bytes read, or -1.
+long ReadAll(int fd) {
   char buf[65536];
   long total = 0;
   for (;;) {
-    ssize_t n = ::pread(fd, buf, sizeof buf, offset + total);
+    ssize_t n = ::pread(fd, buf, sizeof buf, total);
     if (n < 0) return -1;
     if (n == 0) return total;
     total += n;
@@ -131,13 +130,13 @@ int main(int argc, char** argv) {
       rc = ::unlink(op[1].c_str());
     } else if (k == "read") {
       int fd = ::open(op[1].c_str(), O_RDONLY | O_CLOEXEC);
-      long n = fd < 0 ? -1 : ReadAll(fd, 0);
+      long n = fd < 0 ? -1 : ReadAll(fd);
       if (fd >= 0) ::close(fd);
       rc = n < 0 ? -1 : 0;
       ++reads;
       read_bytes += n > 0 ? n : 0;
     } else if (k == "readfd") {
-      long n = ReadAll(fds.at(op[1]), 0);
+      long n = ReadAll(fds.at(op[1]));
       rc = n < 0 ? -1 : 0;
       ++reads;
       read_bytes += n > 0 ? n : 0;
