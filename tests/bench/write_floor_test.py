@@ -128,6 +128,15 @@ try:
     check("a read of a missing file and an unknown op make the replay fail, each counted",
           rc == 1 and figures.get("failed") == "2", f"{rc} {figures}")
 
+    # The other two reads fail the same way: a listing of a missing directory, and a descriptor
+    # that cannot be read (a directory opened as one, which pread refuses with EISDIR).
+    broken = io_ops + ["list\t" + "gone".encode().hex(),
+                       f"open\t99\t{os.O_RDONLY | os.O_DIRECTORY}\t0\t" + "proc".encode().hex(), "readfd\t99",
+                       "close\t99"]
+    rc, figures, same = replay(broken)
+    check("a listing of a missing directory and an unreadable descriptor make the replay fail, each counted",
+          rc == 1 and figures.get("failed") == "2", f"{rc} {figures}")
+
     rc, _, err = ops("--reads", tree, tree)
     check("write_floor_ops.py with two roots is refused with its usage", rc != 0 and "usage" in err, f"{rc} {err}")
 finally:
