@@ -1,14 +1,18 @@
 // The kernel, cmdline, clock and conformance checks on the fixture trees, as a user reads
 // their answers: the status, and the words and figures that say why.
 #include <catch2/catch.hpp>
+#include <cerrno>
 #include <filesystem>
 #include <fstream>
 #include <map>
 
 #include "base/fault_root.h"
+#include "base/kernel_paths.h"
 #include "check/check_test_support.h"
 #include "check/clock_check.h"
 #include "profile/test_support.h"
+#include "tune/apply_profile.h"
+#include "tune/refusals.h"
 
 using namespace rtagent;
 using namespace rtagent::check;
@@ -253,6 +257,60 @@ TEST_CASE("conformance: every drifted setting is named by section, boot items wa
   const auto& reboot = ById(rs, "conformance.reboot");
   CHECK(reboot.status == Status::kWarn);
   CHECK_THAT(reboot.summary, Catch::StartsWith("reboot required"));
+}
+
+TEST_CASE("conformance: a setting the kernel refused at apply is a WARN with its reason, until it drifts", "[check]") {
+  // nvme0q3 (IRQ 99) is a managed queue vector: the kernel answers EPERM to moving it.
+  TempTree tree(Tree("arm64-rt-8cpu"));
+  const std::string irq99 = kpath::ProcIrq(99) + "/smp_affinity_list";
+  {
+    Bench b = LoadFile(tree.dir(), ProfileFile("generic-4core.yaml"));
+    FaultRoot root(tree.dir());
+    root.FailWrites(irq99, EPERM);
+    auto plan = PlanAll(b.profile, root);
+    REQUIRE(plan);
+    Journal journal(root);
+    REQUIRE(journal.Load().ok());
+    ApplyReport rep = MakeTuningExecutor(root, journal)->Apply(plan->PendingChanges());
+    REQUIRE_FALSE(rep.rolled_back);
+    REQUIRE(rep.Count(Outcome::kUnchangeable) == 1);
+  }
+  auto irqs = [&] { return ById(LoadFile(tree.dir(), ProfileFile("generic-4core.yaml")).Run("conformance"), "conformance.irqs"); };
+  const CheckResult kept = irqs();
+  CHECK(kept.status == Status::kWarn);
+  CHECK_THAT(kept.summary, Catch::EndsWith(" match the profile; the kernel refused 1 when `rtagent apply` wrote it "
+                                           "and keeps its value"));
+  CHECK(kept.measured == "IRQ 99 (nvme0q3) affinity: 4-5 (wants 0-1), refused by the kernel");
+  CHECK_THAT(kept.hint, Catch::StartsWith("the kernel's reason: a managed IRQ") && Catch::Contains("EPERM") &&
+                            Catch::Contains("isolcpus=managed_irq"));
+  CHECK_THAT(kept.hint, !Catch::Contains("`rtagent apply` sets them"));
+
+  // Something else moves it: no longer the kernel's refusal, a difference apply would fix.
+  tree.Put(irq99, "2-3\n");
+  const CheckResult moved = irqs();
+  CHECK(moved.status == Status::kFail);
+  CHECK_THAT(moved.measured, Catch::Contains("IRQ 99 (nvme0q3) affinity: 2-3 (wants 0-1)"));
+  CHECK_THAT(moved.hint, Catch::StartsWith("`rtagent apply` sets them"));
+
+  // Back where the kernel kept it, and another IRQ drifted: a FAIL that still tells them apart.
+  tree.Put(irq99, "4-5\n");
+  tree.Put(kpath::ProcIrq(85) + "/smp_affinity_list", "0-3\n");
+  const CheckResult both = irqs();
+  CHECK(both.status == Status::kFail);
+  CHECK_THAT(both.summary, Catch::StartsWith("1 of ") &&
+                               Catch::EndsWith(" differs from the profile; the kernel refused 1 when `rtagent apply` "
+                                               "wrote it and keeps its value"));
+  CHECK(both.measured == "IRQ 85 (eth0) affinity: 0-3 (wants 0-1) and "
+                         "IRQ 99 (nvme0q3) affinity: 4-5 (wants 0-1), refused by the kernel");
+
+  // A record verify cannot read: the FAIL says it cannot tell the refused ones apart.
+  tree.Put(RefusalRecord::Path(), "{");
+  const CheckResult unread = irqs();
+  CHECK(unread.status == Status::kFail);
+  CHECK_THAT(unread.measured, Catch::Contains("IRQ 99 (nvme0q3) affinity: 4-5 (wants 0-1)") &&
+                                  !Catch::Contains("refused"));
+  CHECK_THAT(unread.hint, Catch::Contains("which of them the kernel refused is not known: " + tree.dir() + "/" +
+                                          RefusalRecord::Path() + ": "));
 }
 
 TEST_CASE("conformance: one setting is counted in the singular, matching or not", "[check]") {

@@ -1,7 +1,8 @@
 // Conformance: verify's first question, "does the runtime state still match the profile?",
 // answered the way STYLE.md puts it: plan again and expect nothing to do. One result per
-// profile section (FAIL naming the items that differ), and one for the boot-time items the
-// running kernel's command line lacks (a reboot is required: a state, not an error).
+// profile section (FAIL naming the items that differ, WARN for those the kernel refused to
+// change), and one for the boot-time items the running kernel's command line lacks (a reboot is
+// required: a state, not an error).
 #include <algorithm>
 #include <optional>
 
@@ -9,6 +10,7 @@
 #include "base/text_table.h"
 #include "check/chapters.h"
 #include "check/check.h"
+#include "tune/refusals.h"
 #include "tune/tuner.h"
 
 namespace rtagent::check {
@@ -31,12 +33,23 @@ std::string Item(const Change& c) {
   return c.what + ": " + ShortValue(c.before, 32) + " (wants " + ShortValue(c.after, 32) + ")";
 }
 
+// The refusals apply recorded (tune/refusals.h): which differing items the kernel keeps as they
+// are. `note` says why there are none when the record cannot be read.
+struct KernelRefusals {
+  std::vector<Refusal> list;
+  std::string note;
+};
+
 // One section's result: FAIL naming the runtime settings that differ, else PASS, a WARN when
 // the plan found something (nullopt when the section has no runtime setting and no finding).
-// Its boot-time items and boot loader files still pending go to `reboot` and `boot_files`.
-std::optional<CheckResult> SectionResult(const SectionPlan& s, std::vector<std::string>* reboot,
-                                         std::vector<std::string>* boot_files) {
-  std::vector<std::string> differ;
+// A setting the kernel refused when apply wrote it, and still keeps, does not differ by
+// anyone's doing: it makes a WARN with the kernel's reason, not a FAIL whose hint says apply
+// would set it (a managed IRQ: apply has just said it cannot). Its boot-time items and boot
+// loader files still pending go to `reboot` and `boot_files`.
+std::optional<CheckResult> SectionResult(const SectionPlan& s, const KernelRefusals& refusals,
+                                         std::vector<std::string>* reboot, std::vector<std::string>* boot_files) {
+  std::vector<std::string> differ, kept;
+  const Refusal* first_refusal = nullptr;
   int runtime_items = 0;
   for (const Change& c : s.items) {
     if (c.reboot) {
@@ -49,22 +62,42 @@ std::optional<CheckResult> SectionResult(const SectionPlan& s, std::vector<std::
       continue;
     }
     ++runtime_items;
-    if (Pending(c)) differ.push_back(Item(c));
+    if (!Pending(c)) continue;
+    if (const Refusal* r = RefusalRecord::Explaining(refusals.list, c)) {
+      kept.push_back(Item(c) + ", refused by the kernel");
+      if (!first_refusal) first_refusal = r;
+    } else {
+      differ.push_back(Item(c));
+    }
   }
   int warnings = 0;
   for (const Finding& f : s.findings) warnings += f.level != Finding::Level::kInfo;
   if (runtime_items == 0 && warnings == 0) return std::nullopt;
   const std::string id = "conformance." + s.section;
+  const std::string refused_part =
+      kept.empty() ? "" : "the kernel refused " + std::to_string(kept.size()) + " when `rtagent apply` wrote " +
+                              (kept.size() == 1 ? "it" : "them") + " and keeps " + (kept.size() == 1 ? "its value" : "their values");
   CheckResult r;
   if (!differ.empty()) {
     r = NewResult(kName, id, Status::kFail,
                   std::to_string(differ.size()) + " of " +
                       CountOf(runtime_items, s.section + " setting", s.section + " settings") +
-                      (differ.size() == 1 ? " differs" : " differ") + " from the profile",
+                      (differ.size() == 1 ? " differs" : " differ") + " from the profile" +
+                      (kept.empty() ? "" : "; " + refused_part),
                   ChapterTitle(s.chapter));
-    r.measured = JoinAnd(differ);
+    std::vector<std::string> all = differ;
+    all.insert(all.end(), kept.begin(), kept.end());
+    r.measured = JoinAnd(all);
     r.hint = "`rtagent apply` sets them; if they drift back, something else on the board changes them "
              "(`rtagent hold` re-asserts them)";
+  } else if (!kept.empty()) {
+    const size_t match = static_cast<size_t>(runtime_items) - kept.size();
+    r = NewResult(kName, id, Status::kWarn,
+                  std::to_string(match) + " of " + CountOf(runtime_items, s.section + " setting", s.section + " settings") +
+                      " match the profile; " + refused_part,
+                  ChapterTitle(s.chapter));
+    r.measured = JoinAnd(kept);
+    r.hint = std::string("the kernel's reason: ") + first_refusal->reason;
   } else {
     r = NewResult(kName, id, Status::kPass,
                   runtime_items == 1 ? "the 1 " + s.section + " setting matches the profile"
@@ -72,6 +105,7 @@ std::optional<CheckResult> SectionResult(const SectionPlan& s, std::vector<std::
                   ChapterTitle(s.chapter));
     r.measured = std::to_string(runtime_items) + " in place";
   }
+  if (!differ.empty() && !refusals.note.empty()) r.hint += "; " + refusals.note;
   for (const Finding& f : s.findings) {
     if (f.level == Finding::Level::kInfo) continue;
     if (r.status == Status::kPass) r.status = Status::kWarn;
@@ -128,10 +162,16 @@ class ConformanceCheck : public Check {
       r.hint = "run `rtagent plan` for the details";
       return {r};
     }
+    KernelRefusals refusals;
+    if (auto loaded = RefusalRecord::Load(env.root)) {
+      refusals.list = std::move(*loaded);
+    } else {
+      refusals.note = "which of them the kernel refused is not known: " + loaded.error().message;
+    }
     std::vector<CheckResult> out;
     std::vector<std::string> reboot, boot_files;
     for (const SectionPlan& s : plan->sections) {
-      if (auto r = SectionResult(s, &reboot, &boot_files)) out.push_back(std::move(*r));
+      if (auto r = SectionResult(s, refusals, &reboot, &boot_files)) out.push_back(std::move(*r));
     }
     out.push_back(RebootResult(reboot, boot_files));
     return out;

@@ -1,7 +1,10 @@
 #include "tune/executor.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <unordered_set>
+
+#include "tune/refusals.h"
 
 namespace rtagent {
 
@@ -118,7 +121,7 @@ ApplyReport Executor::Apply(std::vector<Change> changes) {
   // Each change is held once, in its result (the large tree's 14,000 changes, issue 19); the
   // steps below read it there.
   run.report.results.reserve(changes.size());
-  for (Change& c : changes) run.report.results.push_back({std::move(c), Outcome::kNotRun, "", {}});
+  for (Change& c : changes) run.report.results.push_back({std::move(c), Outcome::kNotRun, "", {}, std::nullopt});
   changes = {};
   for (size_t begin = 0; begin < run.report.results.size();) {
     const size_t end = BatchEnd(run.report.results, begin);
@@ -132,7 +135,39 @@ ApplyReport Executor::Apply(std::vector<Change> changes) {
     if (!WriteBatch(run, batch)) break;
     begin = end;
   }
+  if (!run.report.rolled_back) RecordRefusals(run.report);
   return std::move(run.report);
+}
+
+void Executor::RecordRefusals(ApplyReport& report) {
+  auto refused = [](const ChangeResult& r) { return r.outcome == Outcome::kUnchangeable && r.found.has_value(); };
+  // Most runs meet no refusal and find no record: nothing to read or write then.
+  if (std::none_of(report.results.begin(), report.results.end(), refused) && !root_.Exists(RefusalRecord::Path())) return;
+  std::vector<Refusal> record;
+  bool changed = false;
+  if (auto loaded = RefusalRecord::Load(root_)) {
+    record = std::move(*loaded);
+  } else {
+    // Rewritten from this run alone, so the next verify has a record it can read.
+    report.warnings.push_back("the earlier record of the kernel's refusals is replaced: " + loaded.error().message);
+    changed = true;
+  }
+  for (const ChangeResult& r : report.results) {
+    const Change& c = r.change;
+    if (!refused(r) && r.outcome != Outcome::kApplied && r.outcome != Outcome::kAlreadySet) continue;
+    const size_t before = record.size();
+    std::erase_if(record, [&](const Refusal& x) { return x.actuator == c.actuator && x.key == c.key; });
+    changed = changed || record.size() != before;
+    if (refused(r)) {
+      record.push_back({c.section, c.what, c.actuator, c.key, c.after, *r.found, c.compare, r.detail});
+      changed = true;
+    }
+  }
+  if (!changed) return;
+  if (auto s = RefusalRecord::Store(root_, record); !s) {
+    report.warnings.push_back("the kernel's refusals could not be recorded for `rtagent verify` (" + s.error().message +
+                              "): verify reports the unchangeable items as settings that differ from the profile");
+  }
 }
 
 bool Executor::ReadBatch(ApplyRun& run, size_t begin, size_t end, Batch& batch) {
@@ -235,6 +270,7 @@ bool Executor::WriteBatch(ApplyRun& run, Batch& batch) {
     if (!known) return Fail(run, w.index, written.error().message);
     res.outcome = Outcome::kUnchangeable;
     res.detail = known->reason;
+    res.found = w.before;
     // Nothing was written: the journal entry made for it is not needed.
     if (w.record != kNone) unneeded.push_back(batch.journal_base + w.record);
   }
@@ -300,7 +336,7 @@ void RevertOne(const JournalEntry& entry, Actuator* a, RevertReport& report) {
   c.after = entry.before;
   c.compare = entry.compare;
   c.side_effect_of = entry.side_effect_of;
-  ChangeResult res{c, Outcome::kFailed, "", {}};
+  ChangeResult res{c, Outcome::kFailed, "", {}, std::nullopt};
   if (!a) {
     res.detail = "no actuator \"" + c.actuator + "\"";
     report.complete = false;
@@ -348,6 +384,11 @@ RevertReport Executor::Revert() {
   if (report.complete) {
     auto r = journal_.Clear();
     if (!r) report.complete = false;
+  }
+  // The refusals were the applied profile's; with its values back, they explain nothing. A
+  // record that cannot be removed leaves the revert unfinished, as a journal would.
+  if (report.complete) {
+    if (auto r = RefusalRecord::Store(root_, {}); !r) report.complete = false;
   }
   return report;
 }

@@ -4,6 +4,7 @@
 
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -80,6 +81,9 @@ struct ChangeResult {
   Outcome outcome = Outcome::kNotRun;
   std::string detail;  ///< the refusal's reason, or the error
   std::vector<CommandRun> runs;  ///< commands its write (or its rollback) ran: what, exit status, output
+  /// kUnchangeable at the write: the value found just before it, which the kernel kept
+  /// (nullopt for a refusal met reading the item: a thread that exited since the plan).
+  std::optional<std::string> found;
 };
 
 struct ApplyReport {
@@ -135,6 +139,11 @@ class Executor {
   bool ReadSideEffects(ApplyRun& run, const Change& c, Actuator& a, Batch& batch, ToWrite& w);
   bool JournalBatch(ApplyRun& run, Batch& batch);
   bool WriteBatch(ApplyRun& run, Batch& batch);
+  /// Brings the record of the kernel's refusals (tune/refusals.h) up to date with a run that
+  /// was not rolled back: each item the kernel refused at its write goes in (replacing an older
+  /// refusal of its key), each item written or found in place comes out. A record that cannot
+  /// be read or stored costs only verify's explanation: a warning in the report, never a failure.
+  void RecordRefusals(ApplyReport& report);
   /// Marks result `index` failed with `detail`, rolls the run back; returns false.
   bool Fail(ApplyRun& run, size_t index, std::string detail);
   /// Puts back everything this run changed, newest first, and drops its journal entries.

@@ -7,6 +7,7 @@
 
 #include "base/fault_root.h"
 #include "tune/plan_render.h"
+#include "tune/refusals.h"
 
 using namespace rtagent;
 
@@ -350,7 +351,7 @@ TEST_CASE("a journal left by a crash in the middle of a batch reverts cleanly", 
   CHECK_FALSE(root.Exists(Journal::Path()));
 }
 
-TEST_CASE("refusals in a batch cost one more rewrite and leave no entry", "[tune]") {
+TEST_CASE("refusals in a batch cost two more rewrites, the journal's and the record's, and leave no entry", "[tune]") {
   ManyIrqs b(6);
   CountingRoot root(b.tree.dir());
   root.FailWrites(Irq(2), EIO);
@@ -363,13 +364,125 @@ TEST_CASE("refusals in a batch cost one more rewrite and leave no entry", "[tune
   CHECK_FALSE(rep.rolled_back);
   CHECK(rep.Count(Outcome::kApplied) == 4);
   CHECK(rep.Count(Outcome::kUnchangeable) == 2);
-  CHECK(root.durable == 2);
+  CHECK(root.durable == 3);  // the batch's journal, the journal without the refused two, the record
   CHECK(journal.entries().size() == 4);
   CHECK_FALSE(journal.Has("file", Irq(2)));
   CHECK_FALSE(journal.Has("file", Irq(4)));
   Journal reloaded(root);
   REQUIRE(reloaded.Load().ok());
   CHECK(reloaded.entries().size() == 4);
+  // The record says what the kernel kept, for verify.
+  auto record = RefusalRecord::Load(root);
+  REQUIRE(record);
+  REQUIRE(record->size() == 2);
+  CHECK((*record)[0].key == Irq(2));
+  CHECK((*record)[1].key == Irq(4));
+  CHECK((*record)[0].kept == "0-3");
+  CHECK((*record)[0].wanted == "0-1");
+  CHECK((*record)[0].reason == "managed");
+  // Revert removes it with the journal.
+  Executor back(root, reloaded);
+  CHECK(back.Revert().complete);
+  CHECK_FALSE(root.Exists(RefusalRecord::Path()));
+  CHECK_FALSE(root.Exists(Journal::Path()));
+}
+
+TEST_CASE("the record of refusals follows each apply: kept while refused, dropped once written or in place",
+          "[tune]") {
+  ManyIrqs b(4);
+  FaultRoot root(b.tree.dir());
+  root.FailWrites(Irq(1), EPERM);
+  root.FailWrites(Irq(2), EPERM);
+  auto refusable = [](std::vector<Change> plan) {
+    for (auto& c : plan) c.refusals.push_back({EPERM, "managed"});
+    return plan;
+  };
+  auto keys = [&] {
+    auto r = RefusalRecord::Load(root);
+    REQUIRE(r);
+    std::vector<std::string> out;
+    for (const auto& x : *r) out.push_back(x.key);
+    return out;
+  };
+  Journal journal(root);
+  Executor ex(root, journal);
+  REQUIRE_FALSE(ex.Apply(refusable(IrqChanges(4))).rolled_back);
+  CHECK(keys() == std::vector<std::string>{Irq(1), Irq(2)});
+
+  // A run that meets no refusal and finds every value in place writes nothing at all.
+  const size_t calls = root.calls().size();
+  std::vector<Change> again = refusable(IrqChanges(4));
+  again.erase(again.begin() + 1, again.begin() + 3);
+  REQUIRE(ex.Apply(again).Count(Outcome::kAlreadySet) == 2);
+  CHECK(root.calls().size() == calls);
+  CHECK(keys() == std::vector<std::string>{Irq(1), Irq(2)});
+
+  // The kernel lets IRQ 1 move now (a driver reloaded unmanaged): written, out of the record.
+  FaultRoot later(b.tree.dir());
+  later.FailWrites(Irq(2), EPERM);
+  Journal j2(later);
+  REQUIRE(j2.Load().ok());
+  Executor ex2(later, j2);
+  REQUIRE(ex2.Apply(refusable(IrqChanges(4))).Count(Outcome::kApplied) == 1);
+  CHECK(keys() == std::vector<std::string>{Irq(2)});
+
+  // A run rolled back leaves the record as it was.
+  later.FailWrites(Irq(3), EIO);
+  b.tree.Put(Irq(3), "0-3\n");
+  ApplyReport failed = ex2.Apply(refusable(IrqChanges(4)));
+  REQUIRE(failed.rolled_back);
+  CHECK(keys() == std::vector<std::string>{Irq(2)});
+
+  // IRQ 2 found in place (the boot's managed_irq placed it): out of the record, and the file goes.
+  b.tree.Put(Irq(2), "0-1\n");
+  std::vector<Change> only2 = refusable(IrqChanges(4));
+  only2 = {only2[2]};
+  REQUIRE(ex2.Apply(only2).Count(Outcome::kAlreadySet) == 1);
+  CHECK_FALSE(root.Exists(RefusalRecord::Path()));
+}
+
+TEST_CASE("a record of refusals that cannot be read or stored is a warning, and apply stands", "[tune]") {
+  ManyIrqs b(3);
+  FaultRoot root(b.tree.dir());
+  root.FailWrites(Irq(1), EPERM);
+  std::vector<Change> plan = IrqChanges(3);
+  for (auto& c : plan) c.refusals.push_back({EPERM, "managed"});
+
+  SECTION("corrupt: replaced by this run's refusals") {
+    b.tree.Put(RefusalRecord::Path(), "{\"refused\": [");
+    Journal journal(root);
+    Executor ex(root, journal);
+    ApplyReport rep = ex.Apply(plan);
+    CHECK_FALSE(rep.rolled_back);
+    CHECK(rep.Count(Outcome::kApplied) == 2);
+    REQUIRE(rep.warnings.size() == 1);
+    CHECK_THAT(rep.warnings[0], Catch::StartsWith("the earlier record of the kernel's refusals is replaced: ") &&
+                                    Catch::Contains("corrupt or truncated"));
+    auto record = RefusalRecord::Load(root);
+    REQUIRE(record);
+    REQUIRE(record->size() == 1);
+    CHECK((*record)[0].key == Irq(1));
+  }
+  SECTION("a directory in its place: not stored, and said") {
+    b.tree.Put(RefusalRecord::Path() + "/x", "");
+    Journal journal(root);
+    Executor ex(root, journal);
+    ApplyReport rep = ex.Apply(plan);
+    CHECK_FALSE(rep.rolled_back);
+    CHECK(rep.Count(Outcome::kApplied) == 2);
+    CHECK(rep.Count(Outcome::kUnchangeable) == 1);
+    REQUIRE(rep.warnings.size() == 2);
+    CHECK_THAT(rep.warnings[1], Catch::StartsWith("the kernel's refusals could not be recorded for `rtagent verify` (") &&
+                                    Catch::Contains("verify reports the unchangeable items as settings that differ"));
+    // The values are journaled as ever: revert puts them back, but cannot remove the record
+    // (a directory in its place) and says the revert did not finish.
+    Journal reloaded(root);
+    REQUIRE(reloaded.Load().ok());
+    Executor back(root, reloaded);
+    RevertReport rev = back.Revert();
+    CHECK_FALSE(rev.complete);
+    for (int i = 0; i < 3; ++i) CHECK(b.tree.Get(Irq(i)) == "0-3\n");
+  }
 }
 
 TEST_CASE("an actuator that is not batchable gets a batch of its own, and a repeated key a new batch", "[tune]") {

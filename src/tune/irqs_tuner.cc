@@ -12,13 +12,29 @@ namespace {
 
 constexpr const char* kWhy = "Real-Time Linux, chapters 3 and 6 (device taps, irqaffinity)";
 
-const char* RefusalReason(const IrqInfo& irq) {
-  if (irq.irq == 0) return "IRQ 0 is the system timer; the kernel keeps it where it is (EIO)";
-  if (irq.managed_hint) {
-    return "a managed IRQ: the driver spread its queues over the CPUs and the kernel refuses to move them (EIO); "
-           "isolcpus=managed_irq keeps them off isolated CPUs when they are not in use";
+// Why the kernel refuses to move `irq`, for the errno it answers: kernel/irq/proc.c's
+// write_irq_affinity() refuses an IRQ whose affinity user space may not set
+// (irq_can_set_affinity_usr(): a managed IRQ, one whose chip cannot move it) with EIO in older
+// kernels and EPERM in newer ones: seen on this project's 6.18 guest for virtio-blk's managed
+// queue line (virtio1-req.0), which rejects even its current value. apply runs only as root
+// (CanWrite), so EPERM on this file is the kernel's refusal, not ours. Literals: the plan keeps
+// a pointer to one (KnownRefusal).
+const char* RefusalReason(const IrqInfo& irq, bool eperm) {
+  if (irq.irq == 0) {
+    return eperm ? "IRQ 0 is the system timer; the kernel keeps it where it is (EPERM)"
+                 : "IRQ 0 is the system timer; the kernel keeps it where it is (EIO)";
   }
-  return "the kernel refused to move this IRQ (EIO): a per-CPU or managed interrupt";
+  if (irq.managed_hint) {
+    return eperm ? "a managed IRQ: the driver spread its queues over the CPUs and the kernel refuses to move them "
+                   "(EPERM, as root); isolcpus=managed_irq (cores.boot) keeps them off isolated CPUs once booted, "
+                   "and the interrupts check says whether one fires there"
+                 : "a managed IRQ: the driver spread its queues over the CPUs and the kernel refuses to move them "
+                   "(EIO); isolcpus=managed_irq (cores.boot) keeps them off isolated CPUs once booted, "
+                   "and the interrupts check says whether one fires there";
+  }
+  return eperm ? "the kernel refused to move this IRQ (EPERM, as root): a managed or per-CPU interrupt, or an "
+                 "interrupt domain that does not accept a new affinity (a hypervisor's MSI-X queue line, for one)"
+               : "the kernel refused to move this IRQ (EIO): a per-CPU or managed interrupt";
 }
 
 }  // namespace
@@ -81,12 +97,8 @@ Result<SectionPlan> IrqsTuner::Plan(const PlanContext& ctx) const {
     c.after = target->cpus.ToList();
     c.compare = Compare::kCpuList;
     c.why = why;
-    c.refusals.push_back({EIO, RefusalReason(irq)});
-    // Some interrupt domains answer EPERM instead, even to root: seen here on a 6.18 guest for
-    // a virtio MSI-X queue line (virtio1-req.0) that rejects even its current value. apply runs
-    // only as root (CanWrite), so EPERM on this file is the kernel's refusal, not ours.
-    c.refusals.push_back({EPERM, "the kernel refused to move this IRQ (EPERM, as root): its interrupt domain does "
-                                 "not accept a new affinity (a hypervisor's MSI-X queue line, for one)"});
+    c.refusals.push_back({EIO, RefusalReason(irq, false)});
+    c.refusals.push_back({EPERM, RefusalReason(irq, true)});
     plan.items.push_back(std::move(c));
   }
   for (const auto& rule : cfg.rules) {

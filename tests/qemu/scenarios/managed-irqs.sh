@@ -3,8 +3,8 @@
 # disk: 16M
 # qemu: -drive file=@WORK@/disk.img,if=none,format=raw,id=d0 -device virtio-blk-pci,drive=d0,num-queues=4
 # A virtio-blk disk with 4 queues: one managed PCI-MSI line per queue. Shows the harness can
-# set them up and that the kernel refuses their affinity (EIO). Later issues assert that
-# rtagent's apply records them as unchangeable, not as failures.
+# set them up and that the kernel refuses their affinity (EIO); rtagent's apply records them as
+# unchangeable, not as failures, and verify says the kernel keeps them (a WARN, not a FAIL).
 . /rtagent/lib.sh
 
 load_modules virtio_pci virtio_blk
@@ -76,5 +76,21 @@ if [ -n "$cfg" ]; then
   [ -n "$i" ] && jexpect "apply: config IRQ $cfg outcome" /tmp/apply.flat results.$i.outcome "applied|already_set"
   expect_file "config IRQ $cfg after apply" /proc/irq/$cfg/smp_affinity_list 0-1
 fi
+# verify after that apply: the queues differ from the profile because the kernel keeps them, not
+# because anything moved them, so conformance.irqs is a WARN carrying the kernel's reason (and
+# not a FAIL whose hint says apply would set them: apply has just said it cannot)
+expect_grep "apply recorded the kernel's refusals for verify" 'virtio[0-9]*-req' /run/rtagent/refused.json
+printf 'name: conformance\ndescription: what apply changed\nchecks: [conformance]\n' > /tmp/conformance-suite.yaml
+rt_expect verify 0 verify /tmp/managed.yaml --suite /tmp/conformance-suite.yaml --json
+json_flat "$OUT/verify.out" > /tmp/verify.flat
+grep -E '^results\.[0-9]+\.(id|status|summary|measured|hint)=' /tmp/verify.flat | sed 's/^/  | /' | head -30
+expect_eq "verify: conformance.irqs is a WARN" "$(result_field /tmp/verify.flat conformance.irqs status)" WARN
+m=$(result_field /tmp/verify.flat conformance.irqs measured)
+expect_eq "verify: each queue named as refused by the kernel" "$(echo "$m" | grep -o 'virtio[0-9]*-req[^)]*) affinity: [^,]*, refused by the kernel' | wc -l)" 4
+case "$(result_field /tmp/verify.flat conformance.irqs hint)" in
+  "the kernel's reason: a managed IRQ"*) pass "verify: the hint names a managed IRQ" ;;
+  *) fail "verify: the hint names a managed IRQ" "$(result_field /tmp/verify.flat conformance.irqs hint)" ;;
+esac
 rt_expect revert 0 revert
+if [ -e /run/rtagent/refused.json ]; then fail "revert removed the record of refusals" "/run/rtagent/refused.json is left"; else pass "revert removed the record of refusals"; fi
 finish
