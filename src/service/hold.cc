@@ -19,6 +19,7 @@
 #include "profile/loader.h"
 #include "service/memory_trim.h"
 #include "tune/apply_profile.h"
+#include "tune/refusals.h"
 #include "tune/systemd_tuner.h"
 #include "tune/tuner.h"
 
@@ -226,11 +227,9 @@ int HoldDaemon::ApplyEach(const std::vector<Change>& changes, bool as_drift, std
     switch (res.outcome) {
       case Outcome::kApplied:
         ++written;
-        refused_.erase(c.key);
         e.outcome = "re-asserted";
         break;
       case Outcome::kUnchangeable:
-        refused_[c.key] = c.before;
         ++state_.unchangeable;
         e.outcome = "unchangeable: " + res.detail;
         if (!as_drift) log_->info("{}: the kernel keeps {} ({})", c.what, c.before, res.detail);
@@ -299,7 +298,6 @@ StartResult HoldDaemon::Start() {
       log_->info("{}: {} -> {}", res.change.what, OneLine(res.change.before), OneLine(res.change.after));
     } else if (res.outcome == Outcome::kUnchangeable) {
       ++state_.unchangeable;
-      refused_[res.change.key] = res.change.before;
       log_->info("{}: the kernel keeps {} ({})", res.change.what, OneLine(res.change.before), res.detail);
     } else if (res.outcome == Outcome::kRebootRequired) {
       ++state_.reboot_required;
@@ -347,8 +345,7 @@ VerifyResult HoldDaemon::Verify() {
   } else {
     for (const Change& c : HeldChanges(*plan, nullptr)) {
       if (c.reboot) continue;
-      auto r = refused_.find(c.key);
-      if (r != refused_.end() && r->second == c.before) continue;  // the kernel's known refusal
+      if (RefusalRecord::Explaining(executor_->Refusals(), c)) continue;  // the kernel's known refusal
       ++v.differs;
     }
     check::Status overall = check::Status::kSkip;
@@ -397,7 +394,7 @@ void HoldDaemon::ArmWatch(const FullPlan& plan) {
       if (c.actuator != "file" || c.reboot) continue;  // sched, cgroup, boot files: the safety re-plan's
       WatchedFile f{c.key, c.compare, c.after, -1, {}};
       bool held = true;
-      if (auto r = refused_.find(c.key); r != refused_.end() && r->second == c.before) {
+      if (RefusalRecord::Explaining(executor_->Refusals(), c)) {
         f.value = c.before;  // the kernel keeps its value: that is what is there now
         held = false;
       }
@@ -450,8 +447,7 @@ int HoldDaemon::Tick() {
     std::vector<Change> drifted;
     for (Change& c : HeldChanges(*plan, nullptr)) {
       if (c.reboot) continue;
-      auto r = refused_.find(c.key);
-      if (r != refused_.end() && r->second == c.before) continue;  // refused before, unchanged since
+      if (RefusalRecord::Explaining(executor_->Refusals(), c)) continue;  // refused before, unchanged since
       drifted.push_back(std::move(c));
     }
     uint64_t before = state_.drift_total;
@@ -525,7 +521,6 @@ bool HoldDaemon::Reload() {
     return fail("a write failed and was rolled back (" + detail + ")");
   }
   profile_ = std::move(*next);
-  refused_.clear();
   watch_.Disarm();  // the new profile manages other files: the next tick plans and takes a baseline
   unarmed_why_ = "first tick after a reload";
   int written = 0, unchangeable = 0, reboot = 0;
@@ -535,7 +530,6 @@ bool HoldDaemon::Reload() {
       log_->info("{}: {} -> {}", res.change.what, OneLine(res.change.before), OneLine(res.change.after));
     } else if (res.outcome == Outcome::kUnchangeable) {
       ++unchangeable;
-      refused_[res.change.key] = res.change.before;
     } else if (res.outcome == Outcome::kRebootRequired) {
       ++reboot;
     }

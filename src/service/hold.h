@@ -8,7 +8,6 @@
 
 #include <chrono>
 #include <functional>
-#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -143,9 +142,6 @@ class HoldDaemon {
   std::unique_ptr<Executor> executor_;
   PmQosLease lease_;
   HoldState state_;
-  /// Items the kernel refused (EIO on a managed IRQ, ...): key -> the value it kept. Not drift
-  /// again until that value changes.
-  std::map<std::string, std::string> refused_;
   /// Boot-time files the profile would change (LeftToApply): apply's job, reported as pending.
   std::vector<std::string> left_to_apply_;
   bool started_ = false;

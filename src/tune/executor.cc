@@ -140,25 +140,26 @@ ApplyReport Executor::Apply(std::vector<Change> changes) {
 }
 
 void Executor::RecordRefusals(ApplyReport& report) {
-  auto refused = [](const ChangeResult& r) { return r.outcome == Outcome::kUnchangeable && r.found.has_value(); };
-  // Most runs meet no refusal and find no record: nothing to read or write then.
-  if (std::none_of(report.results.begin(), report.results.end(), refused) && !root_.Exists(RefusalRecord::Path())) return;
-  std::vector<Refusal> record;
   bool changed = false;
-  if (auto loaded = RefusalRecord::Load(root_)) {
-    record = std::move(*loaded);
-  } else {
-    // Rewritten from this run alone, so the next verify has a record it can read.
-    report.warnings.push_back("the earlier record of the kernel's refusals is replaced: " + loaded.error().message);
-    changed = true;
+  if (!refusals_) {
+    if (auto loaded = RefusalRecord::Load(root_)) {
+      refusals_ = std::move(*loaded);
+    } else {
+      // Rewritten from this run alone, so the next verify has a record it can read.
+      report.warnings.push_back("the earlier record of the kernel's refusals is replaced: " + loaded.error().message);
+      refusals_.emplace();
+      changed = true;
+    }
   }
+  std::vector<Refusal>& record = *refusals_;
   for (const ChangeResult& r : report.results) {
     const Change& c = r.change;
-    if (!refused(r) && r.outcome != Outcome::kApplied && r.outcome != Outcome::kAlreadySet) continue;
+    const bool refused = r.outcome == Outcome::kUnchangeable && r.found.has_value();
+    if (!refused && r.outcome != Outcome::kApplied && r.outcome != Outcome::kAlreadySet) continue;
     const size_t before = record.size();
     std::erase_if(record, [&](const Refusal& x) { return x.actuator == c.actuator && x.key == c.key; });
     changed = changed || record.size() != before;
-    if (refused(r)) {
+    if (refused) {
       record.push_back({c.section, c.what, c.actuator, c.key, c.after, *r.found, c.compare, r.detail});
       changed = true;
     }
@@ -168,6 +169,11 @@ void Executor::RecordRefusals(ApplyReport& report) {
     report.warnings.push_back("the kernel's refusals could not be recorded for `rtagent verify` (" + s.error().message +
                               "): verify reports the unchangeable items as settings that differ from the profile");
   }
+}
+
+const std::vector<Refusal>& Executor::Refusals() const {
+  static const std::vector<Refusal> kNone;
+  return refusals_ ? *refusals_ : kNone;
 }
 
 bool Executor::ReadBatch(ApplyRun& run, size_t begin, size_t end, Batch& batch) {
@@ -389,6 +395,7 @@ RevertReport Executor::Revert() {
   // record that cannot be removed leaves the revert unfinished, as a journal would.
   if (report.complete) {
     if (auto r = RefusalRecord::Store(root_, {}); !r) report.complete = false;
+    else refusals_.emplace();
   }
   return report;
 }

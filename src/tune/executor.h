@@ -13,6 +13,7 @@
 #include "tune/change.h"
 #include "tune/command_runner.h"
 #include "tune/journal.h"
+#include "tune/refusals.h"
 
 namespace rtagent {
 
@@ -120,8 +121,12 @@ class Executor {
   /// `changes` are moved into the report's results, not copied.
   ApplyReport Apply(std::vector<Change> changes);
   /// Puts back every journaled value, newest first (the entries of an actuator that reverts
-  /// first before all others), then removes the journal.
+  /// first before all others), then removes the journal and the record of refusals.
   RevertReport Revert();
+  /// The kernel's refusals as the last Apply left their record (tune/refusals.h): read once,
+  /// at the first Apply, and kept in step after it. Empty before the first Apply. `rtagent hold`
+  /// asks it on every tick, so that a value the kernel keeps is not a drift to re-assert.
+  const std::vector<Refusal>& Refusals() const;
 
  private:
   struct ApplyRun;
@@ -141,8 +146,9 @@ class Executor {
   bool WriteBatch(ApplyRun& run, Batch& batch);
   /// Brings the record of the kernel's refusals (tune/refusals.h) up to date with a run that
   /// was not rolled back: each item the kernel refused at its write goes in (replacing an older
-  /// refusal of its key), each item written or found in place comes out. A record that cannot
-  /// be read or stored costs only verify's explanation: a warning in the report, never a failure.
+  /// refusal of its key), each item written or found in place comes out; the file is rewritten
+  /// only when that changed it. A record that cannot be read or stored costs only verify's
+  /// explanation: a warning in the report, never a failure.
   void RecordRefusals(ApplyReport& report);
   /// Marks result `index` failed with `detail`, rolls the run back; returns false.
   bool Fail(ApplyRun& run, size_t index, std::string detail);
@@ -151,6 +157,7 @@ class Executor {
   SysRoot& root_;
   Journal& journal_;
   std::map<std::string, std::unique_ptr<Actuator>> actuators_;
+  std::optional<std::vector<Refusal>> refusals_;  ///< the record, once read (RecordRefusals)
 };
 
 }  // namespace rtagent
