@@ -33,6 +33,7 @@
 #include "tune/apply_profile.h"
 #include "tune/cores_tuner.h"
 #include "tune/plan_render.h"
+#include "tune/refusals.h"
 #include "tune/tuner.h"
 
 namespace rtagent {
@@ -209,7 +210,9 @@ int CmdCommission(const GlobalOptions& g, const CommissionOptions& o) {
     std::cerr << "rtagent commission: " << plan.error().message << "; nothing was changed\n";
     return kExitCannotRun;
   }
-  std::cout << RenderPlanText(*plan, g.color) << "\n";
+  auto refusals = RefusalRecord::Load(root);  // an earlier apply's, marked as `rtagent plan` marks them
+  if (!refusals) std::cerr << "rtagent commission: " << refusals.error().message << "; the kernel's refusals are not shown\n";
+  std::cout << RenderPlanText(*plan, g.color, refusals ? *refusals : std::vector<Refusal>{}) << "\n";
   if (StopFlag().load()) return Stopped("after the plan", "nothing was changed");
 
   // 4. apply

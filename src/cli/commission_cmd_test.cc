@@ -25,6 +25,7 @@
 #include "base/sysroot.h"
 #include "tune/journal.h"
 #include "base/skip_test_support.h"
+#include "tune/refusals.h"
 
 using namespace rtagent;
 namespace fs = std::filesystem;
@@ -92,6 +93,22 @@ TEST_CASE("commission on a fixture: plans, applies into the tree, verifies, refu
   Run rv = Rt("revert --root " + t.dir());
   CHECK(rv.code == 0);
   CHECK(Snapshot(t.dir()) == before);
+}
+
+TEST_CASE("commission over a record of refusals it cannot read says so, and its apply replaces the record",
+          "[cli][commission]") {
+  TempTree t(kSysroots + "arm64-rt-8cpu");
+  TempTree cwd;
+  t.Put(RefusalRecord::Path(), "{\"refused\": [");
+  Run r = Rt("commission " + kProfiles + "/generic-4core.yaml --root " + t.dir(), cwd.dir());
+  INFO(r.out);
+  CHECK(r.code == 3);  // the latency test refuses a fixture root, as above
+  const std::string file = t.dir() + "/" + RefusalRecord::Path();
+  CHECK_THAT(r.out, Catch::Contains("rtagent commission: " + file + ": not the record of refusals rtagent writes") &&
+                        Catch::Contains("the kernel's refusals are not shown"));
+  CHECK_THAT(r.out, Catch::Contains("the earlier record of the kernel's refusals is replaced: " + file));
+  // Nothing was refused on the fixture: the replaced record is no record at all.
+  CHECK_FALSE(fs::exists(file));
 }
 
 TEST_CASE("commission --revert-after on a fixture leaves the tree as it was", "[cli][commission]") {

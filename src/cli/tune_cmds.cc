@@ -12,6 +12,7 @@
 #include "cli/verdict_files.h"
 #include "tune/apply_profile.h"
 #include "tune/plan_render.h"
+#include "tune/refusals.h"
 #include "tune/tuner.h"
 
 namespace rtagent {
@@ -25,15 +26,19 @@ int CmdPlan(const GlobalOptions& g, const PlanOptions& o) {
     std::cerr << "rtagent plan: " << plan.error().message << "\n";
     return kExitCannotRun;
   }
+  // What an earlier apply met: the changes the kernel refused are marked, not hidden.
+  auto refusals = RefusalRecord::Load(*lp->root);
+  if (!refusals) std::cerr << "rtagent plan: " << refusals.error().message << "; the kernel's refusals are not shown\n";
+  const std::vector<Refusal> refused = refusals ? std::move(*refusals) : std::vector<Refusal>{};
   if (o.json) {
-    auto j = PlanJson(*plan);
+    auto j = PlanJson(*plan, refused);
     j["profile"] = lp->profile.path;
     j["root"] = lp->root->Dir();
     std::cout << j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
   } else {
     std::cout << "plan for " << lp->profile.path << " on " << lp->root->Dir() << " (" << profile::Summary(lp->profile)
               << ")\n\n"
-              << RenderPlanText(*plan, g.color);
+              << RenderPlanText(*plan, g.color, refused);
   }
   return kExitOk;
 }

@@ -14,6 +14,7 @@
 #include "base/fault_root.h"
 #include "report/test_verdict.h"
 #include "service/hold_state.h"
+#include "tune/refusals.h"
 
 using namespace rtagent;
 namespace fs = std::filesystem;
@@ -63,6 +64,50 @@ TEST_CASE("plan writes nothing and shows before -> after by section", "[cli][pla
   }
   CHECK(irq85);
   CHECK(Snapshot(t.dir()) == before);
+}
+
+TEST_CASE("plan marks a change the kernel refused at the last apply, and goes on when the record is bad",
+          "[cli][plan]") {
+  TempTree t(kArm);
+  const std::string irq85 = "proc/irq/85/smp_affinity_list";
+  FsRoot root(t.dir());
+  // As apply leaves it when the kernel refuses IRQ 85 (0-3 kept, 0-1 wanted).
+  REQUIRE(RefusalRecord::Store(root, {{"irqs", "IRQ 85 (eth0) affinity", "file", irq85, "0-1", "0-3", Compare::kCpuList,
+                                       "a managed IRQ: refused"}}).ok());
+  const std::string args = "plan " + kProfiles + "/generic-4core.yaml --root " + t.dir();
+  Run r = Rt(args);
+  CHECK(r.code == 0);
+  CHECK_THAT(r.out, Catch::Matches("[\\s\\S]*IRQ 85 \\(eth0\\) affinity +0-3 +-> +0-1 +now \\(refused before\\)[\\s\\S]*"));
+  CHECK_THAT(r.out, Catch::Contains("1 change was refused by the kernel at the last apply, which keeps its value "
+                                    "(a managed IRQ: refused): apply tries again and reports what it still refuses as "
+                                    "unchangeable"));
+  Run j = Rt(args + " --json");
+  REQUIRE(j.code == 0);
+  auto doc = nlohmann::json::parse(j.out.substr(j.out.find('{')));
+  int marked = 0;
+  for (const auto& s : doc["sections"]) {
+    for (const auto& c : s["changes"]) {
+      if (!c.contains("refused_by_kernel")) continue;
+      ++marked;
+      CHECK(c["key"] == irq85);
+      CHECK(c["refused_by_kernel"] == "a managed IRQ: refused");
+    }
+  }
+  CHECK(marked == 1);
+
+  // Moved since by something else: a plain change again.
+  t.Put(irq85, "2\n");
+  Run moved = Rt(args);
+  CHECK_THAT(moved.out, !Catch::Contains("refused"));
+
+  // A record plan cannot read: said on stderr, and the plan is the plain one.
+  t.Put(RefusalRecord::Path(), "not json");
+  Run bad = Rt(args);
+  CHECK(bad.code == 0);
+  CHECK_THAT(bad.out, Catch::Contains("rtagent plan: " + t.dir() + "/" + RefusalRecord::Path() +
+                                      ": not the record of refusals rtagent writes") &&
+                          Catch::Contains("the kernel's refusals are not shown") &&
+                          Catch::Contains("IRQ 85 (eth0) affinity"));
 }
 
 TEST_CASE("apply, verify, apply again, revert: the user's round trip", "[cli][apply]") {

@@ -236,13 +236,19 @@ std::string RenderRebootNotice(const FullPlan& plan, const ApplyReport& report, 
          "now; reboot, then run `rtagent commission` again: that second run gives the verdict that counts.\n";
 }
 
-std::string RenderPlanText(const FullPlan& plan, bool color) {
+std::string RenderPlanText(const FullPlan& plan, bool color, const std::vector<Refusal>& refusals) {
   std::string out;
+  int refused = 0;
+  const Refusal* first = nullptr;
   for (const auto& s : plan.sections) {
     TextTable t({"change", "before", "", "after", "when"});
     for (const auto& c : s.items) {
       if (!Pending(c)) continue;
-      t.Row({c.what, Cell(c, c.before, 48), "->", Cell(c, c.after, 48), c.reboot ? "at reboot" : "now"});
+      const Refusal* r = c.reboot ? nullptr : RefusalRecord::Explaining(refusals, c);
+      if (r && !first) first = r;
+      refused += r != nullptr;
+      t.Row({c.what, Cell(c, c.before, 48), "->", Cell(c, c.after, 48),
+             c.reboot ? "at reboot" : r ? "now (refused before)" : "now"});
     }
     if (t.Rows() == 0) continue;
     out += Paint(color, "1", s.section) + "\n" + t.Render(2);
@@ -251,6 +257,11 @@ std::string RenderPlanText(const FullPlan& plan, bool color) {
   if (out.empty()) out = "nothing to change: the system already matches the profile\n";
   out += "\n" + std::to_string(n.pending) + " to change now, " + std::to_string(n.reboot) + " at the next boot, " +
          std::to_string(n.matching) + " already in place\n";
+  if (refused > 0) {
+    out += CountOf(refused, "change was", "changes were") + " refused by the kernel at the last apply, which keeps " +
+           (refused == 1 ? "its value" : "their values") + " (" + first->reason +
+           "): apply tries again and reports what it still refuses as unchangeable\n";
+  }
   if (n.reboot > 0) {
     out += "reboot required: the kernel command line lacks " + CountOf(n.reboot, "argument", "arguments") +
            "; apply writes the boot loader file, then reboot\n";
@@ -264,12 +275,15 @@ std::string RenderPlanText(const FullPlan& plan, bool color) {
   return out + RenderFindings(plan, color);
 }
 
-json PlanJson(const FullPlan& plan) {
+json PlanJson(const FullPlan& plan, const std::vector<Refusal>& refusals) {
   json sections = json::array();
   for (const auto& s : plan.sections) {
     json items = json::array();
     for (const auto& c : s.items) {
-      if (Pending(c)) items.push_back(ItemJson(c));
+      if (!Pending(c)) continue;
+      json item = ItemJson(c);
+      if (const Refusal* r = c.reboot ? nullptr : RefusalRecord::Explaining(refusals, c)) item["refused_by_kernel"] = r->reason;
+      items.push_back(std::move(item));
     }
     sections.push_back({{"section", s.section}, {"changes", items}, {"findings", FindingsJson(s)}});
   }

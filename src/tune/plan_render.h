@@ -6,14 +6,17 @@
 #include <string>
 
 #include "tune/executor.h"
+#include "tune/refusals.h"
 #include "tune/tuner.h"
 
 namespace rtagent {
 
 /// `rtagent plan`: every pending change as before -> after, grouped by section, the boot
-/// items that need a reboot, then the findings.
-std::string RenderPlanText(const FullPlan& plan, bool color);
-nlohmann::json PlanJson(const FullPlan& plan);
+/// items that need a reboot, then the findings. A pending change that `refusals` (the record an
+/// earlier apply left, tune/refusals.h) explains is marked: the kernel refused it and keeps its
+/// value, so apply will most likely report it unchangeable again.
+std::string RenderPlanText(const FullPlan& plan, bool color, const std::vector<Refusal>& refusals = {});
+nlohmann::json PlanJson(const FullPlan& plan, const std::vector<Refusal>& refusals = {});
 
 /// `rtagent verify` (conformance): every item, matching or not.
 std::string RenderConformanceText(const FullPlan& plan, bool color);
