@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <unordered_map>
 #include <unordered_set>
 
 #include "tune/refusals.h"
@@ -152,20 +153,40 @@ void Executor::RecordRefusals(ApplyReport& report) {
     }
   }
   std::vector<Refusal>& record = *refusals_;
-  for (const ChangeResult& r : report.results) {
-    const Change& c = r.change;
-    const bool refused = r.outcome == Outcome::kUnchangeable && r.found.has_value();
-    if (!refused && r.outcome != Outcome::kApplied && r.outcome != Outcome::kAlreadySet) continue;
-    const size_t before = record.size();
-    std::erase_if(record, [&](const Refusal& x) { return x.actuator == c.actuator && x.key == c.key; });
-    changed = changed || record.size() != before;
-    if (refused) {
-      record.push_back({c.section, c.what, c.actuator, c.key, c.after, *r.found, c.compare, r.detail});
-      changed = true;
-    }
+  // Every key this run settled (written, found in place or refused) leaves the record in one
+  // pass; the refused ones then go back in with what this run found. A large server's apply
+  // settles 14,000 items (issue 19), so not one pass over the record per item.
+  auto refused = [](const ChangeResult& r) { return r.outcome == Outcome::kUnchangeable && r.found.has_value(); };
+  auto settled = [&](const ChangeResult& r) {
+    return r.outcome == Outcome::kApplied || r.outcome == Outcome::kAlreadySet || refused(r);
+  };
+  if (record.empty() && std::none_of(report.results.begin(), report.results.end(), refused)) {
+    if (changed) StoreRefusals(report);  // the unreadable record goes
+    return;
   }
-  if (!changed) return;
-  if (auto s = RefusalRecord::Store(root_, record); !s) {
+  std::unordered_map<std::string, size_t> last;  // actuator + '\n' + key -> its last settled result
+  for (size_t i = 0; i < report.results.size(); ++i) {
+    const ChangeResult& r = report.results[i];
+    if (settled(r)) last[r.change.actuator + '\n' + r.change.key] = i;
+  }
+  if (!record.empty() && !last.empty()) {
+    const size_t before = record.size();
+    std::erase_if(record, [&](const Refusal& x) { return last.count(x.actuator + '\n' + x.key) != 0; });
+    changed = changed || record.size() != before;
+  }
+  for (size_t i = 0; i < report.results.size(); ++i) {
+    const ChangeResult& r = report.results[i];
+    if (!refused(r)) continue;
+    const Change& c = r.change;
+    if (last[c.actuator + '\n' + c.key] != i) continue;  // a key written twice: its last outcome counts
+    record.push_back({c.section, c.what, c.actuator, c.key, c.after, *r.found, c.compare, r.detail});
+    changed = true;
+  }
+  if (changed) StoreRefusals(report);
+}
+
+void Executor::StoreRefusals(ApplyReport& report) {
+  if (auto s = RefusalRecord::Store(root_, *refusals_); !s) {
     report.warnings.push_back("the kernel's refusals could not be recorded for `rtagent verify` (" + s.error().message +
                               "): verify reports the unchangeable items as settings that differ from the profile");
   }

@@ -150,6 +150,8 @@ class Executor {
   /// only when that changed it. A record that cannot be read or stored costs only verify's
   /// explanation: a warning in the report, never a failure.
   void RecordRefusals(ApplyReport& report);
+  /// Stores the record as it is in memory; a failure is a warning in `report`.
+  void StoreRefusals(ApplyReport& report);
   /// Marks result `index` failed with `detail`, rolls the run back; returns false.
   bool Fail(ApplyRun& run, size_t index, std::string detail);
   /// Puts back everything this run changed, newest first, and drops its journal entries.

@@ -441,6 +441,57 @@ TEST_CASE("the record of refusals follows each apply: kept while refused, droppe
   CHECK_FALSE(root.Exists(RefusalRecord::Path()));
 }
 
+TEST_CASE("a key written twice in one apply: its last outcome is what the record keeps", "[tune]") {
+  ManyIrqs b(2);
+  FaultRoot root(b.tree.dir());
+  root.FailWrites(Irq(1), EPERM, /*after_ok=*/1);  // the first write goes through, the second is refused
+  std::vector<Change> plan = IrqChanges(2);
+  Change again = plan[1];
+  again.after = "0";
+  plan.push_back(again);
+  for (auto& c : plan) c.refusals.push_back({EPERM, "managed"});
+  Journal journal(root);
+  Executor ex(root, journal);
+  ApplyReport rep = ex.Apply(plan);
+  REQUIRE_FALSE(rep.rolled_back);
+  REQUIRE(rep.results[1].outcome == Outcome::kApplied);
+  REQUIRE(rep.results[2].outcome == Outcome::kUnchangeable);
+  auto record = RefusalRecord::Load(root);
+  REQUIRE(record);
+  REQUIRE(record->size() == 1);
+  CHECK((*record)[0].wanted == "0");
+  CHECK((*record)[0].kept == "0-1");  // what the first write left, and the kernel then kept
+  CHECK(ex.Refusals().size() == 1);
+
+  // The other way round: refused first, then written. Nothing is left to explain.
+  class RefusesOnce : public FaultRoot {
+   public:
+    using FaultRoot::FaultRoot;
+    Result<void> Write(const std::string& path, const std::string& value) override {
+      if (path == Irq(0) && !refused_) {
+        refused_ = true;
+        return MakeError("refused once", EPERM);
+      }
+      return FaultRoot::Write(path, value);
+    }
+   private:
+    bool refused_ = false;
+  };
+  ManyIrqs c(1);
+  RefusesOnce once(c.tree.dir());
+  std::vector<Change> twice = IrqChanges(1);
+  twice.push_back(twice[0]);
+  twice[1].after = "0";
+  for (auto& x : twice) x.refusals.push_back({EPERM, "managed"});
+  Journal j2(once);
+  Executor ex2(once, j2);
+  ApplyReport rep2 = ex2.Apply(twice);
+  REQUIRE(rep2.results[0].outcome == Outcome::kUnchangeable);
+  REQUIRE(rep2.results[1].outcome == Outcome::kApplied);
+  CHECK(ex2.Refusals().empty());
+  CHECK_FALSE(once.Exists(RefusalRecord::Path()));
+}
+
 TEST_CASE("a record of refusals that cannot be read or stored is a warning, and apply stands", "[tune]") {
   ManyIrqs b(3);
   FaultRoot root(b.tree.dir());
