@@ -182,7 +182,9 @@ void Executor::RecordRefusals(ApplyReport& report) {
     record.push_back({c.section, c.what, c.actuator, c.key, c.after, *r.found, c.compare, r.detail});
     changed = true;
   }
-  if (changed) StoreRefusals(report);
+  if (!changed) return;
+  SortRefusals(record);
+  StoreRefusals(report);
 }
 
 void Executor::StoreRefusals(ApplyReport& report) {

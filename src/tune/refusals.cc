@@ -1,6 +1,8 @@
 #include "tune/refusals.h"
 
+#include <algorithm>
 #include <cerrno>
+#include <tuple>
 #include <nlohmann/json.hpp>
 
 #include "base/file_trust.h"
@@ -64,6 +66,7 @@ Result<std::vector<Refusal>> RefusalRecord::Load(const SysRoot& root) {
     }
     out.push_back(std::move(r));
   }
+  SortRefusals(out);  // a file written by hand may hold them in any order
   return out;
 }
 
@@ -87,12 +90,20 @@ Result<void> RefusalRecord::Store(SysRoot& root, const std::vector<Refusal>& ref
   return root.WriteDurable(Path(), doc.dump(2, ' ', false, json::error_handler_t::replace) + "\n");
 }
 
+void SortRefusals(std::vector<Refusal>& refusals) {
+  std::stable_sort(refusals.begin(), refusals.end(), [](const Refusal& a, const Refusal& b) {
+    return std::tie(a.actuator, a.key) < std::tie(b.actuator, b.key);
+  });
+}
+
 const Refusal* RefusalRecord::Explaining(const std::vector<Refusal>& refusals, const Change& c) {
-  for (const Refusal& r : refusals) {
-    if (r.actuator == c.actuator && r.key == c.key && SameValue(c.compare, r.wanted, c.after) &&
-        SameValue(c.compare, c.before, r.kept)) {
-      return &r;
-    }
+  // A binary search: verify and plan ask it for every differing item, and a server's managed
+  // queue vectors can be thousands of refusals.
+  auto it = std::lower_bound(refusals.begin(), refusals.end(), c, [](const Refusal& r, const Change& ch) {
+    return std::tie(r.actuator, r.key) < std::tie(ch.actuator, ch.key);
+  });
+  for (; it != refusals.end() && it->actuator == c.actuator && it->key == c.key; ++it) {
+    if (SameValue(c.compare, it->wanted, c.after) && SameValue(c.compare, c.before, it->kept)) return &*it;
   }
   return nullptr;
 }

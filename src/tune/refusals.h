@@ -42,8 +42,13 @@ class RefusalRecord {
 
   /// The refusal that explains `c` as the plan sees it now: the same actuator and key, the same
   /// wanted value, and the value the kernel kept still in place. nullptr when none does (the
-  /// setting then differs for another reason: it drifted, or was never applied).
+  /// setting then differs for another reason: it drifted, or was never applied). `refusals` is
+  /// sorted by actuator and key (SortRefusals), as Load and the executor keep it.
   static const Refusal* Explaining(const std::vector<Refusal>& refusals, const Change& c);
 };
+
+/// Sorts refusals by actuator and key, the order Explaining searches (stable: one key's
+/// entries keep their order).
+void SortRefusals(std::vector<Refusal>& refusals);
 
 }  // namespace rtagent

@@ -126,3 +126,27 @@ TEST_CASE("refusals: a refusal explains a setting only while the kernel keeps wh
   sched.actuator = "sched";
   CHECK(RefusalRecord::Explaining(record, sched) == nullptr);
 }
+
+TEST_CASE("refusals: many of them, in any order in the file, are each found", "[tune]") {
+  TempTree t;
+  FsRoot root(t.dir());
+  // Written by hand, last IRQ first: Load sorts them for Explaining's binary search.
+  std::string text = "{\"refused\": [";
+  for (int irq = 99; irq >= 0; --irq) {
+    text += std::string(irq == 99 ? "" : ",") + "{\"section\": \"irqs\", \"what\": \"w\", \"actuator\": \"file\", " +
+            "\"key\": \"proc/irq/" + std::to_string(irq) + "/smp_affinity_list\", \"wanted\": \"0\", " +
+            "\"kept\": \"" + std::to_string(irq % 4) + "\", \"compare\": \"cpulist\", \"reason\": \"r\"}";
+  }
+  t.Put(RefusalRecord::Path(), text + "], \"version\": 1}\n");
+  auto record = RefusalRecord::Load(root);
+  REQUIRE(record);
+  REQUIRE(record->size() == 100);
+  int found = 0;
+  for (int irq = 0; irq < 100; ++irq) {
+    Change c = Pending(std::to_string(irq % 4), "0");
+    c.key = "proc/irq/" + std::to_string(irq) + "/smp_affinity_list";
+    const Refusal* r = RefusalRecord::Explaining(*record, c);
+    found += r != nullptr && r->key == c.key;
+  }
+  CHECK(found == 100);
+}
