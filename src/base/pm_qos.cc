@@ -11,11 +11,6 @@ namespace rtagent {
 
 namespace {
 
-std::string HostPathOf(const SysRoot& root, const std::string& rel) {
-  std::string dir = root.Dir();
-  return dir + (!dir.empty() && dir.back() == '/' ? "" : "/") + rel;
-}
-
 class KernelQosDevice : public QosDevice {
  public:
   explicit KernelQosDevice(std::string path) : path_(std::move(path)) {}
@@ -77,7 +72,7 @@ class FixtureQosDevice : public QosDevice {
     open_ = false;
   }
   bool IsOpen() const override { return open_; }
-  std::string Where() const override { return HostPathOf(root_, kpath::kCpuDmaLatency); }
+  std::string Where() const override { return root_.HostPath(kpath::kCpuDmaLatency); }
 
  private:
   SysRoot& root_;
@@ -88,7 +83,7 @@ class FixtureQosDevice : public QosDevice {
 }  // namespace
 
 std::unique_ptr<QosDevice> MakeKernelQosDevice(const SysRoot& root) {
-  return std::make_unique<KernelQosDevice>(HostPathOf(root, kpath::kCpuDmaLatency));
+  return std::make_unique<KernelQosDevice>(root.HostPath(kpath::kCpuDmaLatency));
 }
 
 std::unique_ptr<QosDevice> MakeFixtureQosDevice(SysRoot& root) { return std::make_unique<FixtureQosDevice>(root); }

@@ -58,11 +58,14 @@ FsRoot::FsRoot(std::string dir) : dir_(std::move(dir)) {
   if (dir_.empty()) dir_.assign(1, '/');
 }
 
-std::string FsRoot::HostPath(const std::string& path) const {
-  std::string rel = path;
-  while (!rel.empty() && rel.front() == '/') rel.erase(0, 1);
-  if (dir_ == "/") return "/" + rel;
-  return dir_ + "/" + rel;
+std::string SysRoot::HostPath(const std::string& path) const {
+  std::string_view rel = path;
+  while (!rel.empty() && rel.front() == '/') rel.remove_prefix(1);
+  std::string host = Dir();
+  host.reserve(host.size() + 1 + rel.size());
+  if (host.empty() || host.back() != '/') host += '/';
+  host += rel;
+  return host;
 }
 
 namespace {
@@ -413,7 +416,7 @@ Result<void> WriteDurableFrom(SysRoot& root, const std::string& path, const Piec
   // Only an FsRoot itself streams: a subclass overrides WriteDurable to have its say (count,
   // fail, refuse), and must keep having it.
   if (typeid(root) == typeid(FsRoot)) {
-    const std::string host = static_cast<FsRoot&>(root).HostPath(path);
+    const std::string host = root.HostPath(path);
     if (auto r = MakeDirs(host.substr(0, host.find_last_of('/'))); !r) return r;
     return WriteFileAtomicFrom(host, pieces);
   }
@@ -427,7 +430,7 @@ Result<void> EditFixtureFile(SysRoot& root, const std::string& path, const EditT
   // fixture tree (a kernel file shows what the kernel makes of a write); a subclass's Read and
   // Write have their say.
   if (typeid(root) == typeid(FsRoot) && !root.IsLive()) {
-    return WriteFixtureFile(static_cast<FsRoot&>(root).HostPath(path), nullptr, edit);
+    return WriteFixtureFile(root.HostPath(path), nullptr, edit);
   }
   auto now = root.Read(path);
   if (!now) return now.error();
@@ -444,7 +447,7 @@ Result<void> ReadLinesFrom(const SysRoot& root, const std::string& path, const T
     for (auto line : SplitLines(*text)) take(line);
     return Ok();
   }
-  const std::string host = static_cast<const FsRoot&>(root).HostPath(path);
+  const std::string host = root.HostPath(path);
   int fd = ::open(host.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) return MakeError("cannot open " + host, errno);
   char buf[65536];

@@ -47,6 +47,9 @@ class SysRoot {
   Result<std::string> ReadTrimmed(const std::string& path) const;
   /// Read() of a file holding one integer.
   Result<long long> ReadInt(const std::string& path) const;
+  /// The host path of a root-relative path: Dir() joined to it with one '/'. The one place a
+  /// root and a path are joined, for messages and for the files rtagent opens itself.
+  std::string HostPath(const std::string& path) const;
 };
 
 /// SysRoot over a directory of the local file system.
@@ -63,9 +66,6 @@ class FsRoot : public SysRoot {
   Result<void> Remove(const std::string& path) override;
   std::string Dir() const override { return dir_; }
   bool IsLive() const override { return dir_ == "/"; }
-
-  /// The host path of a root-relative path.
-  std::string HostPath(const std::string& path) const;
 
  private:
   std::string dir_;

@@ -388,3 +388,18 @@ TEST_CASE("docs/checks.md lists every check with the chapters and needs it decla
     CHECK_THAT(cells[3], Catch::StartsWith(needs));
   }
 }
+
+TEST_CASE("conformance: a drop-in and a CPU mask read as plan shows them, not as raw file text", "[check]") {
+  // The x86 board has no CPUAffinity= drop-in, and its unbound workqueues may run anywhere (f).
+  Bench b = LoadBench(Tree("x86-ipc-4cpu"), "cores:\n  housekeeping: 0-1\n  isolated: 2-3\n  bootloader: print\n"
+                                            "irqs:\n  default: keep\n  irqbalance: leave\n"
+                                            "systemd:\n  cpu_affinity: housekeeping\n");
+  auto rs = b.Run("conformance");
+  const auto& systemd = ById(rs, "conformance.systemd");
+  CHECK(systemd.status == Status::kFail);
+  CHECK_THAT(systemd.measured, Catch::Contains("(wants CPUAffinity=0-1)"));
+  CHECK_THAT(systemd.measured, !Catch::Contains("# Written by"));
+  const auto& cores = ById(rs, "conformance.cores");
+  CHECK(cores.status == Status::kFail);
+  CHECK_THAT(cores.measured, Catch::Contains("unbound workqueue cpumask: f (CPUs 0-3) (wants 3 (CPUs 0-1))"));
+}

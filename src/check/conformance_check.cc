@@ -10,6 +10,7 @@
 #include "base/text_table.h"
 #include "check/chapters.h"
 #include "check/check.h"
+#include "tune/plan_render.h"
 #include "tune/refusals.h"
 #include "tune/tuner.h"
 
@@ -29,8 +30,9 @@ std::string TunerChapters() {
   return out;
 }
 
+// An item as plan shows its values: a drop-in by its settings, a CPU mask with its CPUs.
 std::string Item(const Change& c) {
-  return c.what + ": " + ShortValue(c.before, 32) + " (wants " + ShortValue(c.after, 32) + ")";
+  return c.what + ": " + ValueCell(c, c.before, 32) + " (wants " + ValueCell(c, c.after, 32) + ")";
 }
 
 // The refusals apply recorded (tune/refusals.h): which differing items the kernel keeps as they

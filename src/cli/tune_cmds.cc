@@ -59,7 +59,7 @@ int CmdApply(const GlobalOptions& g, const PlanOptions& o) {
     auto j = ApplyJson(report, *plan);
     j["profile"] = lp->profile.path;
     j["root"] = lp->root->Dir();
-    j["journal"] = lp->root->Dir() + (lp->root->Dir() == "/" ? "" : "/") + Journal::Path();
+    j["journal"] = lp->root->HostPath(Journal::Path());
     std::cout << j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
   } else {
     if (report.results.empty()) {

@@ -25,11 +25,11 @@ void HoldState::AddDrift(DriftEvent e) {
 std::string StatePath() { return kpath::kRunDir + "/state.json"; }
 
 std::string StateFileOnHost(const SysRoot& root) {
-  return root.Dir() + (root.Dir() == "/" ? "" : "/") + StatePath();
+  return root.HostPath(StatePath());
 }
 
 std::string TextfileOnHost(const SysRoot& root, const std::string& path) {
-  return root.Dir() == "/" ? path : root.Dir() + path;
+  return root.HostPath(path);
 }
 
 namespace {

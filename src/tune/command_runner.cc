@@ -106,7 +106,7 @@ CommandRun LiveCommandRunner::Run(const std::vector<std::string>& argv) {
     run.note = argv[0] + " is not installed (looked in " + dirs + ")";
     return run;
   }
-  run.program = root_.Dir() + (root_.Dir().ends_with('/') ? "" : "/") + *found;
+  run.program = root_.HostPath(*found);
 
   // Its stdin reads end of file at once (a pipe whose writing end is closed here); its
   // stdout and stderr go into one pipe, in the order it wrote them.

@@ -143,7 +143,7 @@ Result<void> FileCgroupBackend::Create(const std::string& cgroup) {
     // create leaves the tree as it was (the write-fault sweep found a half-made cgroup left).
     for (size_t j = 0; j < i; ++j) (void)writes_->Remove(dir + "/" + files[j].first);
     std::error_code ec;
-    std::filesystem::remove(reads_.Dir() + "/" + dir, ec);
+    std::filesystem::remove(reads_.HostPath(dir), ec);
     return w;
   }
   return Ok();
@@ -170,8 +170,8 @@ Result<void> FileCgroupBackend::Remove(const std::string& cgroup) {
     if (auto r = writes_->Remove(dir + "/" + n); !r) return r;
   }
   std::error_code ec;
-  std::filesystem::remove(reads_.Dir() + "/" + dir, ec);
-  if (ec) return MakeError("cannot remove " + reads_.Dir() + "/" + dir, ec.value());
+  std::filesystem::remove(reads_.HostPath(dir), ec);
+  if (ec) return MakeError("cannot remove " + reads_.HostPath(dir), ec.value());
   return Ok();
 }
 
@@ -183,7 +183,7 @@ Result<void> FileCgroupBackend::Set(const std::string& cgroup, const std::string
   if (auto w = Writable(); !w) return w;
   const std::string path = h_.CgroupPath(cgroup) + "/" + file;
   if (!reads_.Exists(path)) return MakeError("no " + file + " in cgroup " + cgroup + " under " + reads_.Dir(), ENOENT);
-  const std::string where = "write \"" + value + "\" to " + reads_.Dir() + "/" + path;
+  const std::string where = "write \"" + value + "\" to " + reads_.HostPath(path);
   std::string contents = value + "\n";
   if (file == h_.Cpuset(kpath::kCpusetPartition)) {
     if (value != "member" && value != "root" && value != "isolated") return MakeError(where, EINVAL);

@@ -276,7 +276,7 @@ std::string Journal::MachineId() const {
 }
 
 Result<void> Journal::LoadFile(const std::string& path, bool boot) {
-  const std::string file = root_.Dir() + (root_.Dir() == "/" ? "" : "/") + path;
+  const std::string file = root_.HostPath(path);
   // Nothing of a journal that fails any test below is used: revert would write what it says
   // into the kernel and the boot loader's files (issue 17).
   auto refuse = [&](const std::string& why, const std::string& way_out) {

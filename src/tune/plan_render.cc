@@ -70,12 +70,16 @@ std::string MaskCell(const std::string& value) {
   return set ? value + " (" + set->Named() + ")" : value;
 }
 
-std::string Cell(const Change& c, const std::string& value, size_t width) {
+}  // namespace
+
+std::string ValueCell(const Change& c, const std::string& value, size_t width) {
   if (IsBootFileActuator(c.actuator)) return FileCell(value);
   if (c.actuator == kDropInActuator) return ShortValue(SettingsOf(value), width);
   if (c.compare == Compare::kCpuMask) return ShortValue(MaskCell(value), width);
   return ShortValue(value, width);
 }
+
+namespace {
 
 // The lines that change between two texts: the common first and last lines are left out,
 // what is between is shown as removed (-) and added (+).
@@ -247,7 +251,7 @@ std::string RenderPlanText(const FullPlan& plan, bool color, const std::vector<R
       const Refusal* r = c.reboot ? nullptr : RefusalRecord::Explaining(refusals, c);
       if (r && !first) first = r;
       refused += r != nullptr;
-      t.Row({c.what, Cell(c, c.before, 48), "->", Cell(c, c.after, 48),
+      t.Row({c.what, ValueCell(c, c.before, 48), "->", ValueCell(c, c.after, 48),
              c.reboot ? "at reboot" : r ? "now (refused before)" : "now"});
     }
     if (t.Rows() == 0) continue;
@@ -294,39 +298,6 @@ json PlanJson(const FullPlan& plan, const std::vector<Refusal>& refusals) {
   return out;
 }
 
-std::string RenderConformanceText(const FullPlan& plan, bool color) {
-  std::string out;
-  for (const auto& s : plan.sections) {
-    if (s.items.empty()) continue;
-    TextTable t({"", "item", "now", "profile"});
-    for (const auto& c : s.items) {
-      std::string state = !Pending(c) ? Paint(color, "32", "ok") : c.reboot ? Paint(color, "33", "reboot") : Paint(color, "31", "DIFFERS");
-      t.Row({state, c.what, Cell(c, c.before, 48), Cell(c, c.after, 48)});
-    }
-    out += Paint(color, "1", s.section) + "\n" + t.Render(2);
-  }
-  Counts n = Count(plan);
-  out += "\nconformance: " + std::to_string(n.matching) + " in place, " + std::to_string(n.pending) + " differ, " +
-         std::to_string(n.reboot) + " wait for a reboot\n";
-  return out + RenderFindings(plan, color);
-}
-
-json ConformanceJson(const FullPlan& plan) {
-  json sections = json::array();
-  for (const auto& s : plan.sections) {
-    json items = json::array();
-    for (const auto& c : s.items) {
-      json j = ItemJson(c);
-      j["state"] = !Pending(c) ? "match" : c.reboot ? "reboot_required" : "differs";
-      items.push_back(std::move(j));
-    }
-    sections.push_back({{"section", s.section}, {"items", items}, {"findings", FindingsJson(s)}});
-  }
-  Counts n = Count(plan);
-  return {{"sections", sections},
-          {"summary", {{"differs", n.pending}, {"reboot_required", n.reboot}, {"matching", n.matching}}}};
-}
-
 std::string RenderApplyText(const ApplyReport& report, const FullPlan& plan, bool color) {
   std::string out;
   TextTable t({"outcome", "change", "before", "", "after", "detail"});
@@ -335,8 +306,8 @@ std::string RenderApplyText(const ApplyReport& report, const FullPlan& plan, boo
                        : r.outcome == Outcome::kFailed ? "1;31"
                        : r.outcome == Outcome::kUnchangeable || r.outcome == Outcome::kRebootRequired ? "33"
                                                                                                        : "0";
-    t.Row({Paint(color, code, std::string(OutcomeName(r.outcome))), r.change.what, Cell(r.change, r.change.before, 32),
-           "->", Cell(r.change, r.change.after, 32), r.detail});
+    t.Row({Paint(color, code, std::string(OutcomeName(r.outcome))), r.change.what, ValueCell(r.change, r.change.before, 32),
+           "->", ValueCell(r.change, r.change.after, 32), r.detail});
   }
   if (t.Rows()) out += t.Render(2);
   // Boot files whole, and what their update command ran and printed.
@@ -417,7 +388,7 @@ std::string RenderRevertText(const RevertReport& report) {
     std::string outcome = r.outcome == Outcome::kApplied     ? "restored"
                           : r.outcome == Outcome::kAlreadySet ? (r.detail == "gone" ? "gone" : "already back")
                                                               : "FAILED: " + r.detail;
-    t.Row({outcome, r.change.what, Cell(r.change, r.change.after, 40)});
+    t.Row({outcome, r.change.what, ValueCell(r.change, r.change.after, 40)});
   }
   std::string kept = kept_back == 0 ? ""
                                     : "\n" + CountOf(kept_back, "task placement", "task placements") +

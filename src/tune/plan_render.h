@@ -18,9 +18,11 @@ namespace rtagent {
 std::string RenderPlanText(const FullPlan& plan, bool color, const std::vector<Refusal>& refusals = {});
 nlohmann::json PlanJson(const FullPlan& plan, const std::vector<Refusal>& refusals = {});
 
-/// `rtagent verify` (conformance): every item, matching or not.
-std::string RenderConformanceText(const FullPlan& plan, bool color);
-nlohmann::json ConformanceJson(const FullPlan& plan);
+/// One value of a change (its before or its after) as plan, apply and verify's conformance
+/// show it, at most `width` characters: a boot loader file by its length (shown whole below a
+/// table), a drop-in by its settings without the comment rtagent writes at its top, a CPU mask
+/// with the CPUs it names ("f (CPUs 0-3)").
+std::string ValueCell(const Change& c, const std::string& value, size_t width);
 
 /// `rtagent apply`: what happened to each change, and what to do next.
 std::string RenderApplyText(const ApplyReport& report, const FullPlan& plan, bool color);

@@ -17,10 +17,6 @@ namespace {
 // The file's format; another one is not read (another rtagent wrote it).
 constexpr int kFormat = 1;
 
-std::string HostFile(const SysRoot& root, const std::string& path) {
-  return root.Dir() + (root.Dir() == "/" ? "" : "/") + path;
-}
-
 bool Field(const json& j, const char* key, std::string* out) {
   auto it = j.find(key);
   if (it == j.end() || !it->is_string()) return false;
@@ -33,7 +29,7 @@ bool Field(const json& j, const char* key, std::string* out) {
 std::string RefusalRecord::Path() { return kpath::kRunDir + "/refused.json"; }
 
 Result<std::vector<Refusal>> RefusalRecord::Load(const SysRoot& root) {
-  const std::string file = HostFile(root, Path());
+  const std::string file = root.HostPath(Path());
   if (auto bad = FindUntrusted(file, ProcessFileTrust())) {
     return InvalidInput(file + ": not read as root: " + bad->message + " (" + bad->hint + ")");
   }
