@@ -67,8 +67,11 @@ class FixtureQosDevice : public QosDevice {
   }
   void Close() override {
     if (!open_) return;
-    // What the kernel does when the last request goes: the aggregate falls back.
-    (void)root_.Write(kpath::kCpuDmaLatency, saved_);
+    // What the kernel does when the last request goes: the aggregate falls back. The bytes
+    // go back as they were, not as a write to a kernel file would show them: a tree `rtagent
+    // capture` made holds the kernel's 4 raw bytes, which a newline after them would make
+    // unreadable to inspect.
+    (void)root_.WriteDurable(kpath::kCpuDmaLatency, saved_);
     open_ = false;
   }
   bool IsOpen() const override { return open_; }

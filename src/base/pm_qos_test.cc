@@ -149,3 +149,18 @@ TEST_CASE("the kernel device that refuses the value holds no new note and keeps 
   REQUIRE(held.Acquire(5).ok());  // the same fd still takes a value
   CHECK(t.Get(kpath::kCpuDmaLatency).size() == 8);
 }
+
+TEST_CASE("the fixture twin gives back a captured device's 4 raw bytes as they were", "[base][pm_qos]") {
+  // What `rtagent capture` copies from the running system: the kernel's s32 in host order.
+  TempTree tree;
+  const int32_t kernel_value = 2000000000;
+  const std::string raw(reinterpret_cast<const char*>(&kernel_value), sizeof kernel_value);
+  tree.Put(kpath::kCpuDmaLatency, raw);
+  FaultRoot root(tree.dir());
+  {
+    PmQosLease lease(MakeQosDevice(root));
+    REQUIRE(lease.Acquire(20).ok());
+    CHECK(tree.Get(kpath::kCpuDmaLatency) == "20\n");
+  }
+  CHECK(tree.Get(kpath::kCpuDmaLatency) == raw);
+}

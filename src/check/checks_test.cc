@@ -148,6 +148,8 @@ TEST_CASE("cmdline: another isolation than the booted one is a pending reboot", 
   CHECK_THAT(args.hint, Catch::Contains("rtagent apply"));
   const auto& iso = ById(rs, "cmdline.isolated");
   CHECK(iso.status == Status::kWarn);
+  CHECK(iso.summary == "reboot required: /sys/devices/system/cpu/isolated is 4-7, the profile's isolcpus=6-7 is not "
+                      "booted yet");
   CHECK(iso.measured == "4-7");
   CHECK(iso.limit == "6-7");
   CHECK(iso.mark.line == 3);

@@ -194,11 +194,11 @@ class CmdlineCheck : public Check {
     }
     if (live.isolation.nohz_full) booted_nohz = live.isolation.nohz_full->cpus;
     const auto& fallback = env.profile.cores.isolated.mark;
-    out.push_back(Applied("cmdline.isolated", kpath::kCpuIsolated, "isolcpus", want_isolated,
+    out.push_back(Applied("cmdline.isolated", "/" + kpath::kCpuIsolated, "isolcpus", want_isolated,
                           booted_isolated, cpus.isolated, boot.isolcpus.mark.Known() ? boot.isolcpus.mark : fallback));
     std::optional<CpuSet> want_nohz;
     if (boot.nohz_full->enabled && !boot.nohz_full->cpus.cpus.Empty()) want_nohz = boot.nohz_full->cpus.cpus;
-    out.push_back(Applied("cmdline.nohz_full", kpath::kCpuNohzFull, "nohz_full", want_nohz, booted_nohz,
+    out.push_back(Applied("cmdline.nohz_full", "/" + kpath::kCpuNohzFull, "nohz_full", want_nohz, booted_nohz,
                           cpus.nohz_full, boot.nohz_full.mark.Known() ? boot.nohz_full.mark : fallback));
     return out;
   }
