@@ -143,7 +143,7 @@ TEST_CASE("the writeback workqueue's mask applied, verified and reverted on this
   CHECK(*live.ReadTrimmed(kpath::kWorkqueueCpumask) == *global_before);
 }
 
-TEST_CASE("the plan and conformance tables show a hex mask with the CPUs it names, the JSON the kernel's text",
+TEST_CASE("the plan's table shows a hex mask with the CPUs it names, the JSON the kernel's text",
           "[tune]") {
   // "f -> 1" beside the IRQs' "0-3 -> 0" reads as CPU 15 moving to CPU 1.
   TempTree t(kX86);
