@@ -19,26 +19,43 @@ namespace {
 // The first period starts this long after the threads are made, so all three wait for it.
 constexpr int64_t kStartDelayNs = 50000000;
 
-int64_t ThreadCpuNs() {
-  timespec ts;
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-  return static_cast<int64_t>(ts.tv_sec) * 1000000000 + ts.tv_nsec;
-}
-
 void SleepUntil(int64_t t_ns) {
   const timespec ts{static_cast<time_t>(t_ns / 1000000000), static_cast<long>(t_ns % 1000000000)};
   while (::clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, nullptr) == EINTR) {
   }
 }
 
-// `ns` of this thread's CPU time (the codelab's calibrated loop, measured instead of
-// calibrated); `progress`, when given, follows this thread's CPU clock as it burns.
-void Burn(int64_t ns, std::atomic<int64_t>* progress = nullptr) {
-  const int64_t start = ThreadCpuNs();
+// Between two clock reads a burn spins this many rounds, doubled while a round trip takes
+// less than kChunkMinNs and halved above kChunkMaxNs: a clock read every 5-20 µs, well inside
+// WorkMeter::kMaxGapNs. Where the clock is a device (HPET under QEMU, each read a trip into the
+// emulator), reading it without pause made the device's lock the busiest thing in the guest.
+constexpr int64_t kChunkMinNs = 5000;
+constexpr int64_t kChunkMaxNs = 20000;
+
+// `ns` of this thread's time on the CPU (the codelab's calibrated loop, measured instead of
+// calibrated); `progress`, when given, adds up what every burn of this thread counted. True when
+// the wall-clock cap ended it first.
+bool Burn(int64_t ns, std::atomic<int64_t>* progress = nullptr) {
+  WorkMeter meter(ns, NowNs());
+  int64_t counted = 0;
+  int64_t last = NowNs();
+  uint32_t rounds = 1;
   for (;;) {
-    const int64_t now = ThreadCpuNs();
-    if (progress != nullptr) progress->store(now, std::memory_order_relaxed);
-    if (now - start >= ns) return;
+    for (uint32_t i = 0; i < rounds; ++i) asm volatile("" ::: "memory");  // kept: a round the compiler cannot drop
+    const int64_t now = NowNs();
+    const int64_t gap = now - last;
+    last = now;
+    if (gap < kChunkMinNs && rounds < (1u << 24)) {
+      rounds *= 2;
+    } else if (gap > kChunkMaxNs && gap <= WorkMeter::kMaxGapNs && rounds > 1) {
+      rounds /= 2;
+    }
+    const bool done = meter.Observe(now);
+    if (progress != nullptr && meter.worked_ns() != counted) {
+      progress->fetch_add(meter.worked_ns() - counted, std::memory_order_relaxed);
+      counted = meter.worked_ns();
+    }
+    if (done) return meter.capped();
   }
 }
 
@@ -60,8 +77,9 @@ struct PiRun {
   pthread_mutex_t& m;
   int64_t t0;
   std::vector<Period> periods;
-  std::atomic<int64_t> medium_cpu{0};
+  std::atomic<int64_t> medium_work{0};  // the medium thread's work so far (WorkMeter)
   std::atomic<int> low_tid{0};
+  std::atomic<int> capped{0};  // burns the cap ended, all three threads'
 
   bool Stopped() const { return StopAsked(o); }
   int64_t PeriodStart(int k) const { return t0 + k * o.timing.period_ns; }
@@ -73,7 +91,7 @@ struct PiRun {
     for (int k = 0; k < o.periods && !Stopped(); ++k) {
       SleepUntil(PeriodStart(k));
       if (const int e = pthread_mutex_lock(&m)) return e;
-      Burn(o.timing.low_work_ns);
+      if (Burn(o.timing.low_work_ns)) ++capped;
       pthread_mutex_unlock(&m);
     }
     return 0;
@@ -83,7 +101,7 @@ struct PiRun {
     ::prctl(PR_SET_NAME, "rtagent-pi-mid");
     for (int k = 0; k < o.periods && !Stopped(); ++k) {
       SleepUntil(PeriodStart(k) + o.timing.medium_start_ns);
-      Burn(o.timing.medium_work_ns, &medium_cpu);
+      if (Burn(o.timing.medium_work_ns, &medium_work)) ++capped;
     }
     return 0;
   }
@@ -94,7 +112,7 @@ struct PiRun {
     for (int k = 0; k < o.periods && !Stopped(); ++k) {
       SleepUntil(PeriodStart(k) + o.timing.high_start_ns);
       const int64_t asked = NowNs();
-      const int64_t medium_before = medium_cpu.load(std::memory_order_relaxed);
+      const int64_t medium_before = medium_work.load(std::memory_order_relaxed);
       // A try first tells a contended request from one that found the mutex free (the low
       // thread already done): only the first kind tests the protocol.
       const int tried = pthread_mutex_trylock(&m);
@@ -104,8 +122,8 @@ struct PiRun {
         if (const int e = pthread_mutex_lock(&m)) return e;
       }
       const int64_t got = NowNs();
-      const int64_t medium_after = medium_cpu.load(std::memory_order_relaxed);
-      Burn(o.timing.high_work_ns);
+      const int64_t medium_after = medium_work.load(std::memory_order_relaxed);
+      if (Burn(o.timing.high_work_ns)) ++capped;
       pthread_mutex_unlock(&m);
       Period& p = periods[static_cast<size_t>(k)];
       p.ran = true;
@@ -169,6 +187,7 @@ Result<PiModeResult> RunMode(const PiOptions& o, int protocol) {
   r.low_tid = run.low_tid.load();
   r.low_tids = {r.low_tid};
   r.attempts = 1;
+  r.capped = run.capped.load();
   Summarize(run.periods, o.timing, r);
   return r;
 }
@@ -181,6 +200,21 @@ std::string ModeLine(const PiModeResult& m, const PiTiming& t) {
 }
 
 }  // namespace
+
+int64_t WorkMeter::CapNs(int64_t work_ns) {
+  constexpr int64_t kFloorNs = 1000000000;
+  return std::max(kFloorNs, 100 * work_ns);
+}
+
+WorkMeter::WorkMeter(int64_t work_ns, int64_t start_ns)
+    : work_(work_ns), start_(start_ns), cap_(CapNs(work_ns)), last_(start_ns) {}
+
+bool WorkMeter::Observe(int64_t now_ns) {
+  const int64_t gap = now_ns - last_;
+  if (gap > 0 && gap <= kMaxGapNs) worked_ += gap;
+  if (now_ns > last_) last_ = now_ns;
+  return worked_ >= work_ || last_ - start_ >= cap_;
+}
 
 std::string VerdictName(PiJudgement::Verdict v) {
   switch (v) {
@@ -197,6 +231,7 @@ void MergePiRuns(PiModeResult& into, const PiModeResult& more) {
   into.inversions += more.inversions;
   into.contended += more.contended;
   into.attempts += more.attempts;
+  into.capped += more.capped;
   into.worst_response_ns = std::max(into.worst_response_ns, more.worst_response_ns);
   into.worst_block_ns = std::max(into.worst_block_ns, more.worst_block_ns);
   into.worst_medium_ns = std::max(into.worst_medium_ns, more.worst_medium_ns);
@@ -217,9 +252,8 @@ PiJudgement JudgePi(const PiResult& r) {
                 " with PTHREAD_PRIO_INHERIT: its periods of " + FormatNsShort(r.timing.period_ns) +
                 " ran far longer (the slowest request took " +
                 FormatNsShort(std::max(r.none.worst_response_ns, r.inherit.worst_response_ns)) + "), so on CPU " +
-                std::to_string(r.cpu) + " the threads' CPU-time clock or their wake-ups lagged, or something else "
-                "held the CPU (on a virtual machine whose TSC the kernel marked unstable, a nohz_full CPU's "
-                "CPU-time clock stands still between its 1 Hz ticks). " + none + "; " + inherit};
+                std::to_string(r.cpu) + " the threads' wake-ups lagged or something else held the CPU (on a "
+                "virtual machine, the hypervisor). " + none + "; " + inherit};
   }
   if (r.inherit.periods == 0 || r.none.periods == 0) {
     return {V::kInconclusive, "the experiment did not run to a single period (interrupted)"};
@@ -236,6 +270,13 @@ PiJudgement JudgePi(const PiResult& r) {
   if (r.inherit.inversions > 0) {
     return {V::kFail, "priority inheritance did not hold: the medium thread still ran while the high one waited. " +
                           inherit + "; " + none};
+  }
+  if (r.none.capped > 0 || r.inherit.capped > 0) {
+    return {V::kInconclusive,
+            std::to_string(r.none.capped + r.inherit.capped) + " of the threads' burns ran into their wall-clock cap "
+            "(100 times their work, at least 1 s) before their work was counted: on CPU " + std::to_string(r.cpu) +
+            " the clock reads came more than " + FormatNsShort(WorkMeter::kMaxGapNs) + " apart, so no thread's "
+            "time on the CPU could be told from time it waited. " + none + "; " + inherit};
   }
   if (r.none.inversions == 0) {
     return {V::kInconclusive,

@@ -18,6 +18,7 @@ json ModeJson(const PiModeResult& m) {
               {"contended", m.contended},
               {"attempts", m.attempts},
               {"out_of_time", m.out_of_time},
+              {"capped_burns", m.capped},
               {"worst_response_ns", m.worst_response_ns},
               {"worst_block_ns", m.worst_block_ns},
               {"worst_medium_ns", m.worst_medium_ns},
@@ -35,6 +36,7 @@ std::string ModeText(const std::string& name, const PiModeResult& m, const PiTim
     << "    the high thread found the lock held in " << m.contended << " of " << m.periods << " periods";
   if (m.attempts > 1) o << " (" << m.attempts << " runs: a run without contention tests nothing and is repeated)";
   o << "\n";
+  if (m.capped > 0) o << "    " << m.capped << " burns ended at their wall-clock cap before their work was counted\n";
   if (m.out_of_time) o << "    its runs were stopped at its half of the " << FormatNsShort(limit_ns) << " time limit\n";
   return o.str();
 }
@@ -52,6 +54,10 @@ std::string RenderPiText(const PiResult& r, const PiJudgement& j, bool virtual_m
     << " from " << FormatNsShort(t.medium_start_ns) << "; high " << r.priority << " wants the lock at "
     << FormatNsShort(t.high_start_ns) << " for " << FormatNsShort(t.high_work_ns) << ", deadline "
     << FormatNsShort(t.deadline_ns) << "; every " << FormatNsShort(t.period_ns) << "\n";
+  if (!r.cgroup.empty()) {
+    o << "  the three threads ran in a process of their own in cgroup " << r.cgroup
+      << ", the partition that holds CPU " << r.cpu << "\n";
+  }
   o << ModeText("plain mutex", r.none, t, r.time_limit_ns);
   o << ModeText("PTHREAD_PRIO_INHERIT", r.inherit, t, r.time_limit_ns);
   const PiEvidence& e = r.evidence;
@@ -74,6 +80,7 @@ std::string RenderPiJson(const PiResult& r, const PiJudgement& j, bool virtual_m
            {"interrupted", r.interrupted},
            {"time_limit_ns", r.time_limit_ns},
            {"cpu", r.cpu},
+           {"cgroup", r.cgroup},
            {"priorities", json{{"low", r.priority - 2}, {"medium", r.priority - 1}, {"high", r.priority}}},
            {"timing_ns", json{{"period", t.period_ns},
                               {"low_work", t.low_work_ns},

@@ -1,16 +1,21 @@
 // The priority-inversion experiment's judgement, its tracefs evidence and its report, without
 // running it (the live runs are bench_host_test.cc's), and one live run cut by its time limit.
+#include <signal.h>
 #include <unistd.h>
+
+#include <thread>
 
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
 #include "base/kernel_paths.h"
 #include "base/sysroot.h"
+#include "bench/pi_child.h"
 #include "bench/pi_experiment.h"
 #include "bench/pi_report.h"
 #include "bench/pi_trace.h"
 #include "base/skip_test_support.h"
+#include "inspect/cgroups.h"
 #include "profile/test_support.h"
 
 using namespace rtagent;
@@ -219,9 +224,9 @@ TEST_CASE("pi: a repeated run adds its periods, keeps the worst figures and its 
 }
 
 TEST_CASE("pi: a protocol whose repeated runs the time limit ended is INCONCLUSIVE, saying so", "[bench][pi]") {
-  // rt-lava under QEMU's TCG: on the guest's nohz_full CPU (unstable TSC) a thread's CPU-time
-  // clock stood still for up to 1 s, one request took 4.23 s, and verify's pi check ran for
-  // minutes before there was a limit.
+  // rt-lava under QEMU's TCG, when work was still measured with the thread CPU-time clock: on
+  // the guest's nohz_full CPU (unstable TSC) it stood still for up to 1 s, one request took
+  // 4.23 s, and verify's pi check ran for minutes before there was a limit.
   PiModeResult none = Mode("none", 4, 1, 4228);
   none.periods = 4;
   none.contended = 0;
@@ -237,8 +242,8 @@ TEST_CASE("pi: a protocol whose repeated runs the time limit ended is INCONCLUSI
   CHECK_THAT(j.summary, Catch::StartsWith("the experiment's time limit of 10.0 s ended its repeated runs before a period "
                                           "found the lock held, after 4 periods with the plain mutex and 2 with "
                                           "PTHREAD_PRIO_INHERIT: its periods of 25.0 ms ran far longer (the slowest "
-                                          "request took 4.23 s), so on CPU 2 the threads' CPU-time clock or their "
-                                          "wake-ups lagged"));
+                                          "request took 4.23 s), so on CPU 2 the threads' wake-ups lagged or "
+                                          "something else held the CPU"));
   const std::string text = RenderPiText(r, j, true);
   CHECK_THAT(text, Catch::Contains("its runs were stopped at its half of the 10.0 s time limit"));
   const auto js = nlohmann::json::parse(RenderPiJson(r, j, true));
@@ -253,6 +258,63 @@ TEST_CASE("pi: a protocol whose repeated runs the time limit ended is INCONCLUSI
   CHECK_THAT(JudgePi(r).summary, Catch::StartsWith("the experiment's time limit of 10.0 s ended its repeated runs before "
                                                    "a period found the lock held, after 1 period with the plain mutex "
                                                    "and 0 with PTHREAD_PRIO_INHERIT"));
+}
+
+TEST_CASE("a burn counts the short gaps between clock reads as work, not the long ones", "[bench][pi]") {
+  const int64_t t0 = 1000000000;
+  WorkMeter m(100000, t0);  // 100 us of work
+  int64_t t = t0;
+  for (int i = 0; i < 9; ++i) CHECK_FALSE(m.Observe(t += 10000));  // 90 us of running
+  CHECK(m.worked_ns() == 90000);
+  CHECK_FALSE(m.Observe(t += 5000000));  // preempted for 5 ms: not work
+  CHECK(m.worked_ns() == 90000);
+  CHECK_FALSE(m.Observe(t));  // a read within the same ns counts nothing
+  CHECK(m.Observe(t += WorkMeter::kMaxGapNs));  // the longest gap still counted
+  CHECK(m.worked_ns() == 90000 + WorkMeter::kMaxGapNs);
+  CHECK_FALSE(m.capped());
+}
+
+TEST_CASE("a burn whose clock reads never come close together ends at its wall-clock cap", "[bench][pi]") {
+  // What froze rt-lava's guest (CI of f546458): the high thread's burn counted a clock that did
+  // not move and spun at SCHED_FIFO 90 for minutes. Whatever the reads show, a burn ends.
+  CHECK(WorkMeter::CapNs(500000) == 1000000000);  // at least a second
+  CHECK(WorkMeter::CapNs(50000000) == 5000000000LL);  // 100 times the work
+  const int64_t t0 = 7;
+  WorkMeter m(500000, t0);
+  int64_t t = t0;
+  int reads = 0;
+  while (!m.Observe(t += 2 * WorkMeter::kMaxGapNs)) ++reads;
+  CHECK(m.worked_ns() == 0);
+  CHECK(m.capped());
+  CHECK(t - t0 == 1000000000);
+  CHECK(reads == 1000000000 / (2 * WorkMeter::kMaxGapNs) - 1);
+  // A clock that stands still (or steps back) ends nothing and counts nothing.
+  WorkMeter still(500000, t0);
+  CHECK_FALSE(still.Observe(t0));
+  CHECK_FALSE(still.Observe(t0 - 100));
+  CHECK(still.worked_ns() == 0);
+}
+
+TEST_CASE("pi: burns ended by their cap make the verdict INCONCLUSIVE, and the report counts them", "[bench][pi]") {
+  PiModeResult none = Mode("none", 10, 10, 11);
+  none.capped = 3;
+  PiResult r = Both(none, Mode("inherit", 0, 0, 3));
+  r.cpu = 2;
+  const PiJudgement j = JudgePi(r);
+  CHECK(j.verdict == PiJudgement::Verdict::kInconclusive);
+  CHECK_THAT(j.summary, Catch::StartsWith("3 of the threads' burns ran into their wall-clock cap (100 times their work, "
+                                          "at least 1 s) before their work was counted: on CPU 2 the clock reads came "
+                                          "more than 50.0 µs apart"));
+  CHECK_THAT(RenderPiText(r, j, false), Catch::Contains("3 burns ended at their wall-clock cap"));
+  CHECK(nlohmann::json::parse(RenderPiJson(r, j, false))["none"]["capped_burns"] == 3);
+  // A FAIL stays a FAIL: the medium thread ran during a wait with inheritance, whatever the cap did.
+  r.inherit = Mode("inherit", 9, 9, 11);
+  r.inherit.capped = 1;
+  CHECK(JudgePi(r).verdict == PiJudgement::Verdict::kFail);
+  PiModeResult more = Mode("none", 0, 0, 3);
+  more.capped = 2;
+  MergePiRuns(none, more);
+  CHECK(none.capped == 5);
 }
 
 TEST_CASE("pi: the default time limit is 20 times the experiment's own length, at least 5 s", "[bench][pi]") {
@@ -280,4 +342,112 @@ TEST_CASE("pi on this machine: past the limit no further run begins, the run in 
     CHECK(m->out_of_time == (m->contended == 0));
   }
   CHECK(r->inherit.inversions == 0);
+}
+
+namespace {
+
+// The cgroup v2 hierarchy's top on this machine, relative to "/", or nullopt.
+std::optional<std::string> V2Top(const SysRoot& live) {
+  auto mounts = live.Read(kpath::kMounts);
+  if (!mounts) return std::nullopt;
+  auto v2 = CgroupV2Mount(ParseMounts(*mounts));
+  if (!v2) return std::nullopt;
+  return kpath::FromAbsolute(*v2);
+}
+
+}  // namespace
+
+TEST_CASE("pi in a process of its own: it joins the cgroup it is given and its figures come back", "[bench][pi][host]") {
+  // What a partition on the measured CPU needs (rt-accept's partition run under QEMU): the
+  // caller cannot pin threads there, a child that joined the partition can. This machine has
+  // no partition; the child joins the v2 hierarchy's top, which any root process may.
+  if (::geteuid() != 0) {
+    RTAGENT_SKIP("the experiment needs root (SCHED_FIFO, cgroup.procs)");
+  }
+  FsRoot live("/");
+  const auto top = V2Top(live);
+  if (!top) {
+    RTAGENT_SKIP("no cgroup v2 hierarchy is mounted here");
+  }
+  PiOptions o;
+  o.cpu = 1;
+  o.periods = 4;
+  o.time_limit_ns = 1;
+  auto r = RunPiExperimentInCgroup(live, *top, o);
+  REQUIRE(r);
+  CHECK(r->cgroup == "/");
+  CHECK(r->cpu == 1);
+  CHECK(r->time_limit_ns == 1);
+  CHECK_FALSE(r->interrupted);
+  for (const PiModeResult* m : {&r->none, &r->inherit}) {
+    INFO(m->protocol);
+    CHECK(m->periods == 4);
+    CHECK(m->attempts == 1);
+    REQUIRE(m->low_tids.size() == 1);
+    CHECK(m->low_tids.front() == m->low_tid);
+    CHECK(m->low_tid > 0);
+    CHECK(m->low_tid != ::getpid());
+  }
+  CHECK(r->none.protocol == "none");
+  CHECK(r->inherit.protocol == "inherit");
+  CHECK(r->inherit.inversions == 0);
+  const PiJudgement j = JudgePi(*r);
+  CHECK_THAT(RenderPiText(*r, j, false),
+             Catch::Contains("the three threads ran in a process of their own in cgroup /, the partition that holds CPU 1"));
+  CHECK(nlohmann::json::parse(RenderPiJson(*r, j, false))["cgroup"] == "/");
+
+  // A stop asked of the caller reaches the child: its runs end early and say so.
+  std::atomic<bool> stop{true};
+  o.periods = 40;
+  o.stop = &stop;
+  auto stopped = RunPiExperimentInCgroup(live, *top, o);
+  REQUIRE(stopped);
+  CHECK(stopped->interrupted);
+  CHECK(stopped->none.periods + stopped->inherit.periods < 80);
+}
+
+TEST_CASE("pi in a process of its own: a cgroup it cannot join, or a child that dies, is the error, named", "[bench][pi][host]") {
+  if (::geteuid() != 0) {
+    RTAGENT_SKIP("the experiment needs root");
+  }
+  FsRoot live("/");
+  const auto top = V2Top(live);
+  if (!top) {
+    RTAGENT_SKIP("no cgroup v2 hierarchy is mounted here");
+  }
+  const std::string missing = *top + "/rtagent-test-no-such-cgroup";
+  PiOptions o;
+  o.cpu = 1;
+  o.periods = 1;
+  auto r = RunPiExperimentInCgroup(live, missing, o);
+  REQUIRE_FALSE(r);
+  CHECK(r.error().err == ENOENT);
+  CHECK_THAT(r.error().message, Catch::StartsWith("cannot move the experiment's process into cgroup " + missing + ": "));
+  // A child that dies before its result is an error that says how it ended.
+  std::atomic<int> caller_tid{0};
+  Result<PiResult> killed = MakeError("not run");
+  o.periods = 40;  // a second per protocol: time to find the child
+  std::thread caller([&] {
+    caller_tid = static_cast<int>(::gettid());
+    killed = RunPiExperimentInCgroup(live, *top, o);
+  });
+  int child = 0;
+  for (int i = 0; i < 2000 && child == 0; ++i) {
+    if (caller_tid != 0) {
+      auto children = live.Read(kpath::TaskDir(::getpid()) + "/" + std::to_string(caller_tid.load()) + "/children");
+      if (children && !children->empty()) child = std::stoi(*children);
+    }
+    if (child == 0) ::usleep(1000);
+  }
+  if (child != 0) ::kill(child, SIGKILL);
+  caller.join();
+  REQUIRE(child != 0);
+  REQUIRE_FALSE(killed);
+  CHECK(killed.error().message == "the experiment's process in cgroup " + *top + " ended without a result: killed by signal 9 (Killed)");
+
+  // Bad options are refused before anything forks.
+  o.priority = 2;
+  auto bad = RunPiExperimentInCgroup(live, missing, o);
+  REQUIRE_FALSE(bad);
+  CHECK_THAT(bad.error().message, Catch::Contains("use 3..99"));
 }

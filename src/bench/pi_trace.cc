@@ -5,7 +5,10 @@
 
 #include "base/kernel_paths.h"
 #include "base/kernel_text.h"
+#include "base/cpuset.h"
 #include "base/tracefs.h"
+#include "bench/pi_child.h"
+#include "latency/measuring_cgroup.h"
 
 namespace rtagent::bench {
 namespace {
@@ -106,8 +109,12 @@ Result<PiResult> RunPiWithEvidence(SysRoot& root, const PiOptions& options) {
   if (!root.IsLive()) {
     return InvalidInput("the priority-inversion experiment measures the live machine only, not " + root.Dir());
   }
+  // A partition on the CPU (apply made one) is closed to this process: the threads then run in
+  // a child that joins it.
+  auto where = FindMeasuringCgroup(root, CpuSet::Of({options.cpu}));
+  if (!where) return where.error();
   PiTraceSession trace(root);
-  auto r = RunPiExperiment(options);
+  auto r = *where ? RunPiExperimentInCgroup(root, (*where)->dir, options) : RunPiExperiment(options);
   if (!r) return r;
   if (auto finished = trace.Finish(*r); !finished) return finished.error();
   return r;

@@ -68,6 +68,9 @@ class PiCheck : public Check {
     r.summary += e.traced ? "; tracefs: the lock holder was raised " + std::to_string(e.boosts_inherit) +
                                 " times (sched_pi_setprio" + (e.example.empty() ? "" : ": " + e.example) + ")"
                           : "; no tracefs evidence (" + e.why_not + ")";
+    if (!ran->cgroup.empty()) {
+      r.summary += "; the threads ran in cgroup " + ran->cgroup + ", the partition that holds CPU " + std::to_string(o.cpu);
+    }
     r.mark = a.priority.mark;
     if (status == Status::kFail) {
       r.hint = "this kernel or C library does not boost a PI mutex's holder: check CONFIG_FUTEX_PI and the libc's "

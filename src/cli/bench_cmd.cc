@@ -27,6 +27,7 @@
 #include "cli/profile_arg.h"
 #include "cli/stop_signal.h"
 #include "cli/verdict_files.h"
+#include "latency/measuring_cgroup.h"
 #include "latency/run_facts.h"
 #include "profile/loader.h"
 #include "report/format.h"
@@ -80,6 +81,31 @@ Result<int> PickCpu(int asked, const profile::Profile& p, const SysRoot& root) {
     return InvalidInput("CPU " + std::to_string(cpu) + " is not online (online: " + cpus->online.ToList() + ")");
   }
   return cpu;
+}
+
+// A partition on the measured CPU (apply made one) is closed to a process outside it: the
+// benchmark joins it, as an RT application on those CPUs must, and its loads spin on the
+// partition's CPUs. The note for the run; empty when nothing was joined.
+Result<std::string> JoinPartitionOfCpu(SysRoot& root, bench::RunOptions& ro) {
+  auto partition = JoinPartitionHolding(root, CpuSet::Of({ro.cpu}));
+  if (!partition) return partition.error();
+  if (!*partition) return std::string();
+  ro.load_cpus = ro.load_cpus.Intersect((*partition)->cpus);
+  return "the benchmark ran in cgroup " + (*partition)->cgroup + ", the partition that holds CPU " +
+         std::to_string(ro.cpu) + ", and its loads spun on CPUs " + ro.load_cpus.ToList() +
+         " (a process outside the partition cannot run there)";
+}
+
+// Every output file named can be written, checked before anything runs; says which cannot.
+bool OutputsWritable(const BenchOptions& o) {
+  for (const auto& [path, option] : {std::pair{o.json, "--json"}, {o.md, "--md"}, {o.svg, "--svg"}}) {
+    if (path.empty()) continue;
+    if (auto ok = CheckWritable(path); !ok) {
+      std::cerr << "rtagent bench: " << option << ": " << ok.error().message << "; nothing was run\n";
+      return false;
+    }
+  }
+  return true;
 }
 
 void PrintPhase(std::ostream& out, Phase phase, const std::vector<TestResult>& results, const bench::BenchRun& run) {
@@ -157,13 +183,7 @@ int CmdBench(const GlobalOptions& g, const BenchOptions& o) {
     std::cerr << "rtagent bench: " << LiveOnly(root) << "\n";
     return kExitCannotRun;
   }
-  for (const auto& [path, option] : {std::pair{o.json, "--json"}, {o.md, "--md"}, {o.svg, "--svg"}}) {
-    if (path.empty()) continue;
-    if (auto ok = CheckWritable(path); !ok) {
-      std::cerr << "rtagent bench: " << option << ": " << ok.error().message << "; nothing was run\n";
-      return kExitBadInput;
-    }
-  }
+  if (!OutputsWritable(o)) return kExitBadInput;
   auto cpu = PickCpu(o.cpu, lp->profile, root);
   if (!cpu) {
     std::cerr << "rtagent bench: " << cpu.error().message << "\n";
@@ -180,12 +200,18 @@ int CmdBench(const GlobalOptions& g, const BenchOptions& o) {
     std::cerr << "rtagent bench: " << ok.error().message << "\n";
     return kExitBadInput;
   }
+  auto partition_note = JoinPartitionOfCpu(root, ro);
+  if (!partition_note) {
+    std::cerr << "rtagent bench: " << partition_note.error().message << "\n";
+    return kExitCannotRun;
+  }
 
   bench::BenchRun run;
   run.tool_version = o.version;
   run.started_at = IsoTime(UnixNow());
   run.host = ReadHostFacts(root);
   run.rr_timeslice_ms = static_cast<int>(root.ReadInt(kpath::Sysctl("kernel.sched_rr_timeslice_ms")).value_or(0));
+  if (!partition_note->empty()) run.notes.push_back(*partition_note);
   // Printing goes to stdout; with --json - the JSON lines own it and the table goes to stderr.
   std::ostream& out = o.json == "-" ? std::cerr : std::cout;
   PrintRunHeader(out, run, ro);

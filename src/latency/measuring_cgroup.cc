@@ -11,19 +11,6 @@
 namespace rtagent {
 namespace {
 
-// The v2 line of /proc/PID/cgroup: "0::/system.slice/x.service". "/" when there is none.
-std::string OwnV2Cgroup(const SysRoot& root) {
-  auto text = root.Read(kpath::kSelfCgroup);
-  if (!text) return "/";
-  for (std::string_view line : SplitLines(*text)) {
-    if (line.substr(0, 3) == "0::") {
-      std::string path(TrimView(line.substr(3)));
-      return path.empty() ? "/" : path;
-    }
-  }
-  return "/";
-}
-
 std::string Parent(const std::string& cgroup) {
   size_t slash = cgroup.find_last_of('/');
   return slash == 0 || slash == std::string::npos ? "/" : cgroup.substr(0, slash);
@@ -50,6 +37,18 @@ size_t Depth(const std::string& cgroup) {
 }
 
 }  // namespace
+
+std::string OwnV2Cgroup(const SysRoot& root) {
+  auto text = root.Read(kpath::kSelfCgroup);
+  if (!text) return "/";
+  for (std::string_view line : SplitLines(*text)) {
+    if (line.substr(0, 3) == "0::") {
+      std::string path(TrimView(line.substr(3)));
+      return path.empty() ? "/" : path;
+    }
+  }
+  return "/";
+}
 
 Result<std::optional<MeasuringCgroup>> FindMeasuringCgroup(const SysRoot& root, const CpuSet& cpus) {
   auto mounts_text = root.Read(kpath::kMounts);
@@ -81,10 +80,22 @@ Result<std::optional<MeasuringCgroup>> FindMeasuringCgroup(const SysRoot& root, 
   MeasuringCgroup m;
   m.cgroup = best->path;
   m.dir = kpath::CgroupDir(top, best->path);
+  m.cpus = *best->effective_cpus;
   const std::string kind = best->path == "/" ? "the cgroup hierarchy's top" : best->parsed.type + " partition " + best->path;
   m.reason = "the measured CPUs " + cpus.ToList() + " are outside this process's cgroup " + own + " (CPUs " +
              own_cpus->ToList() + "); the sampler ran inside the " + kind + ", as an RT application on them must";
   return std::optional<MeasuringCgroup>(std::move(m));
+}
+
+Result<std::optional<MeasuringCgroup>> JoinPartitionHolding(SysRoot& root, const CpuSet& cpus) {
+  auto where = FindMeasuringCgroup(root, cpus);
+  if (!where || !*where) return where;
+  if (auto joined = JoinCgroup(root, (*where)->dir); !joined) {
+    return Wrap("cannot move this process into cgroup " + (*where)->cgroup + ", the partition that holds CPUs " +
+                    cpus.ToList() + ": ",
+                joined.error());
+  }
+  return where;
 }
 
 }  // namespace rtagent

@@ -14,6 +14,7 @@
 #include <string>
 
 #include "base/cpuset.h"
+#include "base/kernel_paths.h"
 #include "base/result.h"
 #include "base/sysroot.h"
 
@@ -24,7 +25,12 @@ struct MeasuringCgroup {
   std::string cgroup;  ///< inside the v2 hierarchy: "/rt" ("/" for the hierarchy's top)
   std::string dir;     ///< its directory relative to the root (kpath::CgroupDir of the v2 mount)
   std::string reason;  ///< one sentence for the verdict's notes
+  CpuSet cpus;         ///< its effective CPUs (cpuset.cpus.effective)
 };
+
+/// The calling process's cgroup in the v2 hierarchy, from the "0::" line of proc/self/cgroup
+/// ("/system.slice/x.service"); "/" when there is no such line.
+std::string OwnV2Cgroup(const SysRoot& root);
 
 /// nullopt when the process may stay where it is: no cgroup v2 hierarchy with cpusets, or the
 /// cgroup of the process reading it (proc/self/cgroup) already allows every CPU of `cpus`.
@@ -32,5 +38,19 @@ struct MeasuringCgroup {
 /// hold all of `cpus`. An error, naming the cgroups that hold them, when no single cgroup does
 /// (the CPUs span partitions: measure each partition's CPUs in a run of its own).
 Result<std::optional<MeasuringCgroup>> FindMeasuringCgroup(const SysRoot& root, const CpuSet& cpus);
+
+/// Moves the calling process, every thread of it, into the cgroup at `dir` (relative to the
+/// root, as MeasuringCgroup::dir): "0" written to its cgroup.procs
+/// (Documentation/admin-guide/cgroup-v2.rst). The kernel then keeps its threads on that
+/// cgroup's CPUs. The error is the write's, for the caller to say who was moved. Inline: the
+/// small rtagent-sampler program joins with it and links nothing else of this file.
+inline Result<void> JoinCgroup(SysRoot& root, const std::string& dir) {
+  return root.Write(dir + "/" + kpath::kCgroupProcs, "0");
+}
+
+/// For a program that runs on `cpus` itself (the kernel benchmark): FindMeasuringCgroup, then
+/// JoinCgroup of what it found. nullopt when the process may stay where it is; the cgroup
+/// joined otherwise. Errors: FindMeasuringCgroup's, or the move refused, naming the cgroup.
+Result<std::optional<MeasuringCgroup>> JoinPartitionHolding(SysRoot& root, const CpuSet& cpus);
 
 }  // namespace rtagent

@@ -108,3 +108,41 @@ TEST_CASE("measuring cgroup: CPUs spread over two partitions are refused, naming
   CHECK_THAT(m.error().message, Catch::Contains("CPUs 1-2") && Catch::Contains("/ (0-1)") &&
                                     Catch::Contains("/rt (2-3)") && Catch::Contains("acceptance.cpus"));
 }
+
+TEST_CASE("joining the partition that holds a CPU: the benchmark's way in", "[latency]") {
+  TempTree t;
+  PartitionedTree(t);
+  SECTION("CPU 2 of the isolated partition: the process moves into /rt, its CPUs come back") {
+    t.Put("sys/fs/cgroup/rt/cgroup.procs", "");
+    FsRoot root(t.dir());
+    auto m = JoinPartitionHolding(root, CpuSet::Of({2}));
+    REQUIRE(m);
+    REQUIRE(m->has_value());
+    CHECK((*m)->cgroup == "/rt");
+    CHECK((*m)->cpus.ToList() == "2-3");
+    CHECK(t.Get("sys/fs/cgroup/rt/cgroup.procs") == "0\n");  // a fixture file keeps what was written, as a line
+  }
+  SECTION("a housekeeping CPU: nothing is joined, nothing written") {
+    t.Put("sys/fs/cgroup/rt/cgroup.procs", "");
+    FsRoot root(t.dir());
+    auto m = JoinPartitionHolding(root, CpuSet::Of({1}));
+    REQUIRE(m);
+    CHECK_FALSE(m->has_value());
+    CHECK(t.Get("sys/fs/cgroup/rt/cgroup.procs").empty());
+  }
+  SECTION("a move the kernel refuses is the error, naming the partition and the CPU") {
+    FsRoot root(t.dir());  // no cgroup.procs in /rt: the write fails
+    auto m = JoinPartitionHolding(root, CpuSet::Of({2}));
+    REQUIRE_FALSE(m);
+    CHECK(m.error().err == ENOENT);
+    CHECK_THAT(m.error().message, Catch::StartsWith("cannot move this process into cgroup /rt, the partition that holds CPUs 2: "));
+  }
+  SECTION("CPUs of two cgroups: FindMeasuringCgroup's refusal, nothing written") {
+    t.Put("sys/fs/cgroup/rt/cgroup.procs", "");
+    FsRoot root(t.dir());
+    auto m = JoinPartitionHolding(root, CpuSet::Range(1, 2));
+    REQUIRE_FALSE(m);
+    CHECK_THAT(m.error().message, Catch::Contains("not all in one cgroup v2 cpuset partition"));
+    CHECK(t.Get("sys/fs/cgroup/rt/cgroup.procs").empty());
+  }
+}

@@ -9,7 +9,7 @@
 #include <cerrno>
 #include <cstring>
 
-#include "base/kernel_paths.h"
+#include "latency/measuring_cgroup.h"
 
 namespace rtagent {
 namespace {
@@ -220,9 +220,7 @@ Result<void> Sampler::JoinCgroup() {
     notes_.push_back("cgroup " + config_.join_cgroup_dir + " not joined: the root is a fixture, not the live system");
     return Ok();
   }
-  // "0" moves the writing process (Documentation/admin-guide/cgroup-v2.rst, cgroup.procs);
-  // the kernel then limits every thread of it to that cgroup's CPUs.
-  if (auto w = root_.Write(config_.join_cgroup_dir + "/" + kpath::kCgroupProcs, "0"); !w) {
+  if (auto w = rtagent::JoinCgroup(root_, config_.join_cgroup_dir); !w) {
     return Wrap("cannot move the measuring process into cgroup " + config_.join_cgroup_dir + ": ", w.error());
   }
   // This thread only waits and reports: keep it off the measured CPUs when the cgroup has others.

@@ -67,23 +67,31 @@ bench_quick() {
 # CPU-time clock stands still between 1 Hz ticks (the TSC is unstable under TCG): a run of ten
 # periods takes 15-30 s there, and the 10 s limit lets no second run begin (docs/bench.md).
 bench_pi() {
+  t0=$(cut -d' ' -f1 /proc/uptime)
   rtagent bench pi --cpu 2 --json > "$OUT/pi.json" 2> "$OUT/pi.err"
   RT_RC=$?
+  fact bench_pi_seconds "$(awk -v a="$t0" -v b="$(cut -d' ' -f1 /proc/uptime)" 'BEGIN{print b-a}') (guest uptime, TCG)"
   echo "STEP bench-pi: rtagent bench pi --cpu 2 --json -> exit $RT_RC"
   case $RT_RC in 0|1|3) pass "bench pi ran to a verdict (exit $RT_RC)" ;; *) fail "bench pi" "exit $RT_RC: $(head -3 "$OUT/pi.err" | tr '\n' '|')"; return ;; esac
   json_flat "$OUT/pi.json" > /tmp/pi.flat
   jexpect "pi: the sched_pi_setprio event was recorded" /tmp/pi.flat evidence.traced true
   jexpect "pi: no boost without inheritance" /tmp/pi.flat evidence.boosts_none 0
   boosts=$(jget /tmp/pi.flat evidence.boosts_inherit)
-  # The kernel raises the holder only when the high thread finds the lock held: a run whose
-  # limit came before any such period with inheritance has no boost to show, and says so.
+  # The kernel raises the holder only when the high thread finds the lock held: runs that never
+  # found it held (late wake-ups let the low thread finish first) have no boost to show, and
+  # stopped at the time limit or after the fifth run, as the JSON says.
   contended=$(jget /tmp/pi.flat inherit.contended)
   if [ "${contended:-0}" -gt 0 ]; then
     if [ "${boosts:-0}" -gt 0 ]; then pass "pi: the lock holder was raised ($boosts boosts in $contended contended periods)"
     else fail "pi: the lock holder was raised" "boosts_inherit=$boosts with $contended contended periods"; fi
   else
-    jexpect "pi: with no contended period, the run stopped at its limit" /tmp/pi.flat inherit.out_of_time true
-    fact pi_boost_not_shown "no period with inheritance found the lock held before the limit (emulated CPU-time clock)"
+    oot=$(jget /tmp/pi.flat inherit.out_of_time); att=$(jget /tmp/pi.flat inherit.attempts)
+    if [ "$oot" = true ] || [ "$att" = 5 ]; then
+      pass "pi: with no contended period, the runs stopped at the limit or after 5 (out_of_time=$oot, attempts=$att)"
+    else
+      fail "pi: with no contended period, the runs stopped at the limit or after 5" "out_of_time=$oot attempts=$att"
+    fi
+    fact pi_boost_not_shown "no period with inheritance found the lock held (late wake-ups of an emulated CPU)"
   fi
   fact pi_verdict "$(jget /tmp/pi.flat verdict): none $(jget /tmp/pi.flat none.misses)/$(jget /tmp/pi.flat none.periods) missed, inherit $(jget /tmp/pi.flat inherit.misses)/$(jget /tmp/pi.flat inherit.periods); contended none $(jget /tmp/pi.flat none.contended), inherit $(jget /tmp/pi.flat inherit.contended) in $(jget /tmp/pi.flat inherit.attempts) runs (emulated)"
   fact pi_boost "$(jget /tmp/pi.flat evidence.example)"

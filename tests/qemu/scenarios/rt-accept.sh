@@ -59,9 +59,34 @@ if rt apply-partition apply /tmp/accept-part.yaml; then
     jexpect "in the partition: measured CPU 2" /tmp/vp.flat config.cpus 2
     jexpect "in the partition: the sampler ran SCHED_FIFO" /tmp/vp.flat config.policy SCHED_FIFO
     expect_grep "the verdict says the sampler ran in partition /rt" "^config\.notes\.0=.*isolated partition /rt" /tmp/vp.flat
+    # The pi pre-flight's three threads need CPU 2 as well: they run in a child that joined
+    # /rt (before, they were refused with EINVAL and the check FAILed "could not run"). The
+    # pre-flight's reason names only warned and failed checks, so a PASS says no more.
+    pi_i=$(sed -n 's/^preflight\.\([0-9]*\)\.name=pi$/\1/p' /tmp/vp.flat)
+    pi_status=$(jget /tmp/vp.flat "preflight.${pi_i:-none}.status")
+    case $pi_status in
+      PASS) pass "in the partition: the pi check ran to PASS or WARN (PASS)" ;;
+      WARN) pass "in the partition: the pi check ran to PASS or WARN (WARN)"
+            expect_grep "in the partition: the pi check's threads ran in cgroup /rt" \
+              "^preflight\.$pi_i\.reason=.*the threads ran in cgroup /rt, the partition that holds CPU 2" /tmp/vp.flat ;;
+      *) fail "in the partition: the pi check ran to PASS or WARN" "status ${pi_status:-absent}: $(jget /tmp/vp.flat "preflight.${pi_i:-none}.reason" | cut -c1-200)" ;;
+    esac
   else
     fail "in the partition: verdict JSON written" "$OUT/vp.json is missing or empty"
   fi
+  # bench pi on CPU 2 says where its threads ran.
+  rtagent bench pi --cpu 2 --json > "$OUT/pi-part.json" 2> "$OUT/pi-part.err"
+  echo "STEP bench-pi-in-partition: rtagent bench pi --cpu 2 --json -> exit $?"
+  json_flat "$OUT/pi-part.json" > /tmp/pi-part.flat
+  jexpect "bench pi in the partition: its threads ran in cgroup /rt" /tmp/pi-part.flat cgroup /rt
+  jexpect "bench pi in the partition: a verdict" /tmp/pi-part.flat verdict "PASS|FAIL|INCONCLUSIVE"
+  # So does the kernel benchmark: it joins /rt and its loads spin on the partition's CPUs.
+  rtagent bench --quick --cpu 2 --only kernel > "$OUT/bench-part.out" 2>&1
+  rc=$?
+  echo "STEP bench-in-partition: rtagent bench --quick --cpu 2 --only kernel -> exit $rc"
+  [ $rc = 0 ] && pass "bench in the partition exits 0" || fail "bench in the partition exits 0" "exit $rc: $(tail -3 "$OUT/bench-part.out" | tr '\n' '|')"
+  expect_grep "bench in the partition: its note names cgroup /rt and the loads' CPUs 2-3" \
+    "^note: the benchmark ran in cgroup /rt, the partition that holds CPU 2, and its loads spun on CPUs 2-3" "$OUT/bench-part.out"
   rt revert-partition revert
   [ -e /sys/fs/cgroup/rt ] && fail "partition rt removed by revert" "/sys/fs/cgroup/rt still exists" || pass "partition rt removed by revert"
 fi
