@@ -63,9 +63,9 @@ bench_quick() {
 }
 
 # bench_pi: the priority-inversion experiment with tracefs on. Its verdict under TCG is a
-# fact; the kernel's own record of the boost is asserted. On isolated CPU 2, where a thread's
-# CPU-time clock stands still between 1 Hz ticks (the TSC is unstable under TCG): a run of ten
-# periods takes 15-30 s there, and the 10 s limit lets no second run begin (docs/bench.md).
+# fact; the kernel's own record of the boost is asserted. On isolated CPU 2: about 1.2 s of
+# guest time since work is counted from spaced CLOCK_MONOTONIC reads (with the thread CPU-time
+# clock, which stands still there under TCG, ten periods took 15-30 s; docs/bench.md).
 bench_pi() {
   t0=$(cut -d' ' -f1 /proc/uptime)
   rtagent bench pi --cpu 2 --json > "$OUT/pi.json" 2> "$OUT/pi.err"
