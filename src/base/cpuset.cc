@@ -224,6 +224,11 @@ std::string CpuSet::Named() const {
   return (n == 1 ? "CPU " : "CPUs ") + ToList();
 }
 
+std::string MaskWithCpus(const std::string& mask) {
+  auto set = CpuSet::ParseMask(mask);
+  return set ? mask + " (" + set->Named() + ")" : mask;
+}
+
 std::string CpuSet::ToList() const {
   std::string out;
   std::vector<int> cpus = Cpus();

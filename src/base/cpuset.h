@@ -63,4 +63,8 @@ class CpuSet {
   std::vector<uint64_t> words_;
 };
 
+/// A hex CPU mask as the kernel writes it, followed by the CPUs it names: "f (CPUs 0-3)". "3"
+/// beside a list "0-1" reads as CPU 3 otherwise. Text that is no mask comes back unchanged.
+std::string MaskWithCpus(const std::string& mask);
+
 }  // namespace rtagent

@@ -117,7 +117,9 @@ Result<PiResult> RunPiExperimentInCgroup(SysRoot& root, const std::string& cgrou
   SharedBlock<SharedOutcome> shared;
   const pid_t parent = ::getpid();
   const pid_t pid = ::fork();
-  if (pid < 0) return MakeError("fork for the experiment's process", errno);
+  if (pid < 0) {
+    return MakeError("cannot start the process that would run the experiment in cgroup " + cgroup_dir + " (fork)", errno);
+  }
   if (pid == 0) {
     // It dies with the caller, and leaves without the caller's exit handlers.
     ::prctl(PR_SET_PDEATHSIG, SIGKILL);

@@ -1,6 +1,8 @@
 // The priority-inversion experiment's judgement, its tracefs evidence and its report, without
 // running it (the live runs are bench_host_test.cc's), and one live run cut by its time limit.
 #include <signal.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <thread>
@@ -444,6 +446,24 @@ TEST_CASE("pi in a process of its own: a cgroup it cannot join, or a child that 
   REQUIRE(child != 0);
   REQUIRE_FALSE(killed);
   CHECK(killed.error().message == "the experiment's process in cgroup " + *top + " ended without a result: killed by signal 9 (Killed)");
+
+  // No process to be had (a user at its process limit): the error says what could not start.
+  // Root is exempt from RLIMIT_NPROC, so a child of this test becomes nobody first.
+  o.periods = 1;
+  const pid_t limited = ::fork();
+  REQUIRE(limited >= 0);
+  if (limited == 0) {
+    const rlimit none{0, 0};
+    if (::setrlimit(RLIMIT_NPROC, &none) != 0 || ::setgid(65534) != 0 || ::setuid(65534) != 0) ::_exit(2);
+    auto refused = RunPiExperimentInCgroup(live, *top, o);
+    if (refused) ::_exit(3);
+    const std::string want = "cannot start the process that would run the experiment in cgroup " + *top + " (fork): ";
+    ::_exit(refused.error().err == EAGAIN && refused.error().message.rfind(want, 0) == 0 ? 0 : 4);
+  }
+  int limited_status = 0;
+  REQUIRE(::waitpid(limited, &limited_status, 0) == limited);
+  REQUIRE(WIFEXITED(limited_status));
+  CHECK(WEXITSTATUS(limited_status) == 0);  // 2: could not become nobody; 3: it forked; 4: another error
 
   // Bad options are refused before anything forks.
   o.priority = 2;

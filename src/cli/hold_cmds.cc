@@ -101,9 +101,9 @@ int CmdHold(const GlobalOptions& g, const HoldOptions& o) {
   bool verify_failed = false;
   bool reverted_all = true;
   if (o.once) {
-    std::cout << service::RenderStatusText(daemon.state(), true, UnixNow());
     verify_failed = daemon.state().last_verify.result == "FAIL";
     reverted_all = daemon.Stop("--once");
+    std::cout << service::RenderOnceText(daemon.state(), UnixNow());
   } else {
     reverted_all = daemon.Run(*sigfd);
   }

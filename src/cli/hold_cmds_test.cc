@@ -124,7 +124,11 @@ TEST_CASE("hold --once applies, verifies, prints what it holds and keeps the sta
   auto j = b.State();
   REQUIRE(j.is_object());
   CHECK(rc == (j["last_verify"]["result"] == "FAIL" ? 1 : 0));
-  CHECK_THAT(out, Catch::Contains("rtagent hold: running (pid ") && Catch::Contains("PM QoS note:    0 us"));
+  // It has stopped by the time it prints, and says so: not "running".
+  CHECK_THAT(out, Catch::Contains("\nrtagent hold --once: one pass (pid ") &&
+                      Catch::Contains(") applied and verified " + b.files.dir() + "/p.yaml, then stopped: state kept (on_stop: keep") &&
+                      Catch::Contains("PM QoS note:    0 us on /dev/cpu_dma_latency (released)") &&
+                      !Catch::Contains("rtagent hold: running"));
   CHECK(b.tree.Get(kIrq) == "0\n");
   CHECK(b.tree.Get(kStat) == "10\n");
   CHECK(b.tree.Get(kpath::kCpuDmaLatency) == "2000000000\n");  // the note ends with the process
@@ -240,6 +244,7 @@ TEST_CASE("hold --once with on_stop: revert leaves the board as it found it", "[
   int rc = Rt("hold --once " + b.Root() + " " + b.profile, &out);
   INFO(out);
   CHECK((rc == 0 || rc == 1));
+  CHECK_THAT(out, Catch::Contains("\nrtagent hold --once: one pass (pid ") && Catch::Contains("then stopped: state reverted ("));
   CHECK(b.tree.Get(kIrq) == irq);
   CHECK(b.tree.Get(kStat) == stat);
   CHECK_FALSE(FsRoot(b.tree.dir()).Exists(kpath::kRunDir + "/journal.json"));

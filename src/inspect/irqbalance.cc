@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstring>
 #include <sstream>
 #include <vector>
 
@@ -128,8 +129,15 @@ IrqbalanceInfo DetectIrqbalance(const SysRoot& root, const std::vector<TaskView>
                         info.config_text.find(kBannedCpusVar) != std::string::npos;
   info.ban_var = old_only ? kBannedCpusVar : kBannedCpulistVar;
   // What the running process uses: its environment, read at its start.
+  std::string unread;  // why the process's environment could not be read
   if (info.pid > 0) {
-    if (auto env = root.Read(kpath::ProcEnviron(info.pid))) {
+    auto env = root.Read(kpath::ProcEnviron(info.pid));
+    if (!env) {
+      // A reader without CAP_SYS_PTRACE (rtagent-verify.service) cannot read another root
+      // process's environ: the file stands in, and says it does.
+      unread = "; the environment of process " + std::to_string(info.pid) + " could not be read (" +
+               std::strerror(env.error().err) + "), and irqbalance reads this file only when it starts";
+    } else {
       std::string text = *env;
       for (char& c : text) c = c == '\0' ? '\n' : c;
       for (const char* var : {kBannedCpulistVar, kBannedCpusVar}) {
@@ -149,9 +157,12 @@ IrqbalanceInfo DetectIrqbalance(const SysRoot& root, const std::vector<TaskView>
   for (const char* var : {kBannedCpulistVar, kBannedCpusVar}) {
     if (auto v = EnvFileValue(info.config_text, var)) {
       info.banned = ParseBanned(var, *v);
-      info.banned_from = info.config;
+      info.banned_from = info.config + unread;
       break;
     }
+  }
+  if (!info.banned && !unread.empty()) {
+    info.banned_from = (info.config.empty() ? "no environment file" : info.config + " bans none") + unread;
   }
   return info;
 }

@@ -13,6 +13,7 @@
 #include <spdlog/spdlog.h>
 
 #include "base/count_text.h"
+#include "base/cpuset.h"
 #include "check/runner.h"
 #include "inspect/irqbalance.h"
 #include "profile/duration.h"
@@ -208,6 +209,18 @@ Result<void> HoldDaemon::HoldNote(const profile::Profile& p) {
   return Ok();
 }
 
+namespace {
+
+// A value of a change on one log line: a hex CPU mask with the CPUs it names ("f (CPUs 0-3)").
+std::string Shown(const Change& c, const std::string& value) {
+  return OneLine(c.compare == Compare::kCpuMask ? MaskWithCpus(value) : value);
+}
+
+// "before -> after" of a change, each Shown.
+std::string BeforeAfter(const Change& c) { return Shown(c, c.before) + " -> " + Shown(c, c.after); }
+
+}  // namespace
+
 int HoldDaemon::ApplyEach(const std::vector<Change>& changes, bool as_drift, std::string* first_error) {
   int written = 0;
   // An IRQ's affinity that drifted while irqbalance runs was moved by it (it rebalances every
@@ -224,6 +237,7 @@ int HoldDaemon::ApplyEach(const std::vector<Change>& changes, bool as_drift, std
     ApplyReport r = executor_->Apply({c});
     const ChangeResult& res = r.results.front();
     DriftEvent e{Now(), c.section, c.what, c.key, c.before, c.after, ""};
+    e.cpu_mask = c.compare == Compare::kCpuMask;
     switch (res.outcome) {
       case Outcome::kApplied:
         ++written;
@@ -232,7 +246,7 @@ int HoldDaemon::ApplyEach(const std::vector<Change>& changes, bool as_drift, std
       case Outcome::kUnchangeable:
         ++state_.unchangeable;
         e.outcome = "unchangeable: " + res.detail;
-        if (!as_drift) log_->info("{}: the kernel keeps {} ({})", c.what, c.before, res.detail);
+        if (!as_drift) log_->info("{}: the kernel keeps {} ({})", c.what, Shown(c, c.before), res.detail);
         break;
       case Outcome::kAlreadySet:
         continue;  // it came back by itself between the plan and the write
@@ -248,7 +262,7 @@ int HoldDaemon::ApplyEach(const std::vector<Change>& changes, bool as_drift, std
       if (!e.cause.empty()) {
         said += "; moved by irqbalance (" + irqbalance->how + "; irqs.irqbalance: ban or stop ends the fight)";
       }
-      log_->warn("drift: {}: {} -> {} ({})", c.what, OneLine(c.before), OneLine(c.after), said);
+      log_->warn("drift: {}: {} ({})", c.what, BeforeAfter(c), said);
       state_.AddDrift(std::move(e));
     }
   }
@@ -295,10 +309,10 @@ StartResult HoldDaemon::Start() {
   for (const auto& res : report.results) {
     if (res.outcome == Outcome::kApplied) {
       ++state_.applied;
-      log_->info("{}: {} -> {}", res.change.what, OneLine(res.change.before), OneLine(res.change.after));
+      log_->info("{}: {}", res.change.what, BeforeAfter(res.change));
     } else if (res.outcome == Outcome::kUnchangeable) {
       ++state_.unchangeable;
-      log_->info("{}: the kernel keeps {} ({})", res.change.what, OneLine(res.change.before), res.detail);
+      log_->info("{}: the kernel keeps {} ({})", res.change.what, Shown(res.change, res.change.before), res.detail);
     } else if (res.outcome == Outcome::kRebootRequired) {
       ++state_.reboot_required;
     } else if (res.outcome == Outcome::kFailed) {
@@ -527,7 +541,7 @@ bool HoldDaemon::Reload() {
   for (const auto& res : report.results) {
     if (res.outcome == Outcome::kApplied) {
       ++written;
-      log_->info("{}: {} -> {}", res.change.what, OneLine(res.change.before), OneLine(res.change.after));
+      log_->info("{}: {}", res.change.what, BeforeAfter(res.change));
     } else if (res.outcome == Outcome::kUnchangeable) {
       ++unchangeable;
     } else if (res.outcome == Outcome::kRebootRequired) {

@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "base/count_text.h"
+#include "base/cpuset.h"
 #include "base/json_reason.h"
 #include "base/kernel_paths.h"
 #include "base/pm_qos.h"
@@ -82,6 +83,7 @@ json ToJson(const HoldState& s) {
                      {"new", e.new_value},
                      {"outcome", e.outcome}});
     if (!e.cause.empty()) drift.back()["cause"] = e.cause;
+    if (e.cpu_mask) drift.back()["cpu_mask"] = true;
   }
   const VerifyResult& v = s.last_verify;
   json j = {
@@ -173,7 +175,8 @@ Result<HoldState> ParseHoldState(const std::string& text) {
     if (j.contains("drift")) {
       for (const auto& e : j.at("drift")) {
         s.drift.push_back({e.value("time", int64_t{0}), e.value("section", ""), e.value("what", ""), e.value("key", ""),
-                           e.value("old", ""), e.value("new", ""), e.value("outcome", ""), e.value("cause", "")});
+                           e.value("old", ""), e.value("new", ""), e.value("outcome", ""), e.value("cause", ""),
+                           e.value("cpu_mask", false)});
       }
     }
     s.drift_total = j.value("drift_total", uint64_t{s.drift.size()});
@@ -261,6 +264,13 @@ std::optional<int32_t> HeldPmQosNote(const SysRoot& root) {
   return us;
 }
 
+namespace {
+
+// Everything status prints below its first line, which says whether the hold runs.
+void StatusBody(std::ostream& o, const HoldState& s, bool running, int64_t now);
+
+}  // namespace
+
 std::string RenderStatusText(const HoldState& s, bool running, int64_t now) {
   std::ostringstream o;
   if (running) {
@@ -278,6 +288,24 @@ std::string RenderStatusText(const HoldState& s, bool running, int64_t now) {
     if (s.reverted->failed) o << "; " << CountOf(s.reverted->failed, "value", "values") << " could not be";
     o << "\n";
   }
+  StatusBody(o, s, running, now);
+  return o.str();
+}
+
+std::string RenderOnceText(const HoldState& s, int64_t now) {
+  std::ostringstream o;
+  // The reason starts with what stopped it ("--once: state kept ..."), which the line has said.
+  std::string how = s.stop_reason;
+  if (how.rfind("--once: ", 0) == 0) how.erase(0, 8);
+  o << "rtagent hold --once: one pass (pid " << s.pid << ") applied and verified " << s.profile << ", then stopped"
+    << (how.empty() ? "" : ": " + how) << "\n";
+  StatusBody(o, s, false, now);
+  return o.str();
+}
+
+namespace {
+
+void StatusBody(std::ostream& o, const HoldState& s, bool running, int64_t now) {
   o << "  profile:        " << s.profile << (s.root.empty() || s.root == "/" ? "" : " on root " + s.root) << "\n";
   o << "  since:          " << Ago(now, s.since) << "\n";
   o << "  runs on CPUs:   " << s.cpus << ", SCHED_OTHER\n";
@@ -313,14 +341,12 @@ std::string RenderStatusText(const HoldState& s, bool running, int64_t now) {
   if (!s.drift.empty()) {
     o << "\nrecent drift (newest last, " << s.drift.size() << " of " << s.drift_total << "):\n";
     for (const auto& e : s.drift) {
-      o << "  " << At(e.time) << "  " << e.what << ": " << e.old_value << " -> " << e.new_value << "  "
+      auto shown = [&e](const std::string& v) { return e.cpu_mask ? MaskWithCpus(v) : v; };
+      o << "  " << At(e.time) << "  " << e.what << ": " << shown(e.old_value) << " -> " << shown(e.new_value) << "  "
         << e.outcome << (e.cause.empty() ? "" : "; moved by " + e.cause) << "\n";
     }
   }
-  return o.str();
 }
-
-namespace {
 
 // One metric's HELP and TYPE lines (text exposition format 0.0.4).
 void Metric(std::ostream& o, const std::string& name, const std::string& type, const std::string& help) {

@@ -26,6 +26,9 @@ struct DriftEvent {
   /// Who changed it, when hold can tell: "irqbalance (process 4242)" for an IRQ's affinity
   /// that drifted while irqbalance runs; "" when unknown. Kept in the state file ("cause").
   std::string cause = "";
+  /// The values are hex CPU masks (an IRQ's smp_affinity): status shows the CPUs they name
+  /// beside them. Kept in the state file ("cpu_mask") only when true.
+  bool cpu_mask = false;
 };
 
 /// The last verification: plan again (conformance) plus the boot check suite.
@@ -140,6 +143,9 @@ std::optional<int32_t> HeldPmQosNote(const SysRoot& root);
 
 /// `rtagent status` for a person. `running` says whether the pid is still alive.
 std::string RenderStatusText(const HoldState& s, bool running, int64_t now);
+/// What `hold --once` prints after its one pass has stopped: the pass, how it stopped (state kept
+/// or reverted), then what status shows.
+std::string RenderOnceText(const HoldState& s, int64_t now);
 
 /// node_exporter textfile collector format (text exposition format 0.0.4).
 std::string RenderPrometheus(const HoldState& s, bool up);

@@ -191,6 +191,37 @@ TEST_CASE("drift injected into the tree is re-asserted on the next tick, one log
   CHECK_THAT(r.notifier.LastStatus(), Catch::Contains("2 drift re-asserted"));
 }
 
+TEST_CASE("a CPU mask that drifted is logged and shown with the CPUs it names, kept raw in the state file",
+          "[service]") {
+  Rig r(ProfileText());
+  HoldDaemon& d = r.Make();
+  REQUIRE(d.Start() == StartResult::kHolding);
+  REQUIRE(r.tree.Get(kpath::kDefaultSmpAffinity) == "1\n");  // irqs.default: housekeeping (CPU 0)
+  r.tree.Put(kpath::kDefaultSmpAffinity, "f\n");
+  CHECK(d.Tick() == 1);
+  CHECK(r.tree.Get(kpath::kDefaultSmpAffinity) == "1\n");
+  // "f -> 1" alone reads as CPU 15 moved to CPU 1.
+  CHECK_THAT(r.Log(), Catch::Contains(": f (CPUs 0-3) -> 1 (CPU 0) (re-asserted)"));
+  const nlohmann::json j = r.StateFile();
+  const nlohmann::json& e = DriftOf(j, "cores");
+  CHECK(e["key"] == kpath::kDefaultSmpAffinity);
+  CHECK(e["old"] == "f");
+  CHECK(e["new"] == "1");
+  CHECK(e["cpu_mask"] == true);
+  auto back = ReadHoldState(r.root);
+  REQUIRE(back);
+  REQUIRE(*back);
+  CHECK_THAT(RenderStatusText(**back, true, 0), Catch::Contains(": f (CPUs 0-3) -> 1 (CPU 0)  re-asserted"));
+  // A list is shown as it is, and its state entry says nothing of masks.
+  r.tree.Put(kIrq, "0-3\n");
+  CHECK(d.Tick() == 1);
+  CHECK_THAT(r.Log(), Catch::Contains("0-3 -> 0 (re-asserted)"));
+  const nlohmann::json after = r.StateFile();
+  const nlohmann::json& listed = DriftOf(after, "irqs");
+  CHECK(listed["key"] == kIrq);
+  CHECK_FALSE(listed.contains("cpu_mask"));
+}
+
 TEST_CASE("an IRQ moved back while irqbalance runs is logged as irqbalance's doing", "[service]") {
   Rig r(ProfileText("", 0, 10));
   HoldDaemon& d = r.Make();

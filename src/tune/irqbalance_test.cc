@@ -112,6 +112,31 @@ TEST_CASE("irqbalance: found as a process, with what its environment bans", "[tu
   CHECK(info.ban_var == kBannedCpulistVar);
 }
 
+TEST_CASE("irqbalance: an environment it may not read falls back to the file, and says so", "[tune]") {
+  // rtagent-verify.service has no CAP_SYS_PTRACE: root's irqbalance's environ is EACCES to it.
+  TempTree t(kX86);
+  FaultRoot root(t.dir());
+  AddIrqbalance(t, std::string("IRQBALANCE_BANNED_CPULIST=2-3\0", 31));
+  root.FailReads(kpath::ProcEnviron(4242), EACCES);
+  t.Put(kpath::kIrqbalanceDefault, kDebianFile + "IRQBALANCE_BANNED_CPULIST=1-3\n");
+  IrqbalanceInfo info = DetectIrqbalance(root);
+  CHECK(info.running);
+  REQUIRE(info.banned);
+  CHECK(info.banned->ToList() == "1-3");  // the file's, not the environment's it could not read
+  CHECK(info.banned_from == kpath::kIrqbalanceDefault +
+                                "; the environment of process 4242 could not be read (Permission denied), and "
+                                "irqbalance reads this file only when it starts");
+  // A file that bans nothing: no CPU is known to be banned, and the reason is still named.
+  t.Put(kpath::kIrqbalanceDefault, kDebianFile);
+  info = DetectIrqbalance(root);
+  CHECK_FALSE(info.banned);
+  CHECK_THAT(info.banned_from, Catch::StartsWith(kpath::kIrqbalanceDefault + " bans none; the environment of process "
+                                                                               "4242 could not be read (Permission denied)"));
+  // Read as before once it can be.
+  FaultRoot open_root(t.dir());
+  CHECK(DetectIrqbalance(open_root).banned_from == "the environment of process 4242");
+}
+
 TEST_CASE("irqbalance: found in a walk of the threads already made, as by reading /proc", "[tune]") {
   TempTree t(kX86);
   FsRoot root(t.dir());

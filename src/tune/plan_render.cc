@@ -63,19 +63,12 @@ std::string SettingsOf(const std::string& text) {
   return out.empty() ? text : out;
 }
 
-// A hex CPU mask as the kernel writes it, with the CPUs it names: "3" next to "0-1" in the
-// same table reads as CPU 3 otherwise.
-std::string MaskCell(const std::string& value) {
-  auto set = CpuSet::ParseMask(value);
-  return set ? value + " (" + set->Named() + ")" : value;
-}
-
 }  // namespace
 
 std::string ValueCell(const Change& c, const std::string& value, size_t width) {
   if (IsBootFileActuator(c.actuator)) return FileCell(value);
   if (c.actuator == kDropInActuator) return ShortValue(SettingsOf(value), width);
-  if (c.compare == Compare::kCpuMask) return ShortValue(MaskCell(value), width);
+  if (c.compare == Compare::kCpuMask) return ShortValue(MaskWithCpus(value), width);
   return ShortValue(value, width);
 }
 
