@@ -2,6 +2,7 @@
 
 #include <dirent.h>
 #include <fcntl.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -410,6 +411,72 @@ Result<void> FsRoot::WriteDurable(const std::string& path, const std::string& co
   std::string host = HostPath(path);
   if (auto r = MakeDirs(host.substr(0, host.find_last_of('/'))); !r) return r;
   return WriteFileAtomic(host, contents);
+}
+
+Result<std::unique_ptr<RootLock>> SysRoot::TryLock(const std::string&, const std::string&) {
+  return std::make_unique<RootLock>();
+}
+
+namespace {
+
+// flock(2) on a file that is removed when the lock is dropped. Removing a lock file races with
+// a process that opened it just before: that one then locks a file no longer at the path. So a
+// lock counts only when the path still names the inode locked, and is tried again otherwise.
+class FileLock : public RootLock {
+ public:
+  FileLock(int fd, std::string path, std::vector<std::string> made)
+      : fd_(fd), path_(std::move(path)), made_(std::move(made)) {}
+  ~FileLock() override {
+    ::unlink(path_.c_str());  // before close: a waiter that locks it next finds it gone, and retries
+    ::close(fd_);
+    for (auto it = made_.rbegin(); it != made_.rend(); ++it) ::rmdir(it->c_str());  // only when empty
+  }
+  FileLock(const FileLock&) = delete;
+  FileLock& operator=(const FileLock&) = delete;
+
+ private:
+  int fd_;
+  std::string path_;
+  std::vector<std::string> made_;  ///< directories made for the lock, outermost first
+};
+
+}  // namespace
+
+Result<std::unique_ptr<RootLock>> FsRoot::TryLock(const std::string& path, const std::string& note) {
+  const std::string host = HostPath(path);
+  const std::string dir = host.substr(0, host.find_last_of('/'));
+  std::vector<std::string> made;  // the directories missing now, outermost first
+  for (std::string d = dir; !d.empty() && d != "/" && ::access(d.c_str(), F_OK) != 0; d = d.substr(0, d.find_last_of('/'))) {
+    made.insert(made.begin(), d);
+  }
+  if (auto r = MakeDirs(dir); !r) return r.error();
+  for (int attempt = 0; attempt < 100; ++attempt) {
+    const int fd = ::open(host.c_str(), O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
+    if (fd < 0) return MakeError("cannot open " + host, errno);
+    if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
+      const int err = errno;
+      std::string holder(256, '\0');
+      const ssize_t n = ::pread(fd, holder.data(), holder.size(), 0);
+      ::close(fd);
+      if (err != EWOULDBLOCK) return MakeError("cannot lock " + host, err);
+      holder.resize(n > 0 ? static_cast<size_t>(n) : 0);
+      while (!holder.empty() && (holder.back() == '\n' || holder.back() == '\0')) holder.pop_back();
+      return Error{holder.empty() ? "another process holds " + host : holder, EWOULDBLOCK};
+    }
+    struct stat locked, named;
+    if (::fstat(fd, &locked) != 0 || ::stat(host.c_str(), &named) != 0 || locked.st_ino != named.st_ino ||
+        locked.st_dev != named.st_dev) {
+      ::close(fd);  // removed by its last holder between our open and our lock: open it again
+      continue;
+    }
+    auto lock = std::make_unique<FileLock>(fd, host, std::move(made));
+    const std::string text = note + "\n";
+    if (::ftruncate(fd, 0) != 0 || ::pwrite(fd, text.data(), text.size(), 0) != static_cast<ssize_t>(text.size())) {
+      return MakeError("cannot write " + host, errno);
+    }
+    return std::unique_ptr<RootLock>(std::move(lock));
+  }
+  return Error{"cannot lock " + host + ": it was removed and made again 100 times while trying", EAGAIN};
 }
 
 Result<void> WriteDurableFrom(SysRoot& root, const std::string& path, const Pieces& pieces) {

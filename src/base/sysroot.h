@@ -10,6 +10,12 @@
 
 namespace rtagent {
 
+/// A lock on a file under a root, held while the object lives (SysRoot::TryLock).
+class RootLock {
+ public:
+  virtual ~RootLock() = default;
+};
+
 /// Access to the system's kernel interfaces under a root directory (`--root DIR`, "/" on a
 /// live system). Paths given to it are relative to that root ("proc/cmdline"), and are built
 /// only by the helpers in base/kernel_paths.h, so no other code spells a kernel path.
@@ -36,6 +42,14 @@ class SysRoot {
   virtual Result<void> WriteDurable(const std::string& path, const std::string& contents);
   /// Removes a file of rtagent's own; a missing file is not an error.
   virtual Result<void> Remove(const std::string& path);
+
+  /// Takes, without waiting, the exclusive lock of a file of rtagent's own (made with its
+  /// directories when missing), writing `note` into it for whoever finds it taken. The lock
+  /// lasts as long as the returned object; dropping it removes the file and the directories it
+  /// made. Taken elsewhere: an Error with errno EWOULDBLOCK whose message is the holder's note.
+  /// A root that is no directory of this machine's shares nothing with another process, and
+  /// its lock is always free.
+  virtual Result<std::unique_ptr<RootLock>> TryLock(const std::string& path, const std::string& note);
 
   /// The directory this root stands for ("/" when live).
   virtual std::string Dir() const = 0;
@@ -64,6 +78,7 @@ class FsRoot : public SysRoot {
   Result<void> Write(const std::string& path, const std::string& value) override;
   Result<void> WriteDurable(const std::string& path, const std::string& contents) override;
   Result<void> Remove(const std::string& path) override;
+  Result<std::unique_ptr<RootLock>> TryLock(const std::string& path, const std::string& note) override;
   std::string Dir() const override { return dir_; }
   bool IsLive() const override { return dir_ == "/"; }
 

@@ -222,8 +222,10 @@ int CmdCommission(const GlobalOptions& g, const CommissionOptions& o) {
     return kExitCannotRun;
   }
   if (!NoHoldBeside("commission", root)) return kExitCannotRun;
+  const auto lock = ClaimWriting("commission", root);  // before revert_after: held through its revert
+  if (!lock) return kExitCannotRun;
   RevertAfter revert_after(root, o.revert_after);
-  auto applied = ApplyProfile(p, root);
+  auto applied = ApplyProfile(p, root);  // a stop during it ends the step whole, then stops (below)
   if (!applied) {
     std::cerr << "rtagent commission: " << applied.error().message << "; nothing was changed\n";
     return kExitCannotRun;

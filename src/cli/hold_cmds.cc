@@ -67,6 +67,8 @@ int CmdHold(const GlobalOptions& g, const HoldOptions& o) {
   auto lp = LoadForCommand("hold", g, o.profile, &rc);
   if (!lp) return rc;
   if (!CanWrite("hold", *lp->root)) return kExitCannotRun;
+  const auto lock = ClaimWriting("hold", *lp->root);  // for the hold's life: it writes the journal at each tick
+  if (!lock) return kExitCannotRun;
   // Signals are blocked and read from a signalfd before anything is applied, so a SIGTERM
   // during start is handled once the state is consistent, never in the middle of a write.
   auto sigfd = service::OpenSignalFd();

@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <cerrno>
 #include <iostream>
 
 #include "base/exit_codes.h"
@@ -10,6 +11,7 @@
 #include "profile/loader.h"
 #include "service/hold_state.h"
 #include "tune/executor.h"
+#include "tune/journal.h"
 
 namespace rtagent {
 
@@ -68,6 +70,21 @@ bool NoHoldBeside(const std::string& command, const SysRoot& root) {
                "reverts), or make the profile it reads the one you want and reload it "
                "(systemctl reload rtagent.service); nothing was changed\n";
   return false;
+}
+
+std::unique_ptr<RootLock> ClaimWriting(const std::string& command, SysRoot& root) {
+  auto lock = root.TryLock(Journal::LockPath(), "process " + std::to_string(::getpid()) + " (rtagent " + command + ")");
+  if (lock) return std::move(*lock);
+  if (lock.error().err == EWOULDBLOCK) {
+    std::cerr << "rtagent " << command << ": another rtagent is changing the tuning here: " << lock.error().message
+              << ". Two at once would each journal only their own changes, and a revert could not put the "
+                 "other's back; wait for it to finish (or stop it) and run this again; nothing was changed\n";
+  } else {
+    std::cerr << "rtagent " << command << ": " << lock.error().message
+              << "; the lock that keeps two rtagents from writing the journal at once cannot be taken; "
+                 "nothing was changed\n";
+  }
+  return nullptr;
 }
 
 void NoteRevertInHoldState(const std::string& command, SysRoot& root, const RevertReport& report) {

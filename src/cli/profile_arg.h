@@ -44,6 +44,10 @@ bool CanWrite(const std::string& command, const SysRoot& root);
 /// prints which hold and the way out (exit 3); nothing is changed.
 bool NoHoldBeside(const std::string& command, const SysRoot& root);
 
+/// Takes the writers' lock of `root` (Journal::LockPath) for `command`. nullptr, after saying on
+/// stderr who holds it (or why it cannot be taken), when the command must not go on: exit 3.
+std::unique_ptr<RootLock> ClaimWriting(const std::string& command, SysRoot& root);
+
 /// After `command` put journaled values back: notes it in the state file a stopped hold left
 /// (service::NoteRevertSince), so `rtagent status` stops calling those values held. Nothing when
 /// nothing was put back or there is no state file; a state file that cannot be read or written is

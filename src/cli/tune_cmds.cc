@@ -48,7 +48,10 @@ int CmdApply(const GlobalOptions& g, const PlanOptions& o) {
   auto lp = LoadForCommand("apply", g, o.profile, &rc);
   if (!lp) return rc;
   if (!CanWrite("apply", *lp->root) || !NoHoldBeside("apply", *lp->root)) return kExitCannotRun;
-  auto applied = ApplyProfile(lp->profile, *lp->root);  // tune/apply_profile.h, shared with commission
+  const auto lock = ClaimWriting("apply", *lp->root);
+  if (!lock) return kExitCannotRun;
+  StopSignals stop;  // Ctrl-C, SIGTERM, a dropped SSH session: roll back, never die half-way
+  auto applied = ApplyProfile(lp->profile, *lp->root, &StopFlag());  // tune/apply_profile.h, shared with commission
   if (!applied) {
     std::cerr << "rtagent apply: " << applied.error().message << "; nothing was changed\n";
     return kExitCannotRun;
@@ -130,7 +133,11 @@ int CmdRevert(const GlobalOptions& g, const RevertOptions& o) {
     return kExitBadInput;
   }
   if (!CanWrite("revert", **root) || !NoHoldBeside("revert", **root)) return kExitCannotRun;
+  const auto lock = ClaimWriting("revert", **root);
+  if (!lock) return kExitCannotRun;
+  StopSignals stop;  // a stop signal waits for the revert to end: half a revert helps nobody
   auto reverted = RevertJournal(**root);  // tune/apply_profile.h, shared with commission
+  if (StopFlag().load()) std::cerr << "rtagent revert: stopped by a signal after every value it could put back was put back\n";
   if (!reverted) {
     std::cerr << "rtagent revert: " << reverted.error().message << "\n";
     return kExitCannotRun;

@@ -1,7 +1,11 @@
 // plan, apply, verify, revert and commission as a user runs them, on copies of the fixtures.
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <catch2/catch.hpp>
+#include <csignal>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -14,6 +18,7 @@
 #include "base/fault_root.h"
 #include "report/test_verdict.h"
 #include "service/hold_state.h"
+#include "tune/journal.h"
 #include "tune/refusals.h"
 
 using namespace rtagent;
@@ -179,7 +184,7 @@ TEST_CASE("revert --json lists each journaled value with what became of it", "[c
   CHECK_FALSE(fs::exists(t.dir() + "/run/rtagent/journal.json"));
 }
 
-TEST_CASE("apply refuses bad input and rolls back when it cannot journal", "[cli][apply]") {
+TEST_CASE("apply refuses bad input, and stops before its first write when it cannot journal", "[cli][apply]") {
   TempTree t(kArm);
   auto before = Snapshot(t.dir());
   t.Put("bad.yaml", "cores:\n  housekeeping: 0-3\n  isolatd: 4-7\n");
@@ -188,12 +193,15 @@ TEST_CASE("apply refuses bad input and rolls back when it cannot journal", "[cli
   CHECK_THAT(bad.out, Catch::Contains("bad.yaml:3:3"));
   CHECK_THAT(bad.out, Catch::Contains("nothing was changed"));
 
-  // /run is a file: the journal cannot be written, so nothing may be changed (exit 4).
+  // /run is a file: neither the writers' lock nor the journal can be made there, so apply
+  // stops before its first write (exit 3; a journal that fails later is rolled back, exit 4:
+  // executor_test.cc).
   t.Put("run", "not a directory");
   Run a = Rt("apply " + kProfiles + "/generic-4core.yaml --root " + t.dir());
   INFO(a.out);
-  CHECK(a.code == 4);
-  CHECK_THAT(a.out, Catch::Contains("rolled back"));
+  CHECK(a.code == 3);
+  CHECK_THAT(a.out, Catch::Contains("cannot create directory " + t.dir() + "/run: a file is in the way") &&
+                        Catch::Contains("nothing was changed"));
   auto after = Snapshot(t.dir());
   after.erase("run");
   after.erase("bad.yaml");
@@ -249,6 +257,127 @@ TEST_CASE("apply, revert and commission refuse while a hold holds the system, an
   Run stopped = Rt("apply " + profile);
   INFO(stopped.out);
   CHECK(stopped.code == 0);
+}
+
+TEST_CASE("apply, revert, commission and hold refuse while another rtagent writes the journal, and say which",
+          "[cli][apply]") {
+  TempTree t(kArm);
+  const auto pristine = Snapshot(t.dir());
+  const std::string profile = kProfiles + "/generic-4core.yaml --root " + t.dir();
+  // Another rtagent's apply holds the lock (a lock of this process's own: the binary opens the file anew).
+  FsRoot root(t.dir());
+  auto held = root.TryLock(Journal::LockPath(), "process 4343 (rtagent apply)");
+  REQUIRE(held.ok());
+  CHECK(t.Get("run/rtagent/lock") == "process 4343 (rtagent apply)\n");
+  auto second = root.TryLock(Journal::LockPath(), "process 1 (rtagent revert)");
+  REQUIRE_FALSE(second.ok());
+  CHECK(second.error().err == EWOULDBLOCK);
+  CHECK(second.error().message == "process 4343 (rtagent apply)");
+  const auto before = Snapshot(t.dir());
+
+  for (const std::string& cmd : {"apply " + profile, "revert --root " + t.dir(), "hold --once " + profile,
+                                 "commission " + profile + " --duration 1s --out " + t.dir() + "/verdict"}) {
+    Run r = Rt(cmd);
+    INFO(cmd << "\n" << r.out);
+    CHECK(r.code == 3);
+    CHECK_THAT(r.out, Catch::Contains("another rtagent is changing the tuning here: process 4343 (rtagent apply)") &&
+                          Catch::Contains("nothing was changed"));
+    CHECK(Snapshot(t.dir()) == before);
+  }
+
+  // Released: the lock file and the directories made for it are gone, and apply goes ahead,
+  // leaving no lock behind.
+  held->reset();
+  CHECK(Snapshot(t.dir()) == pristine);
+  Run applied = Rt("apply " + profile);
+  INFO(applied.out);
+  CHECK(applied.code == 0);
+  CHECK_FALSE(fs::exists(t.dir() + "/run/rtagent/lock"));
+  CHECK(Rt("revert --root " + t.dir()).code == 0);
+
+  // A link where the lock belongs is not followed (O_NOFOLLOW): the lock cannot be taken, exit 3.
+  fs::create_directories(t.dir() + "/run/rtagent");
+  fs::create_symlink(t.dir() + "/elsewhere", t.dir() + "/run/rtagent/lock");
+  Run link = Rt("apply " + profile);
+  INFO(link.out);
+  CHECK(link.code == 3);
+  CHECK_THAT(link.out, Catch::Contains("cannot open " + t.dir() + "/run/rtagent/lock") &&
+                           Catch::Contains("the lock that keeps two rtagents from writing the journal at once cannot be "
+                                           "taken; nothing was changed"));
+  CHECK_FALSE(fs::exists(t.dir() + "/elsewhere"));
+}
+
+TEST_CASE("apply stopped by SIGTERM while it plans rolls back and says so, instead of dying", "[cli][apply]") {
+  TempTree t(std::string(RTAGENT_SOURCE_DIR) + "/tests/sysroots/x86-ipc-4cpu");
+  const auto before = Snapshot(t.dir());
+  // A file the plan reads, made a FIFO: apply waits in it until the test writes, so the signal
+  // comes while it runs (the first time the FIFO has a reader), never before it started.
+  const std::string idle = "sys/devices/system/cpu/cpu3/cpuidle/state8/disable";
+  const std::string fifo = t.dir() + "/" + idle;
+  const std::string kept = t.Get(idle);
+  fs::remove(fifo);
+  REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
+  const std::string out = t.dir() + "/apply.out";
+  const pid_t pid = ::fork();
+  REQUIRE(pid >= 0);
+  if (pid == 0) {
+    const int fd = ::open(out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    ::dup2(fd, 1);
+    ::dup2(fd, 2);
+    const std::string profile = kProfiles + "/x86-ipc.yaml";
+    ::execl(RTAGENT_BINARY, "rtagent", "--root", t.dir().c_str(), "apply", profile.c_str(), nullptr);
+    ::_exit(127);
+  }
+  bool signalled = false;
+  int status = 0;
+  // apply may close the FIFO before the test's write lands: EPIPE, not a SIGPIPE that ends the test.
+  struct sigaction ignore {}, old {};
+  ignore.sa_handler = SIG_IGN;
+  ::sigaction(SIGPIPE, &ignore, &old);
+  while (::waitpid(pid, &status, WNOHANG) == 0) {
+    const int fd = ::open(fifo.c_str(), O_WRONLY | O_NONBLOCK);  // ENXIO until apply opens it to read
+    if (fd < 0) {
+      ::usleep(10000);
+      continue;
+    }
+    if (!signalled) signalled = ::kill(pid, SIGTERM) == 0;
+    (void)!::write(fd, kept.data(), kept.size());
+    ::close(fd);
+  }
+  ::sigaction(SIGPIPE, &old, nullptr);
+  std::ifstream in(out);
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  fs::remove(out);
+  INFO(text);
+  CHECK(signalled);
+  REQUIRE(WIFEXITED(status));  // not killed by the signal
+  CHECK(WEXITSTATUS(status) == 4);
+  CHECK_THAT(text, Catch::Contains("stopped by a signal before this change was written") &&
+                       Catch::Contains("apply was stopped by a signal and rolled back"));
+  fs::remove(fifo);
+  t.Put(idle, kept);
+  CHECK(Snapshot(t.dir()) == before);  // nothing written, no journal, no lock left
+}
+
+TEST_CASE("apply says a reboot alone brings nothing when it wrote no boot loader file", "[cli][apply]") {
+  TempTree printed(kArm);  // generic-4core.yaml: cores.bootloader: print
+  Run p = Rt("apply " + kProfiles + "/generic-4core.yaml --root " + printed.dir());
+  INFO(p.out);
+  CHECK(p.code == 0);
+  CHECK_THAT(p.out, Catch::Contains("5 at the next boot\nreboot required, after you add the boot arguments yourself: no "
+                                    "boot loader file was written (cores.bootloader: print)"));
+  CHECK_THAT(p.out, !Catch::Contains("takes effect at the next boot"));
+  TempTree missing(std::string(RTAGENT_SOURCE_DIR) + "/tests/sysroots/x86-ipc-4cpu");  // grub, without /etc/default/grub
+  Run m = Rt("apply " + kProfiles + "/x86-ipc.yaml --root " + missing.dir());
+  INFO(m.out);
+  CHECK(m.code == 0);
+  CHECK_THAT(m.out, Catch::Contains("no boot loader file was written (the boot file is missing)"));
+  // With the file there it is written, and the reboot is all that is left.
+  missing.Put("etc/default/grub", "GRUB_CMDLINE_LINUX_DEFAULT=\"quiet\"\nGRUB_CMDLINE_LINUX=\"\"\n");
+  CHECK(Rt("revert --root " + missing.dir()).code == 0);
+  Run g = Rt("apply " + kProfiles + "/x86-ipc.yaml --root " + missing.dir());
+  INFO(g.out);
+  CHECK_THAT(g.out, Catch::Contains("reboot required: the kernel command line above takes effect at the next boot"));
 }
 
 // commission: src/cli/commission_cmd_test.cc

@@ -207,10 +207,24 @@ std::string TracePathBeside(const std::vector<VerdictOutput>& outputs) {
 }
 
 Result<void> CheckOutputs(const std::vector<VerdictOutput>& outputs) {
+  std::vector<std::pair<std::string, std::string>> files;  // (where it leads, the option) of each file output
   for (const VerdictOutput& o : outputs) {
     if (o.path.empty()) continue;
     auto ok = CheckWritable(o.path);
     if (!ok) return Wrap("--" + o.format + ": ", ok.error());
+    // Two formats into one file: the second replaces the first whole, after the whole run.
+    auto target = ResolveOutput(o.path);
+    if (!target || target->kind != OutputTarget::Kind::kFile) continue;
+    std::error_code ec;
+    std::string where = std::filesystem::weakly_canonical(std::filesystem::absolute(target->path, ec), ec).string();
+    if (where.empty()) where = target->path;
+    for (const auto& [other, option] : files) {
+      if (other == where) {
+        return InvalidInput("--" + option + " and --" + o.format + " both write " + o.path +
+                            ": the second would replace the first; give each its own file");
+      }
+    }
+    files.emplace_back(where, o.format);
   }
   return Ok();
 }

@@ -219,3 +219,20 @@ TEST_CASE("report --cases /dev/fd/1 prints the cases on stdout, as a shell redir
   CHECK_THAT(r.out, Catch::Contains("<testsuites"));
   CHECK(Names(dir.path()) == std::vector<std::string>{"v.json"});
 }
+
+TEST_CASE("two formats asked into one file are refused before the run, however the path is spelt", "[cli][report]") {
+  TempDir dir;
+  const std::string file = dir.path() + "/verdict.out";
+  std::filesystem::create_directory(dir.path() + "/sub");
+  ::symlink(file.c_str(), (dir.path() + "/link").c_str());
+  auto same = rtagent::CheckOutputs({{file, "json"}, {dir.path() + "/sub/../verdict.out", "md"}});
+  REQUIRE_FALSE(same.ok());
+  CHECK(same.error().message ==
+        "--json and --md both write " + dir.path() + "/sub/../verdict.out: the second would replace the first; "
+        "give each its own file");
+  CHECK_FALSE(rtagent::CheckOutputs({{file, "junit"}, {dir.path() + "/link", "html"}}).ok());  // a link to it
+  CHECK_FALSE(std::filesystem::exists(file));
+  // Files of their own, or two formats onto stdout (a stream, written one after the other): fine.
+  CHECK(rtagent::CheckOutputs({{file, "json"}, {dir.path() + "/verdict.md", "md"}, {"", "svg"}}).ok());
+  CHECK(rtagent::CheckOutputs({{"-", "json"}, {"-", "md"}}).ok());
+}

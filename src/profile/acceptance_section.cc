@@ -145,7 +145,9 @@ void CheckCriteria(const CrossCheck& cc, const AcceptanceConfig& a) {
             "acceptance.min_samples " + std::to_string(*a.min_samples) + " cannot be reached: " +
                 FormatDuration(*a.duration) + " at " + std::to_string(*a.interval_us) + " us gives " +
                 std::to_string(possible) + " wake-ups per CPU",
-            "lengthen the duration to at least " + FormatDuration(a.DurationForMinSamples()) + " or lower min_samples");
+            a.DurationForMinSamples() == Duration::max()
+                ? "lower min_samples: at this interval no run could last long enough (more than 292 years)"
+                : "lengthen the duration to at least " + FormatDuration(a.DurationForMinSamples()) + " or lower min_samples");
   }
 }
 

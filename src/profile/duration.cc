@@ -2,6 +2,7 @@
 
 #include <cctype>
 #include <cmath>
+#include <cstdlib>
 
 namespace rtagent::profile {
 namespace {
@@ -11,9 +12,10 @@ struct Unit {
   long long ns;
 };
 
-// Longest names first so "ms" is not read as "m" followed by "s".
+// A unit is matched whole. Microseconds are "us", the micro sign (U+00B5, which is what a
+// keyboard's µ types) or the Greek mu (U+03BC, which looks the same).
 constexpr Unit kUnits[] = {
-    {"min", 60'000'000'000LL}, {"ns", 1LL}, {"us", 1'000LL}, {"\xC2\xB5s", 1'000LL}, {"ms", 1'000'000LL},
+    {"min", 60'000'000'000LL}, {"ns", 1LL}, {"us", 1'000LL}, {"\xC2\xB5s", 1'000LL}, {"\xCE\xBCs", 1'000LL}, {"ms", 1'000'000LL},
     {"s", 1'000'000'000LL},    {"m", 60'000'000'000LL}, {"h", 3'600'000'000'000LL}, {"d", 86'400'000'000'000LL},
 };
 
@@ -30,7 +32,7 @@ Result<std::chrono::nanoseconds> ParseDuration(std::string_view text) {
   if (s.empty()) return Bad(text, "empty");
   if (s.front() == '-') return Bad(text, "a duration cannot be negative");
   long double total = 0;
-  bool any = false;
+  const Unit* previous = nullptr;
   while (!s.empty()) {
     size_t n = 0;
     bool dot = false;
@@ -39,26 +41,38 @@ Result<std::chrono::nanoseconds> ParseDuration(std::string_view text) {
       ++n;
     }
     if (n == 0 || (n == 1 && dot)) return Bad(text, "expected a number before \"" + std::string(s) + "\"");
-    long double number = std::stold(std::string(s.substr(0, n)));
+    // strtold, not stold: a number of a thousand digits is "too long" below, not an exception.
+    const std::string digits(s.substr(0, n));
+    long double number = std::strtold(digits.c_str(), nullptr);
     s.remove_prefix(n);
+    // The unit is everything up to the next number: "10sec" is the unknown unit "sec".
+    size_t u = 0;
+    while (u < s.size() && !std::isdigit(static_cast<unsigned char>(s[u])) && s[u] != '.') ++u;
+    const std::string_view word = s.substr(0, u);
+    const size_t first = word.find_first_not_of(" \t");
+    std::string_view name = first == std::string_view::npos ? std::string_view() : word.substr(first);
+    while (!name.empty() && std::isspace(static_cast<unsigned char>(name.back()))) name.remove_suffix(1);  // "1h 30m"
     const Unit* unit = nullptr;
-    for (const Unit& u : kUnits) {
-      if (s.substr(0, u.name.size()) == u.name) {
-        // "m" must not swallow the "m" of "ms"/"min"; the table order already handles it.
-        unit = &u;
-        break;
-      }
+    for (const Unit& x : kUnits) {
+      if (name == x.name) unit = &x;
     }
+    if (word.empty()) return Bad(text, "the number needs a unit (ns, us, ms, s, m, h, d)");
     if (unit == nullptr) {
-      if (s.empty()) return Bad(text, "the number needs a unit (ns, us, ms, s, m, h, d)");
-      return Bad(text, "unknown unit \"" + std::string(s) + "\" (use ns, us, ms, s, m, h, d)");
+      return Bad(text, "unknown unit \"" + std::string(name) + "\" (use ns, us or µs, ms, s, m or min, h, d)");
     }
-    s.remove_prefix(unit->name.size());
+    if (first != 0) {
+      return Bad(text, "a space between the number and its unit; write \"" + digits + std::string(name) + "\"");
+    }
+    // "1h30m": each unit once, the largest first, so "30s2h" or "1s1s" is a slip, not a sum.
+    if (previous != nullptr && unit->ns >= previous->ns) {
+      return Bad(text, "\"" + std::string(unit->name) + "\" after \"" + std::string(previous->name) +
+                           "\"; write each unit once, the largest first, as in 1h30m");
+    }
+    previous = unit;
+    s.remove_prefix(u);
     total += number * static_cast<long double>(unit->ns);
-    any = true;
   }
-  if (!any) return Bad(text, "empty");
-  if (total > 9.0e18L) return Bad(text, "too long");
+  if (!(total <= 9.0e18L)) return Bad(text, "too long (at most about 292 years)");
   return std::chrono::nanoseconds(static_cast<long long>(std::llround(total)));
 }
 

@@ -80,6 +80,7 @@ Key<IrqsConfig> Allowances(std::string name, Marked<std::vector<IrqAllowance>> I
       key.mark = node->key_marks[i];
       auto re = c.reader().RegexValue(key, what + " key");
       const YamlNode& v = node->items[i];
+      if (v.IsNull()) continue;  // null resets: an including file drops an included allowance this way
       IrqAllowance a;
       a.mark = node->key_marks[i];
       if (v.IsScalar() && v.scalar == "any") {
@@ -101,6 +102,13 @@ Key<IrqsConfig> Allowances(std::string name, Marked<std::vector<IrqAllowance>> I
 void CheckDefault(const CrossCheck& cc, const IrqsConfig& q) {
   if (q.default_cpus->keyword != CpuKeyword::kKeep && q.default_cpus->cpus.Empty() && !cc.Cascade(*q.default_cpus)) {
     cc.diags().Error(cc.At({q.default_cpus.mark}), "irqs.default names no CPU", "use housekeeping, a CPU list, or keep");
+  }
+  if (q.default_cpus->keyword == CpuKeyword::kKeep) return;
+  // Every movable IRQ onto the CPUs the loop has to itself: the opposite of isolation.
+  const CpuSet on = q.default_cpus->cpus.Intersect(cc.Isolated());
+  if (!on.Empty()) {
+    cc.diags().Warning(cc.At({q.default_cpus.mark}), "irqs.default sends every movable IRQ to isolated CPU " + on.ToList(),
+                       "use housekeeping, and a rule under irqs.rules for the IRQ that feeds the loop (Chapter 6)");
   }
 }
 

@@ -393,7 +393,9 @@ Key<S> Nested(std::string name, const Section<S>& sub, std::string meaning) {
 
 /// A mapping of user-chosen names to items with the keys of `item` (irqs.rules, partitions).
 /// Each item gets its name and the key's position; one whose name `valid` refuses, or that is
-/// not a mapping, is reported and left out.
+/// not a mapping, is reported and left out. A name with no value (`loop:` or `loop: ~`) is left
+/// out without a word: null resets, and an entry's default is not to be there, so an including
+/// file drops an included rule this way.
 template <class S, class T>
 Key<S> Named(std::string name, std::vector<T> S::*m, const Section<T>& item, std::string type, std::string meaning,
              std::function<bool(LoadContext&, const std::string&, const SourceMark&)> valid = nullptr) {
@@ -402,6 +404,7 @@ Key<S> Named(std::string name, std::vector<T> S::*m, const Section<T>& item, std
     if (v == nullptr || !c.reader().AnyMap(*v, what)) return;
     for (size_t i = 0; i < v->keys.size(); ++i) {
       const std::string& n = v->keys[i];
+      if (v->items[i].IsNull()) continue;  // "name:" with nothing drops an included entry of that name
       if (valid && !valid(c, n, v->key_marks[i])) continue;
       const std::string item_what = what + "." + n;
       if (!c.reader().Map(v->items[i], item.Names(), item_what)) continue;

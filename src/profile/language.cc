@@ -21,11 +21,7 @@ Key<S> BlockKey(const BlockBase& b) {
 Key<Profile> Version() {
   return Custom<Profile>("version", "integer", "1", "schema version; only 1 exists",
                          [](LoadContext& c, Profile&, const YamlNode* v, const std::string&) {
-                           if (v == nullptr || (v->IsScalar() && v->scalar == "1")) return;
-                           c.diags().Error(v->mark,
-                                           "this rtagent reads profile version 1, the profile says " +
-                                               (v->IsScalar() ? "version " + v->scalar : v->Describe()),
-                                           "write 'version: 1', or use the rtagent release that matches the profile");
+                           if (v != nullptr) CheckProfileVersion(c.diags(), *v);
                          });
 }
 
@@ -90,6 +86,12 @@ const Section<Profile>& TopLevel() {
     std::abort();
   }
   return *l.top;
+}
+
+void CheckProfileVersion(Diagnostics& d, const YamlNode& v) {
+  if (v.IsNull() || (v.IsScalar() && v.scalar == "1")) return;
+  d.Error(v.mark, "this rtagent reads profile version 1, the profile says " + (v.IsScalar() ? "version " + v.scalar : v.Describe()),
+          "write 'version: 1', or use the rtagent release that matches the profile");
 }
 
 std::vector<std::pair<std::string, KeyDoc>> AllKeys() {

@@ -22,6 +22,10 @@ void DeclareBlocks(const std::vector<const BlockBase*>& tuner_sections,
 /// called: a profile read without the tuners' and checks' blocks would refuse their keys.
 const Section<Profile>& TopLevel();
 
+/// Reports a `version` other than 1 (the only schema there is) to `d`. Run on the merged
+/// profile and on each included file, whose own version the merge would hide.
+void CheckProfileVersion(Diagnostics& d, const YamlNode& version);
+
 /// Every key of the language with its dotted path ("cores.boot.isolcpus",
 /// "irqs.rules.<name>.cpus"), depth first in declaration order: what docs/profile.md documents.
 std::vector<std::pair<std::string, KeyDoc>> AllKeys();

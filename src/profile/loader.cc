@@ -88,6 +88,8 @@ class IncludeLoader {
                     "write 'key: value' lines at the top level: name:, cores:, irqs:, ranks:, ...");
       return std::nullopt;
     }
+    // An included file's own version: the merge keeps only the including file's.
+    if (const YamlNode* v = doc.Find("version"); v != nullptr && stack_.size() > 1) CheckProfileVersion(*diags_, *v);
     YamlNode merged;
     merged.kind = YamlNode::Kind::kMap;
     merged.mark = doc.mark;

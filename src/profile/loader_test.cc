@@ -422,6 +422,12 @@ TEST_CASE("priority and policy must go together", "[profile]") {
   auto l = LoadYaml(dir, "ranks:\n  rules:\n    a: {process: a, policy: fifo}\n    b: {process: b, policy: other, priority: 10}\n");
   CheckAt(Only(l, "rank 'a' uses policy fifo but has no priority"), l.path, 3, 29);
   CheckAt(Only(l, "'ranks.rules.b.priority' applies to policies fifo and rr, not other"), l.path, 4, 46);
+  // A priority with no policy says so, rather than "not none"; a policy spelt wrong is one
+  // error, not a second about the priority beside it.
+  auto none = LoadYaml(dir, "ranks:\n  rules:\n    c: {process: c, priority: 80}\n    d: {process: d, policy: FIFO, priority: 80}\n");
+  CheckAt(Only(none, "'ranks.rules.c.priority' needs a policy: rank 'c' has none"), none.path, 3, 31);
+  Only(none, "bad value \"FIFO\" for 'ranks.rules.d.policy'");
+  CHECK(none.diags.ErrorCount() == 2);
 }
 
 TEST_CASE("deadline parameters must satisfy runtime <= deadline <= period", "[profile]") {
@@ -578,4 +584,112 @@ TEST_CASE("fuzz suite: a malformed text that made yaml-cpp's LoadAll loop for ev
   TempDir dir;
   auto l = LoadYaml(dir, "\n,\n    ");
   CHECK(l.diags.ErrorCount() == (l.result.ok() ? 0 : l.diags.ErrorCount()));
+}
+
+TEST_CASE("a quoted string whose closing quote is missing is an error, not the rest of the file", "[profile]") {
+  TempDir dir;
+  // yaml-cpp 0.7 reads the string to the end of the file: cores and acceptance vanished, valid.
+  auto l = LoadYaml(dir, "version: 1\nname: \"my board\ncores:\n  housekeeping: 0\n  isolated: 1-3\n");
+  const Diagnostic& d = Only(l, "not valid YAML: the string opened here with \" is never closed");
+  CheckAt(d, l.path, 2, 7);
+  CHECK_FALSE(l.result.ok());
+  auto single = LoadYaml(dir, "version: 1\nname: 'it''s\ncores:\n  isolated: 1-3\n");
+  CheckAt(Only(single, "the string opened here with ' is never closed"), single.path, 2, 7);
+  auto key = LoadYaml(dir, "version: 1\n\"name: x\n");
+  CHECK_FALSE(key.result.ok());
+  // Closed strings stay what they were: an escaped quote, a doubled one, one over two lines.
+  auto fine = LoadYaml(dir, "name: \"a \\\" b\"\ndescription: 'it''s\n  fine'\n");
+  INFO(fine.diags.FormatText());
+  REQUIRE(fine.result.ok());
+  CHECK(*fine.result->name == "a \" b");
+}
+
+TEST_CASE("anchors and aliases that multiply are refused before they take the memory", "[profile]") {
+  TempDir dir;
+  std::string yaml = "x0: &a0 [1, 1, 1, 1, 1, 1, 1, 1, 1, 1]\n";
+  for (int i = 1; i <= 6; ++i) {
+    yaml += "x" + std::to_string(i) + ": &a" + std::to_string(i) + " [";
+    for (int j = 0; j < 10; ++j) yaml += (j ? ", *a" : "*a") + std::to_string(i - 1);
+    yaml += "]\n";
+  }
+  auto l = LoadYaml(dir, yaml);  // 10^7 values if expanded: gigabytes
+  const Diagnostic& d = Only(l, "the document expands to more than 100000 values");
+  CHECK(d.mark.file == l.path);
+  CHECK_THAT(d.hint, Catch::Contains("alias"));
+  CHECK_FALSE(l.result.ok());
+}
+
+TEST_CASE("a value left empty is reported at its key or its dash, not at the next line written", "[profile]") {
+  TempDir dir;
+  auto map = LoadYaml(dir, "name: x\nacceptance:\n  priority:\n\n\n# later\ncores:\n  isolated: 1\n");
+  // The empty value of a key is a reset (null), so this is valid; a list item left empty is not.
+  INFO(map.diags.FormatText());
+  CHECK(map.result.ok());
+  auto item = LoadYaml(dir, "acceptance:\n  loads:\n    builtin:\n      -\n      # comment\n      - cache\n");
+  CheckAt(Only(item, "got nothing"), item.path, 4, 7);
+  auto last = LoadYaml(dir, "name: x\nmemory:\n  thp:\n    enabled:\n    defrag: sometimes\ncores:\n  isolated: 1\n");
+  CheckAt(Only(last, "defrag"), last.path, 5, 13);
+}
+
+TEST_CASE("a named entry written with no value drops the included one", "[profile]") {
+  TempDir dir;
+  dir.Write("base.yaml",
+            "ranks:\n  rules:\n    loop: {process: ctl, policy: fifo, priority: 80}\n"
+            "    net: {threads: 'irq/.*-eth0', policy: fifo, priority: 85}\n"
+            "irqs:\n  rules:\n    nic: {action: eth0, cpus: 0}\n"
+            "memory:\n  sysctl:\n    vm.stat_interval: 10\n");
+  auto l = LoadYaml(dir, "include: base.yaml\nranks:\n  rules:\n    loop: ~\nirqs:\n  rules:\n    nic:\n"
+                         "memory:\n  sysctl:\n    vm.stat_interval:\n");
+  INFO(l.diags.FormatText());
+  REQUIRE(l.result.ok());
+  REQUIRE(l.result->ranks.rules.size() == 1);
+  CHECK(l.result->ranks.rules[0].name == "net");
+  CHECK(l.result->irqs.rules.empty());
+  CHECK(rtagent::MemoryOf(*l.result).sysctls.empty());
+}
+
+TEST_CASE("a kernel version with a part no int holds is an error, not a crash", "[profile]") {
+  TempDir dir;
+  auto l = LoadYaml(dir, "kernel:\n  min_version: \"6.99999999999\"\n");
+  CheckAt(Only(l, "a part of it is too large to be a kernel version"), l.path, 2, 16);
+}
+
+TEST_CASE("hints that once printed nonsense: a sample floor no run can reach, an order rule with no priority",
+          "[profile]") {
+  TempDir dir;
+  // 10^15 wake-ups at 10 ms overflowed the hint's duration into "1864712049423024128ns".
+  auto samples = LoadYaml(dir, "acceptance:\n  duration: 10s\n  interval_us: 10000\n  min_samples: 1000000000000000\n");
+  const Diagnostic& s = Only(samples, "acceptance.min_samples 1000000000000000 cannot be reached");
+  CHECK(s.hint == "lower min_samples: at this interval no run could last long enough (more than 292 years)");
+  auto reachable = LoadYaml(dir, "acceptance:\n  duration: 10s\n  interval_us: 1000\n  min_samples: 20000\n");
+  CHECK(Only(reachable, "cannot be reached").hint == "lengthen the duration to at least 20s or lower min_samples");
+  // An 'other' rule ordered above a fifo one: no priority to raise, so no empty "()" either.
+  auto order = LoadYaml(dir, "ranks:\n  rules:\n    a: {process: x, policy: other}\n"
+                             "    b: {process: y, policy: fifo, priority: 50}\n  order: [a, b]\n");
+  const Diagnostic& o = Only(order, "ranks.order puts 'a' (other) above 'b' (fifo 50)");
+  CHECK_THAT(o.hint, Catch::StartsWith("'a' (other) has no priority to raise: give it policy fifo above 'b'"));
+  CHECK_THAT(o.hint, !Catch::Contains("()"));
+}
+
+TEST_CASE("an included file of another schema version is an error, though the including file says 1", "[profile]") {
+  TempDir dir;
+  dir.Write("frag.yaml", "version: 2\nname: frag\n");
+  auto l = LoadYaml(dir, "version: 1\ninclude: frag.yaml\n");
+  const Diagnostic& d = Only(l, "this rtagent reads profile version 1, the profile says version 2");
+  CHECK(d.mark.file == dir.path() + "/frag.yaml");
+  CHECK(d.mark.line == 1);
+  dir.Write("frag.yaml", "version: 1\nname: frag\n");
+  CHECK(LoadYaml(dir, "version: 1\ninclude: frag.yaml\n").result.ok());
+}
+
+TEST_CASE("irqs.default on the isolated CPUs is a warning, as systemd.cpu_affinity there is", "[profile]") {
+  TempDir dir;
+  auto l = LoadYaml(dir, "cores:\n  housekeeping: 0-1\n  isolated: 2-3\nirqs:\n  default: isolated\n");
+  INFO(l.diags.FormatText());
+  REQUIRE(l.result.ok());
+  const Diagnostic& d = Only(l, "irqs.default sends every movable IRQ to isolated CPU 2-3");
+  CHECK(d.severity == Severity::kWarning);
+  CheckAt(d, l.path, 5, 12);
+  auto fine = LoadYaml(dir, "cores:\n  housekeeping: 0-1\n  isolated: 2-3\nirqs:\n  default: housekeeping\n");
+  CHECK(fine.diags.All().empty());
 }

@@ -18,7 +18,10 @@ long long AcceptanceConfig::WakeupsIn(Duration run) const {
 }
 
 Duration AcceptanceConfig::DurationForMinSamples() const {
-  return std::chrono::microseconds(*interval_us) * *min_samples;
+  // In long double: 10^15 samples at 10 ms is more nanoseconds than a Duration holds.
+  const long double ns = static_cast<long double>(*interval_us) * 1000.0L * static_cast<long double>(*min_samples);
+  if (ns >= static_cast<long double>(Duration::max().count())) return Duration::max();
+  return Duration(static_cast<Duration::rep>(ns));
 }
 
 const RankRule* Profile::FindRank(const std::string& rank_name) const {

@@ -56,6 +56,14 @@ void CheckPolicyParams(LoadContext& c, RankRule& rule, const YamlNode* node, con
   bool dl = pol && *pol == Policy::kDeadline;
   std::string pname = pol ? ToString(*pol) : "none";
   const SourceMark& pmark = rule.policy.IsSet() ? rule.policy.mark : rule.mark;
+  // A policy written but not understood is reported once, as a bad value; which parameters
+  // would go with it cannot be judged.
+  if (!pol && Field(node, "policy") != nullptr) return;
+  if (const YamlNode* v = Field(node, "priority"); v && !pol) {
+    d.Error(v->mark, "'" + what + ".priority' needs a policy: rank '" + rule.name + "' has none",
+            "add 'policy: fifo' (or rr) beside the priority");
+    return;
+  }
   if (rt && !Field(node, "priority")) {
     d.Error(pmark, "rank '" + rule.name + "' uses policy " + pname + " but has no priority",
             "add 'priority: 1..99' (IRQ threads start at 50; Chapter 4)");
@@ -188,8 +196,11 @@ void CheckOrder(const CrossCheck& cc, const RanksConfig& ranks) {
     cc.diags().Error(m,
                      "ranks.order puts '" + hi.name + "' (" + Describe(hi) + ") above '" + lo.name + "' (" + Describe(lo) +
                          "), but it does not outrank it",
-                     "raise '" + hi.name + "' above '" + lo.name + "' (" + hi.priority.mark.ToString() +
-                         ") or change the order; the IRQ thread that feeds a loop must rank above the loop (Chapter 4)");
+                     (hi.priority.mark.Known()
+                          ? "raise '" + hi.name + "' above '" + lo.name + "' (" + hi.priority.mark.ToString() + ")"
+                          : "'" + hi.name + "' (" + Describe(hi) + ") has no priority to raise: give it policy fifo above '" +
+                                lo.name + "'") +
+                         " or change the order; the IRQ thread that feeds a loop must rank above the loop (Chapter 4)");
   }
 }
 

@@ -288,7 +288,8 @@ class Expander {
   std::optional<std::string> CalcIsolated(const std::vector<std::string>& a) {
     int reserve = 1;
     if (!a.empty() && !a[0].empty()) {
-      if (!std::all_of(a[0].begin(), a[0].end(), ::isdigit)) return std::nullopt;
+      // More digits than an int holds is as unusable as a word (std::stoi would throw).
+      if (a[0].size() > 9 || !std::all_of(a[0].begin(), a[0].end(), ::isdigit)) return std::nullopt;
       reserve = std::stoi(a[0]);
     }
     std::map<int, std::vector<int>> sockets;

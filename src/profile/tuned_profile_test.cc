@@ -5,6 +5,7 @@
 #include <catch2/catch.hpp>
 
 #include "base/sysroot.h"
+#include "profile/test_support.h"
 
 using namespace rtagent;
 using namespace rtagent::profile;
@@ -186,4 +187,21 @@ TEST_CASE("a TuneD variable name with a dash, or a variables file that is not th
   CHECK(d2.All()[0].message == "variable file 'board-variables.conf' does not exist (looked for " + kTuned +
                                    "errors/missing-variables/board-variables.conf)");
   CHECK(d2.All()[0].mark.ToString() == kTuned + "errors/missing-variables/tuned.conf:5:1");
+}
+
+TEST_CASE("calc_isolated_cores with more digits than an int holds is refused as a word is, not thrown", "[profile]") {
+  rtagent::profile::testing::TempDir dir;
+  auto expand = [&](const std::string& arg) {
+    dir.Write("p/tuned.conf", "[variables]\nisolated_cores=${f:calc_isolated_cores:" + arg + "}\n");
+    Diagnostics d;
+    auto p = ReadTunedProfile(dir.path() + "/p/", TunedSearch{{}, ""}, FourCpus(), &d);
+    INFO(d.FormatText());
+    REQUIRE(p.ok());
+    return p->variables.at("isolated_cores");
+  };
+  CHECK(expand("1") == "1,2,3");
+  // Left as written, as TuneD leaves a function it cannot evaluate; std::stoi threw here, and
+  // `rtagent import tuned` aborted.
+  CHECK(expand("many") == "${f:calc_isolated_cores:many}");
+  CHECK(expand("99999999999") == "${f:calc_isolated_cores:99999999999}");
 }

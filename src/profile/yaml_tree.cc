@@ -59,14 +59,101 @@ class DocumentCounter : public YAML::EventHandler {
   int depth_ = 0;
 };
 
-YamlNode Convert(const YAML::Node& in, const std::string& file, const SourceMark& fallback, Diagnostics* diags,
-                 int depth) {
+// What converting one file needs besides the node: its text (to look at what a mark points
+// at), its name, where errors go, and how many nodes are left to make.
+struct ConvertState {
+  const std::string& text;
+  const std::string& file;
+  Diagnostics* diags;
+  /// Nodes left before the document is refused: an alias (*name) is the node its anchor marks,
+  /// so a few lines of anchors that each repeat the previous one ten times expand to millions
+  /// of nodes (the "billion laughs"). A real profile has a few hundred.
+  long budget = 100'000;
+  bool over_budget = false;
+};
+
+// True when the text at `pos` spells a null (`~`, `null`): a null written out, whose mark is its
+// own. yaml-cpp marks a value left empty ("key:" and nothing) at the token after it instead.
+bool WrittenNull(const std::string& text, int pos) {
+  if (pos < 0 || static_cast<size_t>(pos) >= text.size()) return false;
+  const std::string_view rest = std::string_view(text).substr(static_cast<size_t>(pos));
+  for (std::string_view word : {"~", "null", "Null", "NULL"}) {
+    if (rest.substr(0, word.size()) == word) return true;
+  }
+  return false;
+}
+
+// The block sequence's dash an empty item belongs to: the last thing before `pos` that is not
+// blank or a comment, when it is a '-'. nullopt when it is anything else.
+std::optional<SourceMark> DashBefore(const std::string& text, const std::string& file, int pos) {
+  if (pos <= 0 || static_cast<size_t>(pos) > text.size()) return std::nullopt;
+  size_t end = static_cast<size_t>(pos);  // the part of the line before pos, then whole lines before it
+  while (true) {
+    const size_t start = end == 0 ? 0 : text.rfind('\n', end - 1) == std::string::npos ? 0 : text.rfind('\n', end - 1) + 1;
+    std::string_view line = std::string_view(text).substr(start, end - start);
+    for (size_t i = 0; i < line.size(); ++i) {
+      if (line[i] == '#' && (i == 0 || line[i - 1] == ' ' || line[i - 1] == '\t')) {
+        line = line.substr(0, i);
+        break;
+      }
+    }
+    while (!line.empty() && (line.back() == ' ' || line.back() == '\t' || line.back() == '\r')) line.remove_suffix(1);
+    if (!line.empty()) {
+      if (line.back() != '-') return std::nullopt;
+      const int number = static_cast<int>(std::count(text.begin(), text.begin() + static_cast<long>(start), '\n')) + 1;
+      return SourceMark{file, number, static_cast<int>(line.size())};
+    }
+    if (start == 0) return std::nullopt;
+    end = start - 1;
+  }
+}
+
+// Where a quoted scalar that starts at `pos` (its opening quote) closes; npos when it never
+// does. yaml-cpp 0.7 takes a string whose closing quote is missing to run to the end of the
+// file, so `name: "my board` swallows every key after it without a word.
+size_t ClosingQuote(const std::string& text, size_t pos) {
+  const char quote = text[pos];
+  for (size_t i = pos + 1; i < text.size(); ++i) {
+    if (quote == '"' && text[i] == '\\') {
+      ++i;  // an escape: the next character is never the closing quote
+    } else if (text[i] == quote) {
+      if (quote == '\'' && i + 1 < text.size() && text[i + 1] == '\'') {
+        ++i;  // '' is a quote inside a single-quoted string
+        continue;
+      }
+      return i;
+    }
+  }
+  return std::string::npos;
+}
+
+// Reports a quoted scalar at `m` whose closing quote is missing.
+void CheckClosed(ConvertState& st, const YAML::Mark& m, const SourceMark& at) {
+  if (m.pos < 0 || static_cast<size_t>(m.pos) >= st.text.size()) return;
+  const char quote = st.text[static_cast<size_t>(m.pos)];
+  if (quote != '"' && quote != '\'') return;
+  if (ClosingQuote(st.text, static_cast<size_t>(m.pos)) != std::string::npos) return;
+  st.diags->Error(at, std::string("not valid YAML: the string opened here with ") + quote + " is never closed",
+                  std::string("add the closing ") + quote + " at the end of the value, e.g. name: " + quote + "my board" +
+                      quote + "; without it the string runs to the end of the file and hides every key after it");
+}
+
+YamlNode Convert(ConvertState& st, const YAML::Node& in, const SourceMark& fallback, int depth) {
   YamlNode out;
-  out.mark = ToMark(in.Mark(), file, fallback);
+  out.mark = ToMark(in.Mark(), st.file, fallback);
   if (depth > 64) {
-    diags->Error(out.mark, "the document nests deeper than 64 levels",
-                 "a profile is at most a few levels deep; an alias (*name) inside the node its anchor (&name) "
-                 "marks nests for ever");
+    st.diags->Error(out.mark, "the document nests deeper than 64 levels",
+                    "a profile is at most a few levels deep; an alias (*name) inside the node its anchor (&name) "
+                    "marks nests for ever");
+    return out;
+  }
+  if (--st.budget < 0) {
+    if (!st.over_budget) {
+      st.diags->Error(out.mark, "the document expands to more than 100000 values",
+                      "an alias (*name) stands for the whole node its anchor (&name) marks; aliases of lists "
+                      "that hold aliases multiply: write the values out");
+    }
+    st.over_budget = true;
     return out;
   }
   switch (in.Type()) {
@@ -79,32 +166,44 @@ YamlNode Convert(const YAML::Node& in, const std::string& file, const SourceMark
       out.scalar = in.Scalar();
       // yaml-cpp tags plain scalars "?" and quoted ones "!".
       out.quoted = in.Tag() == "!";
+      if (out.quoted) CheckClosed(st, in.Mark(), out.mark);
       break;
     case YAML::NodeType::Sequence:
       out.kind = YamlNode::Kind::kSequence;
-      for (const YAML::Node& item : in) out.items.push_back(Convert(item, file, out.mark, diags, depth + 1));
+      for (const YAML::Node& item : in) {
+        YamlNode n = Convert(st, item, out.mark, depth + 1);
+        // An empty item ("-" and nothing) is marked where the next token starts: point at its dash.
+        if (n.IsNull() && !WrittenNull(st.text, item.Mark().pos)) {
+          if (auto dash = DashBefore(st.text, st.file, item.Mark().pos)) n.mark = *dash;
+        }
+        out.items.push_back(std::move(n));
+      }
       break;
     case YAML::NodeType::Map:
       out.kind = YamlNode::Kind::kMap;
       for (const auto& kv : in) {
-        SourceMark key_mark = ToMark(kv.first.Mark(), file, out.mark);
+        SourceMark key_mark = ToMark(kv.first.Mark(), st.file, out.mark);
         if (!kv.first.IsScalar()) {
-          diags->Error(key_mark, "a key must be a plain word, got " +
-                                     std::string(kv.first.IsSequence() ? "a list" : kv.first.IsMap() ? "a mapping" : "nothing"),
-                       "write the key as a word followed by a colon, e.g. 'isolated: 2-3'");
+          st.diags->Error(key_mark, "a key must be a plain word, got " +
+                                        std::string(kv.first.IsSequence() ? "a list" : kv.first.IsMap() ? "a mapping" : "nothing"),
+                          "write the key as a word followed by a colon, e.g. 'isolated: 2-3'");
           continue;
         }
+        if (kv.first.Tag() == "!") CheckClosed(st, kv.first.Mark(), key_mark);
         std::string key = kv.first.Scalar();
         int previous = out.IndexOf(key);
         if (previous >= 0) {
-          diags->Error(key_mark, "duplicate key '" + key + "' (first written at line " +
-                                     std::to_string(out.key_marks[previous].line) + ")",
-                       "YAML keeps only one value per key; delete one of the two");
+          st.diags->Error(key_mark, "duplicate key '" + key + "' (first written at line " +
+                                        std::to_string(out.key_marks[previous].line) + ")",
+                          "YAML keeps only one value per key; delete one of the two");
           continue;
         }
         out.keys.push_back(key);
         out.key_marks.push_back(key_mark);
-        out.items.push_back(Convert(kv.second, file, key_mark, diags, depth + 1));
+        YamlNode value = Convert(st, kv.second, key_mark, depth + 1);
+        // A value left empty is marked where the next token starts, lines below: the key is where it is.
+        if (value.IsNull()) value.mark = key_mark;
+        out.items.push_back(std::move(value));
       }
       break;
   }
@@ -228,7 +327,10 @@ YamlNode ParseYaml(const std::string& text, const std::string& file, Diagnostics
   }
   *parsed = true;
   try {
-    return Convert(doc, file, SourceMark{file, 1, 1}, diags, 0);
+    ConvertState st{text, file, diags};
+    YamlNode out = Convert(st, doc, SourceMark{file, 1, 1}, 0);
+    if (st.over_budget) *parsed = false;
+    return out;
   } catch (const YAML::Exception& e) {
     *parsed = false;
     SourceMark m{file, e.mark.line >= 0 ? e.mark.line + 1 : 1, e.mark.column >= 0 ? e.mark.column + 1 : 1};

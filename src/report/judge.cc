@@ -128,7 +128,13 @@ std::vector<Criterion> EvaluateCriteria(const AcceptanceLimits& limits, const Ve
     if (limits.max_us) out.push_back(MaxCriterion(c, *limits.max_us));
     for (const PercentileLimit& pl : limits.percentiles) out.push_back(PercentileCriterion(c, pl));
     if (limits.zero_overflows) out.push_back(OverflowCriterion(c, v.Knows("overflows")));
-    if (limits.min_samples > 0) out.push_back(SamplesCriterion(c, limits.min_samples));
+    if (limits.min_samples > 0) {
+      out.push_back(SamplesCriterion(c, limits.min_samples));
+    } else if (c.stats.samples == 0) {
+      // No floor asked for, but a CPU that never woke measured nothing: its max of 0 is no
+      // pass (an imported histogram with no counts, a cyclictest thread that never ran).
+      out.push_back(SamplesCriterion(c, 1));
+    }
   }
   if (limits.min_duration_ns > 0) {
     Criterion k;

@@ -228,3 +228,17 @@ TEST_CASE("boot arguments not in effect come first: the CPUs are not isolated un
   CHECK(back->host.boot_args_pending == v.host.boot_args_pending);
   CHECK(RenderJson(*back) == RenderJson(v));
 }
+
+TEST_CASE("a CPU that measured no wake-up fails, even with no sample floor asked for", "[report]") {
+  Verdict v = Passing();
+  v.cpus.push_back(MakeCpuResult(2, Histogram(100)));  // an imported thread whose histogram is empty
+  AcceptanceLimits l = Limits();
+  l.min_samples = 0;
+  Judge(v, l);
+  CHECK_FALSE(v.pass);
+  const Criterion& none = Find(v, "samples", 2);
+  CHECK_FALSE(none.pass);
+  CHECK(none.evidence == "0 wake-ups measured, at least 1 required");
+  // The CPU that woke gets no samples row of its own: no floor was asked for.
+  for (const Criterion& k : v.criteria) CHECK_FALSE((k.name == "samples" && k.cpu == 3));
+}

@@ -29,7 +29,7 @@ std::unique_ptr<Executor> MakeTuningExecutor(SysRoot& root, Journal& journal) {
   return ex;
 }
 
-Result<ApplyOutcome> ApplyProfile(const profile::Profile& profile, SysRoot& root) {
+Result<ApplyOutcome> ApplyProfile(const profile::Profile& profile, SysRoot& root, const std::atomic<bool>* stop) {
   auto plan = PlanAll(profile, root);
   if (!plan) return plan.error();
   Journal journal(root);
@@ -37,6 +37,7 @@ Result<ApplyOutcome> ApplyProfile(const profile::Profile& profile, SysRoot& root
   ApplyOutcome out;
   out.journaled_before = journal.entries().size();
   auto ex = MakeTuningExecutor(root, journal);
+  ex->StopWhen(stop);
   out.report = ex->Apply(TakePendingChanges(*plan));
   out.plan = std::move(*plan);
   return out;

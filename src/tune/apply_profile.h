@@ -3,6 +3,7 @@
 // /run/rtagent), and the reports.
 #pragma once
 
+#include <atomic>
 #include <memory>
 
 #include "base/result.h"
@@ -30,7 +31,10 @@ struct ApplyOutcome {
 /// Plans `profile` against `root` and applies every pending change through the journal.
 /// An error means nothing was changed (the plan or the journal could not be read); a failed
 /// write is not an error but a report with `rolled_back` set (exit 4).
-Result<ApplyOutcome> ApplyProfile(const profile::Profile& profile, SysRoot& root);
+/// `stop` (cli's StopFlag, or nullptr), once set, stops the run before its next batch and rolls
+/// it back (Executor::StopWhen).
+Result<ApplyOutcome> ApplyProfile(const profile::Profile& profile, SysRoot& root,
+                                  const std::atomic<bool>* stop = nullptr);
 
 /// Puts back every value the journal under `root` holds, newest first.
 Result<RevertReport> RevertJournal(SysRoot& root);

@@ -125,6 +125,11 @@ ApplyReport Executor::Apply(std::vector<Change> changes) {
   for (Change& c : changes) run.report.results.push_back({std::move(c), Outcome::kNotRun, "", {}, std::nullopt});
   changes = {};
   for (size_t begin = 0; begin < run.report.results.size();) {
+    if (stop_ != nullptr && stop_->load()) {
+      run.report.stopped = true;
+      Fail(run, begin, "stopped by a signal before this change was written; the run is rolled back");
+      break;
+    }
     const size_t end = BatchEnd(run.report.results, begin);
     Batch batch;
     // 1. Read the whole batch: what each item is now, and what its write will disturb.

@@ -2,6 +2,7 @@
 // refusals as outcomes, and rolls back everything done in this run when a write fails.
 #pragma once
 
+#include <atomic>
 #include <map>
 #include <memory>
 #include <optional>
@@ -90,6 +91,7 @@ struct ChangeResult {
 struct ApplyReport {
   std::vector<ChangeResult> results;
   bool rolled_back = false;      ///< a failure undid this run's changes (exit 4)
+  bool stopped = false;          ///< the failure was a stop signal (Executor::StopWhen)
   std::string rollback_errors;   ///< values that could not be put back (named, never silent)
   /// Applied and journaled, but a record of it was lost: what a boot file's update command ran
   /// could not be added to its journal entry. The tuning stands and revert puts it back, so the
@@ -120,6 +122,10 @@ class Executor {
   /// first, and dropped from the journal.
   /// `changes` are moved into the report's results, not copied.
   ApplyReport Apply(std::vector<Change> changes);
+  /// Makes Apply look at `flag` before each batch: once it is set (a stop signal, cli's
+  /// StopFlag), the change the run stopped at is failed as "stopped" and the run is rolled back
+  /// as on a failure, so a Ctrl-C or a dropped SSH session never leaves it half-applied.
+  void StopWhen(const std::atomic<bool>* flag) { stop_ = flag; }
   /// Puts back every journaled value, newest first (the entries of an actuator that reverts
   /// first before all others), then removes the journal and the record of refusals.
   RevertReport Revert();
@@ -159,7 +165,8 @@ class Executor {
   SysRoot& root_;
   Journal& journal_;
   std::map<std::string, std::unique_ptr<Actuator>> actuators_;
-  std::optional<std::vector<Refusal>> refusals_;  ///< the record, once read (RecordRefusals)
+  std::optional<std::vector<Refusal>> refusals_;
+  const std::atomic<bool>* stop_ = nullptr;  ///< StopWhen's flag  ///< the record, once read (RecordRefusals)
 };
 
 }  // namespace rtagent

@@ -710,3 +710,57 @@ TEST_CASE("a change that has no actuator or cannot be read again fails, rolling 
   CHECK(b.tree.Get("proc/irq/24/smp_affinity_list") == "0-3\n");
   CHECK_FALSE(root.Exists(Journal::Path()));
 }
+
+TEST_CASE("a stop signal between batches rolls the run back, and one before the first batch writes nothing", "[tune]") {
+  Board b;
+  FaultRoot root(b.tree.dir());
+  Journal journal(root);
+  Executor ex(root, journal);
+  std::atomic<bool> stop{false};
+  // Writes like the file actuator, then raises the flag, as a Ctrl-C during this write would.
+  class Interrupted : public Actuator {
+   public:
+    Interrupted(SysRoot& root, std::atomic<bool>& flag) : root_(root), flag_(flag) {}
+    Result<std::string> Read(const std::string& key) override { return root_.ReadTrimmed(key); }
+    Result<void> Write(const std::string& key, const std::string& value) override {
+      auto w = root_.Write(key, value);
+      flag_.store(true);
+      return w;
+    }
+
+   private:
+    SysRoot& root_;
+    std::atomic<bool>& flag_;
+  };
+  ex.AddActuator("interrupted", std::make_unique<Interrupted>(root, stop));
+  ex.StopWhen(&stop);
+  Change irq = FileChange("proc/irq/24/smp_affinity_list", "0-1", Compare::kCpuList);
+  irq.section = "irqs";
+  Change timer = FileChange("proc/sys/kernel/timer_migration", "0", Compare::kInteger);
+  timer.section = "cores";
+  timer.actuator = "interrupted";
+  Change thp = FileChange("sys/kernel/mm/transparent_hugepage/defrag", "never", Compare::kChoice);
+  thp.section = "memory";
+  ApplyReport rep = ex.Apply({irq, timer, thp});
+  CHECK(rep.rolled_back);
+  CHECK(rep.stopped);
+  CHECK(rep.rollback_errors.empty());
+  CHECK(rep.results[0].outcome == Outcome::kRolledBack);
+  CHECK(rep.results[1].outcome == Outcome::kRolledBack);
+  CHECK(rep.results[2].outcome == Outcome::kFailed);
+  CHECK_THAT(rep.results[2].detail, Catch::Contains("stopped by a signal before this change was written"));
+  CHECK(b.tree.Get("proc/irq/24/smp_affinity_list") == "0-3\n");
+  CHECK(b.tree.Get("proc/sys/kernel/timer_migration") == "1\n");
+  CHECK(b.tree.Get("sys/kernel/mm/transparent_hugepage/defrag").find("[madvise]") != std::string::npos);
+  CHECK_FALSE(root.Exists(Journal::Path()));
+  FullPlan none;
+  CHECK_THAT(RenderApplyText(rep, none, false), Catch::Contains("apply was stopped by a signal and rolled back"));
+
+  // The flag set before the run (a Ctrl-C while it planned): nothing is written at all.
+  ApplyReport early = ex.Apply({irq});
+  CHECK(early.rolled_back);
+  CHECK(early.stopped);
+  CHECK(early.results[0].outcome == Outcome::kFailed);
+  CHECK(b.tree.Get("proc/irq/24/smp_affinity_list") == "0-3\n");
+  CHECK_FALSE(root.Exists(Journal::Path()));
+}

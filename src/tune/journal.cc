@@ -268,6 +268,7 @@ struct EntryReader {
 }  // namespace
 
 std::string Journal::Path() { return kpath::kRunDir + "/journal.json"; }
+std::string Journal::LockPath() { return kpath::kRunDir + "/lock"; }
 std::string Journal::BootPath() { return std::string(kStateDir) + "/boot-journal.json"; }
 
 std::string Journal::MachineId() const {

@@ -76,6 +76,11 @@ class Journal {
   static std::string Path();
   /// Root-relative path of the boot files' journal.
   static std::string BootPath();
+  /// Root-relative path of the writers' lock: apply, revert, commission and hold each hold it
+  /// while they run (SysRoot::TryLock), so that two of them never write the journal at once.
+  /// Each keeps the journal in memory and stores it whole, so the second to store would drop
+  /// the first one's entries, and a revert could not put those values back.
+  static std::string LockPath();
 
  private:
   Result<void> LoadFile(const std::string& path, bool boot);

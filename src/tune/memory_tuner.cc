@@ -62,6 +62,7 @@ void ReadSysctls(LoadContext& c, MemoryConfig& m, const YamlNode* sysctl, const 
     auto spec = std::find_if(SysctlSpecs().begin(), SysctlSpecs().end(), [&](const SysctlSpec& s) { return s.name == name; });
     if (spec == SysctlSpecs().end()) continue;  // reported as unknown
     const YamlNode& v = sysctl->items[i];
+    if (v.IsNull()) continue;  // null resets: an including file drops an included sysctl this way
     const std::string key = what + "." + name;
     Sysctl s{name, sysctl->key_marks[i], ""};
     if (spec->cpu_list) {

@@ -317,14 +317,23 @@ std::string RenderApplyText(const ApplyReport& report, const FullPlan& plan, boo
          std::to_string(report.Count(Outcome::kUnchangeable)) + " unchangeable, " +
          std::to_string(report.Count(Outcome::kRebootRequired)) + " at the next boot\n";
   if (report.rolled_back) {
+    const std::string what = report.stopped ? "apply was stopped by a signal and rolled back" : "apply failed and was rolled back";
     if (report.rollback_errors.empty()) {
-      out += Paint(color, "1;31", "apply failed and was rolled back") + ": every value this run changed was put back\n";
+      out += Paint(color, "1;31", what) + ": every value this run changed was put back\n";
     } else {
-      out += Paint(color, "1;31", "apply failed and was rolled back, but not completely") +
+      out += Paint(color, "1;31", what + ", but not completely") +
              ": these could not be put back (the journal keeps them; run `rtagent revert`):\n" + report.rollback_errors;
     }
   } else if (report.Count(Outcome::kRebootRequired) > 0) {
-    out += "reboot required: the kernel command line above takes effect at the next boot\n";
+    const BootSummary* b = Boot(plan);
+    if (written.empty() && b != nullptr && (b->loader == "print" || !b->missing.empty())) {
+      // Nothing was written for the next boot to read: a reboot alone changes nothing.
+      out += "reboot required, after you add the boot arguments yourself: no boot loader file was written (" +
+             std::string(b->loader == "print" ? "cores.bootloader: print" : "the boot file is missing") +
+             "); the findings below give the arguments\n";
+    } else {
+      out += "reboot required: the kernel command line above takes effect at the next boot\n";
+    }
   }
   for (const std::string& w : report.warnings) out += Paint(color, "33", "WARN") + " " + w + "\n";
   return out + RenderFindings(plan, color);
@@ -345,6 +354,7 @@ json ApplyJson(const ApplyReport& report, const FullPlan& plan) {
   }
   json out = {{"results", results},
           {"rolled_back", report.rolled_back},
+          {"stopped", report.stopped},
           {"rollback_errors", report.rollback_errors},
           {"warnings", report.warnings},
           {"findings", findings},

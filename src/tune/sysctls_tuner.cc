@@ -45,7 +45,10 @@ class SysctlsBlock : public profile::BlockBase {
   void Load(LoadContext& c, const YamlNode* v, const std::string& what) const override {
     SysctlsConfig cfg;
     if (v != nullptr && c.reader().AnyMap(*v, what)) {
-      for (size_t i = 0; i < v->keys.size(); ++i) Read(c, v->keys[i], v->key_marks[i], v->items[i], what, cfg);
+      for (size_t i = 0; i < v->keys.size(); ++i) {
+        // null resets: an including file drops an included sysctl this way
+        if (!v->items[i].IsNull()) Read(c, v->keys[i], v->key_marks[i], v->items[i], what, cfg);
+      }
     }
     c.profile().blocks[keys_.path()] = std::move(cfg);
   }
