@@ -12,6 +12,7 @@
 #include <map>
 #include <nlohmann/json.hpp>
 #include <sstream>
+#include <vector>
 
 #include "base/tree_test_support.h"
 #include "base/shell_test_support.h"
@@ -307,56 +308,89 @@ TEST_CASE("apply, revert, commission and hold refuse while another rtagent write
   CHECK_FALSE(fs::exists(t.dir() + "/elsewhere"));
 }
 
-TEST_CASE("apply stopped by SIGTERM while it plans rolls back and says so, instead of dying", "[cli][apply]") {
-  TempTree t(std::string(RTAGENT_SOURCE_DIR) + "/tests/sysroots/x86-ipc-4cpu");
-  const auto before = Snapshot(t.dir());
-  // A file the plan reads, made a FIFO: apply waits in it until the test writes, so the signal
-  // comes while it runs (the first time the FIFO has a reader), never before it started.
-  const std::string idle = "sys/devices/system/cpu/cpu3/cpuidle/state8/disable";
-  const std::string fifo = t.dir() + "/" + idle;
-  const std::string kept = t.Get(idle);
+// What a run did when SIGTERM reached it in the middle.
+struct Signalled {
+  bool sent = false;
+  int status = 0;
+  std::string out;
+};
+
+// Runs `rtagent --root DIR ARGS...` with the file `rel` under DIR made a FIFO: the run waits in it
+// until the test writes, so the SIGTERM (sent the first time the FIFO has a reader) comes while
+// it runs, never before it started. Every open of the FIFO is fed `value`; the file is put back
+// as a plain file holding `value` afterwards.
+Signalled RunSignalledInFifo(TempTree& t, const std::string& rel, const std::string& value,
+                             const std::vector<std::string>& args) {
+  const std::string fifo = t.dir() + "/" + rel;
   fs::remove(fifo);
   REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
-  const std::string out = t.dir() + "/apply.out";
+  const std::string out = t.dir() + "/run.out";
+  std::vector<std::string> argv_s = {"rtagent", "--root", t.dir()};
+  argv_s.insert(argv_s.end(), args.begin(), args.end());
+  std::vector<char*> argv;
+  for (std::string& a : argv_s) argv.push_back(a.data());
+  argv.push_back(nullptr);
   const pid_t pid = ::fork();
   REQUIRE(pid >= 0);
   if (pid == 0) {
     const int fd = ::open(out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
     ::dup2(fd, 1);
     ::dup2(fd, 2);
-    const std::string profile = kProfiles + "/x86-ipc.yaml";
-    ::execl(RTAGENT_BINARY, "rtagent", "--root", t.dir().c_str(), "apply", profile.c_str(), nullptr);
+    ::execv(RTAGENT_BINARY, argv.data());
     ::_exit(127);
   }
-  bool signalled = false;
-  int status = 0;
-  // apply may close the FIFO before the test's write lands: EPIPE, not a SIGPIPE that ends the test.
+  Signalled r;
+  // The run may close the FIFO before the test's write lands: EPIPE, not a SIGPIPE that ends the test.
   struct sigaction ignore {}, old {};
   ignore.sa_handler = SIG_IGN;
   ::sigaction(SIGPIPE, &ignore, &old);
-  while (::waitpid(pid, &status, WNOHANG) == 0) {
-    const int fd = ::open(fifo.c_str(), O_WRONLY | O_NONBLOCK);  // ENXIO until apply opens it to read
+  while (::waitpid(pid, &r.status, WNOHANG) == 0) {
+    const int fd = ::open(fifo.c_str(), O_WRONLY | O_NONBLOCK);  // ENXIO until the run opens it to read
     if (fd < 0) {
       ::usleep(10000);
       continue;
     }
-    if (!signalled) signalled = ::kill(pid, SIGTERM) == 0;
-    (void)!::write(fd, kept.data(), kept.size());
+    if (!r.sent) r.sent = ::kill(pid, SIGTERM) == 0;
+    (void)!::write(fd, value.data(), value.size());
     ::close(fd);
   }
   ::sigaction(SIGPIPE, &old, nullptr);
   std::ifstream in(out);
-  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  r.out.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
   fs::remove(out);
-  INFO(text);
-  CHECK(signalled);
-  REQUIRE(WIFEXITED(status));  // not killed by the signal
-  CHECK(WEXITSTATUS(status) == 4);
-  CHECK_THAT(text, Catch::Contains("stopped by a signal before this change was written") &&
-                       Catch::Contains("apply was stopped by a signal and rolled back"));
   fs::remove(fifo);
-  t.Put(idle, kept);
+  t.Put(rel, value);
+  return r;
+}
+
+const char kIdleState8[] = "sys/devices/system/cpu/cpu3/cpuidle/state8/disable";
+
+TEST_CASE("apply stopped by SIGTERM while it plans rolls back and says so, instead of dying", "[cli][apply]") {
+  TempTree t(std::string(RTAGENT_SOURCE_DIR) + "/tests/sysroots/x86-ipc-4cpu");
+  const auto before = Snapshot(t.dir());
+  const Signalled r = RunSignalledInFifo(t, kIdleState8, t.Get(kIdleState8), {"apply", kProfiles + "/x86-ipc.yaml"});
+  INFO(r.out);
+  CHECK(r.sent);
+  REQUIRE(WIFEXITED(r.status));  // not killed by the signal
+  CHECK(WEXITSTATUS(r.status) == 4);
+  CHECK_THAT(r.out, Catch::Contains("stopped by a signal before this change was written") &&
+                        Catch::Contains("apply was stopped by a signal and rolled back"));
   CHECK(Snapshot(t.dir()) == before);  // nothing written, no journal, no lock left
+}
+
+TEST_CASE("revert stopped by SIGTERM puts back what it can first, then says it was stopped", "[cli][apply]") {
+  TempTree t(std::string(RTAGENT_SOURCE_DIR) + "/tests/sysroots/x86-ipc-4cpu");
+  const std::string irq = "proc/irq/126/smp_affinity_list";
+  const std::string irq_before = t.Get(irq);
+  REQUIRE(Rt("apply " + kProfiles + "/x86-ipc.yaml --root " + t.dir()).code == 0);
+  REQUIRE(t.Get(irq) != irq_before);
+  // Revert waits in the idle state's file (applied 1, to be put back to 0) as the signal comes.
+  const Signalled r = RunSignalledInFifo(t, kIdleState8, "1\n", {"revert"});
+  INFO(r.out);
+  CHECK(r.sent);
+  REQUIRE(WIFEXITED(r.status));  // not killed by the signal
+  CHECK_THAT(r.out, Catch::Contains("rtagent revert: stopped by a signal after every value it could put back was put back"));
+  CHECK(t.Get(irq) == irq_before);  // the values after the one it waited in were put back too
 }
 
 TEST_CASE("apply says a reboot alone brings nothing when it wrote no boot loader file", "[cli][apply]") {

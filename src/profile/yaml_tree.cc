@@ -89,7 +89,8 @@ std::optional<SourceMark> DashBefore(const std::string& text, const std::string&
   if (pos <= 0 || static_cast<size_t>(pos) > text.size()) return std::nullopt;
   size_t end = static_cast<size_t>(pos);  // the part of the line before pos, then whole lines before it
   while (true) {
-    const size_t start = end == 0 ? 0 : text.rfind('\n', end - 1) == std::string::npos ? 0 : text.rfind('\n', end - 1) + 1;
+    const size_t newline = end == 0 ? std::string::npos : text.rfind('\n', end - 1);
+    const size_t start = newline == std::string::npos ? 0 : newline + 1;
     std::string_view line = std::string_view(text).substr(start, end - start);
     for (size_t i = 0; i < line.size(); ++i) {
       if (line[i] == '#' && (i == 0 || line[i - 1] == ' ' || line[i - 1] == '\t')) {
